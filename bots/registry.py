@@ -1,0 +1,37 @@
+"""The reference bots of every game: one line per game module, like :mod:`referee.registry`.
+
+Each module named here exposes ``BOTS``, a dict from bot name to :data:`bots.base.BotFactory`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from bots.base import Bot, BotFactory
+
+BOT_MODULES: dict[str, str] = {
+    "vulkan": "bots.vulkan",
+}
+
+
+class UnknownBot(LookupError):
+    """No reference bot of that name for that game."""
+
+
+@cache
+def bots_for(game_id: str) -> dict[str, BotFactory]:
+    """The reference bots of a game, by name (empty for a game without any)."""
+    module_name = BOT_MODULES.get(game_id)
+    if module_name is None:
+        return {}
+    return dict(importlib.import_module(module_name).BOTS)
+
+
+def make_bot(game_id: str, name: str, seed: int) -> Bot:
+    """A fresh reference bot. Raises :class:`UnknownBot` with the names that exist."""
+    factories = bots_for(game_id)
+    if name not in factories:
+        known = ", ".join(sorted(factories)) or "none"
+        raise UnknownBot(f"no reference bot {name!r} for {game_id} (reference bots: {known})")
+    return factories[name](seed)

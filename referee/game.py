@@ -1,0 +1,302 @@
+"""The one interface every game's engine implements.
+
+The platform, the match runner, the replay checker and the conformance test speak only to the
+types in this module, so a new game plugs in by implementing :class:`Game` and :class:`State` and
+adding one line to :mod:`referee.registry`; nothing else changes.
+
+An engine is pure and deterministic: all chance comes from :class:`referee.rng.Rng` seeded by the
+match seed and kept inside the state, states are JSON-able, and the same seed, setup, options and
+moves give the same game byte for byte.
+
+A state always has a seat to move while the game goes on, and that seat always has at least one
+legal move: turns a seat cannot play (no loads left, say) are skipped by the engine itself, so a bot
+is never asked to answer a forced pass.
+
+Example, with any registered game::
+
+    >>> from referee.registry import get_game
+    >>> game = get_game("vulkan")
+    >>> state = game.new_state("competitive", seats=2, seed=7)
+    >>> while state.outcome() is None:
+    ...     state.apply(state.legal_moves()[0])
+    >>> state.outcome().places  # doctest: +SKIP
+    (1, 2)
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+JSON = Any
+"""Any value that ``json.dumps`` accepts: dicts with str keys, lists, str, int, float, bool, None."""
+
+Move = dict[str, Any]
+"""A move as a bot sees it: a small JSON object, one of the state's ``legal_moves()``."""
+
+
+class IllegalMove(ValueError):
+    """Raised by :meth:`State.apply` for a move that is not among the legal moves."""
+
+
+class SetupError(ValueError):
+    """Raised for a variant, seat count, option or explicit setup the game cannot start from.
+
+    The platform turns it into an HTTP 422 and the CLI into a message and a non-zero exit, so the
+    text should say which field is wrong and why.
+    """
+
+    def __init__(self, message: str, field_name: str = "setup") -> None:
+        super().__init__(message)
+        self.field_name = field_name
+
+
+def canonical_json(value: JSON) -> str:
+    """The one JSON spelling used to compare moves and states byte for byte."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option a variant accepts in a match's ``options``, declared once with its default.
+
+    ``kind`` is ``"bool"``, ``"int"``, ``"str"`` or ``"choice"`` (then ``choices`` lists the values).
+    """
+
+    name: str
+    kind: str
+    default: JSON
+    description: str
+    choices: tuple[JSON, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def check(self, value: JSON) -> JSON:
+        """Return ``value`` if it fits this option, else raise :class:`SetupError`."""
+        where = f"options.{self.name}"
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise SetupError(f"{where} must be true or false", where)
+        elif self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise SetupError(f"{where} must be an integer", where)
+            if self.minimum is not None and value < self.minimum:
+                raise SetupError(f"{where} must be at least {self.minimum}", where)
+            if self.maximum is not None and value > self.maximum:
+                raise SetupError(f"{where} must be at most {self.maximum}", where)
+        elif self.kind == "str" and not isinstance(value, str):
+            raise SetupError(f"{where} must be a string", where)
+        if self.choices and value not in self.choices:
+            allowed = ", ".join(json.dumps(c) for c in self.choices)
+            raise SetupError(f"{where} must be one of {allowed}", where)
+        return value
+
+    def to_json(self) -> dict[str, JSON]:
+        data: dict[str, JSON] = {
+            "name": self.name,
+            "type": self.kind,
+            "default": self.default,
+            "description": self.description,
+        }
+        if self.choices:
+            data["choices"] = list(self.choices)
+        if self.minimum is not None:
+            data["minimum"] = self.minimum
+        if self.maximum is not None:
+            data["maximum"] = self.maximum
+        return data
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """The facts of one variant, declared once: seat counts, options, how results are rated.
+
+    ``rated``: results feed the Elo ladder (places between seats mean something).
+    ``team``: the outcome carries ``team_won`` (solitaire, cooperative and team games); the ladder
+    then shows each bot's team win rate, and for unrated variants its mean score.
+    """
+
+    name: str
+    seats: tuple[int, ...]
+    description: str
+    options: tuple[OptionSpec, ...] = ()
+    rated: bool = True
+    team: bool = False
+
+    def resolve_options(self, given: Mapping[str, JSON] | None) -> dict[str, JSON]:
+        """Fill in defaults and check every given option; unknown names are a :class:`SetupError`."""
+        given = dict(given or {})
+        known = {spec.name: spec for spec in self.options}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            raise SetupError(
+                f"unknown option(s) for variant {self.name}: {', '.join(unknown)}", "options"
+            )
+        return {
+            name: spec.check(given[name]) if name in given else spec.default
+            for name, spec in known.items()
+        }
+
+    def check_seats(self, seats: int) -> None:
+        if seats not in self.seats:
+            allowed = ", ".join(str(n) for n in self.seats)
+            raise SetupError(f"variant {self.name} is played by {allowed} seats, not {seats}", "bots")
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "seats": list(self.seats),
+            "rated": self.rated,
+            "team": self.team,
+            "options": [spec.to_json() for spec in self.options],
+        }
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: None from :meth:`State.outcome` while play goes on.
+
+    ``places[i]`` is seat i's place, 1 being best; seats that tie share a place (1, 1, 3).
+    ``scores[i]`` is seat i's score in the game's own units. ``reason`` is a short machine word
+    such as ``"no_flights_left"``. ``team_won`` is set for team results, else None.
+    ``details`` holds game-specific facts worth keeping in the replay (tie-breaks used...).
+    """
+
+    places: tuple[int, ...]
+    scores: tuple[float, ...]
+    reason: str
+    team_won: bool | None = None
+    details: dict[str, JSON] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "places": list(self.places),
+            "scores": list(self.scores),
+            "reason": self.reason,
+            "team_won": self.team_won,
+            "details": self.details,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> Outcome:
+        return cls(
+            places=tuple(data["places"]),
+            scores=tuple(data["scores"]),
+            reason=data["reason"],
+            team_won=data.get("team_won"),
+            details=dict(data.get("details") or {}),
+        )
+
+
+def places_from_keys(keys: list[Any], reverse: bool = True) -> tuple[int, ...]:
+    """Competition ranking ("1224") of seats by a sortable key per seat, best key first.
+
+    >>> places_from_keys([10, 30, 30, 5])
+    (3, 1, 1, 4)
+    """
+    order = sorted(range(len(keys)), key=lambda i: keys[i], reverse=reverse)
+    places = [0] * len(keys)
+    for position, seat in enumerate(order):
+        if position and keys[seat] == keys[order[position - 1]]:
+            places[seat] = places[order[position - 1]]
+        else:
+            places[seat] = position + 1
+    return tuple(places)
+
+
+class State(ABC):
+    """One game in progress. Mutable: :meth:`apply` changes it in place.
+
+    Subclasses keep every fact of the game in JSON-able form (or can rebuild it from
+    :meth:`to_json`), including the RNG's state, so that ``game.load_state(s.to_json())`` continues
+    exactly as ``s`` would.
+    """
+
+    @property
+    @abstractmethod
+    def current_seat(self) -> int | None:
+        """The seat to move, or None once the game is over."""
+
+    @abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of :attr:`current_seat`, each a JSON object a bot may send back as is.
+
+        Never empty while the game goes on; empty once it is over. The order is deterministic.
+        """
+
+    @abstractmethod
+    def apply(self, move: Move) -> None:
+        """Play ``move`` for the current seat. Raises :class:`IllegalMove` if it is not legal."""
+
+    @abstractmethod
+    def observation(self, seat: int) -> dict[str, JSON]:
+        """What ``seat`` may see, as JSON: the whole table for open games, less for hidden ones."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, JSON]:
+        """The whole state, JSON-able, enough for :meth:`Game.load_state` to continue it."""
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is one of the legal moves (compared as canonical JSON)."""
+        wanted = canonical_json(move)
+        return any(canonical_json(m) == wanted for m in self.legal_moves())
+
+
+class Game(ABC):
+    """A game's declared facts and its state factory. One instance per game, kept in the registry.
+
+    Subclasses set the class attributes and implement :meth:`new_state` and :meth:`load_state`.
+    """
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    version: ClassVar[str]
+    """The engine version, stored in every replay; bump it whenever the same moves could play out
+    differently."""
+    variants: ClassVar[dict[str, VariantSpec]]
+    default_variant: ClassVar[str]
+    doc: ClassVar[str] = ""
+    """Path of the game's doc page, relative to the repository root (``docs/games/<id>.md``)."""
+
+    def variant(self, name: str) -> VariantSpec:
+        try:
+            return self.variants[name]
+        except KeyError:
+            allowed = ", ".join(sorted(self.variants))
+            message = f"game {self.id} has no variant {name!r} (variants: {allowed})"
+            raise SetupError(message, "variant") from None
+
+    @abstractmethod
+    def new_state(
+        self,
+        variant: str,
+        seats: int,
+        seed: int,
+        options: Mapping[str, JSON] | None = None,
+        setup: Mapping[str, JSON] | None = None,
+    ) -> State:
+        """A new game. ``options`` are checked with :meth:`VariantSpec.resolve_options`; ``setup`` is
+        the game's explicit position (None for the seeded default). Bad input: :class:`SetupError`."""
+
+    @abstractmethod
+    def load_state(self, data: Mapping[str, JSON]) -> State:
+        """Rebuild a state from :meth:`State.to_json` output."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The game's facts for ``GET /api/v1/games``."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "version": self.version,
+            "default_variant": self.default_variant,
+            "doc": self.doc,
+            "variants": [spec.to_json() for spec in self.variants.values()],
+        }

@@ -1,0 +1,116 @@
+"""The conformance test every registered game must pass.
+
+It speaks only to the common interface (:mod:`referee.game`): random playouts of every variant and
+seat count end with a well-formed outcome; states, observations and moves are JSON; a state
+serialised and loaded mid-game goes on exactly as the original; the same seed and moves give the
+same game byte for byte; illegal moves are refused.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from referee.game import IllegalMove, Outcome, canonical_json
+from referee.registry import all_games, get_game
+from referee.rng import Rng
+
+MAX_MOVES = 50_000
+SEEDS = (1, 2)
+
+
+def _cases() -> list[tuple[str, str, int]]:
+    return [
+        (game.id, variant.name, seats)
+        for game in all_games()
+        for variant in game.variants.values()
+        for seats in variant.seats
+    ]
+
+
+def _playout(game_id: str, variant: str, seats: int, seed: int, check_every: int = 0):
+    """Play a seeded random game; return (moves, final state). Checks round-trips when asked."""
+    game = get_game(game_id)
+    state = game.new_state(variant, seats=seats, seed=seed)
+    chooser = Rng(seed)
+    moves = []
+    while state.outcome() is None:
+        assert len(moves) < MAX_MOVES, "game did not end"
+        seat = state.current_seat
+        assert seat is not None and 0 <= seat < seats
+        legal = state.legal_moves()
+        assert legal, "a seat to move must have a legal move"
+        move = json.loads(json.dumps(chooser.choice(legal)))
+        if check_every and len(moves) % check_every == 0:
+            _check_round_trip(game, state, move)
+            for viewer in range(seats):
+                json.dumps(state.observation(viewer))
+        state.apply(move)
+        moves.append(move)
+    assert state.current_seat is None
+    assert state.legal_moves() == []
+    return moves, state
+
+
+def _check_round_trip(game, state, next_move) -> None:
+    data = json.loads(json.dumps(state.to_json()))
+    copy = game.load_state(data)
+    assert canonical_json(copy.to_json()) == canonical_json(state.to_json())
+    assert copy.current_seat == state.current_seat
+    assert [canonical_json(m) for m in copy.legal_moves()] == [canonical_json(m) for m in state.legal_moves()]
+    copy.apply(next_move)
+    original = game.load_state(data)
+    original.apply(next_move)
+    assert canonical_json(copy.to_json()) == canonical_json(original.to_json())
+
+
+@pytest.mark.parametrize(("game_id", "variant", "seats"), _cases())
+def test_random_playouts_end_with_a_well_formed_outcome(game_id: str, variant: str, seats: int) -> None:
+    for seed in SEEDS:
+        _moves, state = _playout(game_id, variant, seats, seed, check_every=7)
+        outcome = state.outcome()
+        assert isinstance(outcome, Outcome)
+        assert len(outcome.places) == len(outcome.scores) == seats
+        assert all(1 <= place <= seats for place in outcome.places)
+        # competition ranking: a seat's place is one more than the number of seats strictly ahead
+        for place in outcome.places:
+            assert place == 1 + sum(1 for other in outcome.places if other < place)
+        spec = get_game(game_id).variant(variant)
+        assert (outcome.team_won is not None) == spec.team
+        json.dumps(outcome.to_json())
+        assert Outcome.from_json(outcome.to_json()) == outcome
+
+
+@pytest.mark.parametrize(("game_id", "variant", "seats"), _cases())
+def test_same_seed_and_moves_give_the_same_game(game_id: str, variant: str, seats: int) -> None:
+    game = get_game(game_id)
+    moves, state = _playout(game_id, variant, seats, seed=3)
+    again = game.new_state(variant, seats=seats, seed=3)
+    for move in moves:
+        again.apply(move)
+    assert canonical_json(again.to_json()) == canonical_json(state.to_json())
+    assert again.outcome() == state.outcome()
+
+
+@pytest.mark.parametrize("game_id", [game.id for game in all_games()])
+def test_illegal_moves_are_refused_without_changing_the_state(game_id: str) -> None:
+    game = get_game(game_id)
+    variant = game.variant(game.default_variant)
+    state = game.new_state(variant.name, seats=variant.seats[-1], seed=5)
+    before = canonical_json(state.to_json())
+    for bad in ({}, {"type": "no-such-move"}, {"type": 1, "x": [None]}):
+        with pytest.raises(IllegalMove):
+            state.apply(bad)
+        assert canonical_json(state.to_json()) == before
+
+
+@pytest.mark.parametrize("game_id", [game.id for game in all_games()])
+def test_game_facts_are_declared(game_id: str) -> None:
+    game = get_game(game_id)
+    facts = json.loads(json.dumps(game.to_json()))
+    assert facts["id"] == game_id
+    assert game.default_variant in game.variants
+    for variant in game.variants.values():
+        assert variant.seats and all(n >= 1 for n in variant.seats)
+        assert variant.resolve_options(None) == {o.name: o.default for o in variant.options}
