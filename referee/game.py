@@ -132,12 +132,9 @@ class VariantSpec:
         known = {spec.name: spec for spec in self.options}
         unknown = sorted(set(given) - set(known))
         if unknown:
-            raise SetupError(
-                f"unknown option(s) for variant {self.name}: {', '.join(unknown)}", "options"
-            )
+            raise SetupError(f"unknown option(s) for variant {self.name}: {', '.join(unknown)}", "options")
         return {
-            name: spec.check(given[name]) if name in given else spec.default
-            for name, spec in known.items()
+            name: spec.check(given[name]) if name in given else spec.default for name, spec in known.items()
         }
 
     def check_seats(self, seats: int) -> None:
