@@ -1,0 +1,93 @@
+"""A bot server on loopback whose paths misbehave in every way the protocol names.
+
+Each path answers a move request differently; ``/good`` plays the first legal move and checks the
+signature. Used by the agent tests and the platform's integration tests.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from referee.protocol import SIGNATURE_HEADER, signature_matches
+
+SECRET = "test-secret"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args: object) -> None:  # keep test output quiet
+        return
+
+    def _send(self, status: int, body: bytes, content_type: str = "application/json") -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _first_legal(self, body: bytes) -> bytes:
+        message = json.loads(body)
+        if message["type"] != "move":
+            return b'{"ok": true}'
+        return json.dumps({"move": message["legal_moves"][0], "log": "first legal move"}).encode()
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        path = self.path.rstrip("/")
+        if path == "/good":
+            if not signature_matches(SECRET, body, self.headers.get(SIGNATURE_HEADER)):
+                self._send(401, b'{"error": "bad signature"}')
+                return
+            self._send(200, self._first_legal(body))
+        elif path == "/slow":
+            time.sleep(1.0)
+            self._send(200, self._first_legal(body))
+        elif path == "/trickle":
+            answer = self._first_legal(body)
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(answer)))
+            self.end_headers()
+            for byte in answer:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                time.sleep(0.05)
+        elif path == "/chunked":
+            answer = self._first_legal(body)
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for start in range(0, len(answer), 7):
+                piece = answer[start : start + 7]
+                self.wfile.write(f"{len(piece):x}\r\n".encode() + piece + b"\r\n")
+            self.wfile.write(b"0\r\n\r\n")
+        elif path == "/big":
+            self._send(200, b'{"move": {}, "log": "' + b"x" * 100_000 + b'"}')
+        elif path == "/notjson":
+            self._send(200, b"this is not json", "text/plain")
+        elif path == "/badschema":
+            self._send(200, b'{"mov": {"take": 1}}')
+        elif path == "/status500":
+            self._send(500, b'{"error": "boom"}')
+        elif path == "/redirect":
+            self.send_response(302)
+            self.send_header("Location", "/good")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif path == "/illegal":
+            self._send(200, b'{"move": {"take": 99}}')
+        else:
+            self._send(404, b'{"error": "no such path"}')
+
+
+def start_server() -> tuple[ThreadingHTTPServer, str]:
+    """Start the server on a free loopback port; returns it and its base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"

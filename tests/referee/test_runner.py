@@ -1,0 +1,131 @@
+"""The match runner and the replay: faults, fallbacks, forfeits, time bank, verification."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from referee.agents import LocalAgent, Reply
+from referee.game import SetupError
+from referee.replay import compress, decompress, verify_replay
+from referee.runner import SeatBot, TimeControl, run_match
+
+pytestmark = pytest.mark.usefixtures("nim_registered")
+
+
+class TakeOne:
+    def choose(self, request: dict) -> dict:
+        return {"take": 1}
+
+
+class Broken:
+    """Answers with a move that is never legal."""
+
+    def choose(self, request: dict) -> dict:
+        return {"take": 7}
+
+
+class Scripted:
+    """An agent replaying canned replies, to control think time exactly."""
+
+    def __init__(self, replies: list[Reply]) -> None:
+        self.replies = replies
+        self.requests: list[dict] = []
+
+    def ask(self, request: dict, timeout_s: float) -> Reply:
+        self.requests.append({**request, "timeout_s": timeout_s})
+        return self.replies.pop(0) if self.replies else Reply({"take": 1}, 1.0)
+
+    def notify(self, request: dict, timeout_s: float) -> None:
+        self.requests.append(request)
+
+
+def _seat(name: str, bot) -> SeatBot:
+    return SeatBot(bot_id=name, name=name, agent=LocalAgent(bot))
+
+
+def _play(seats, **kwargs):
+    return run_match(match_id="m1", game_id="nim", variant="standard", seats=seats, seed=11, **kwargs)
+
+
+def test_a_clean_match_records_every_move_and_verifies() -> None:
+    replay = _play([_seat("a", TakeOne()), _seat("b", TakeOne())])
+    assert replay["format"] == "arena-replay/1"
+    assert [m["seat"] for m in replay["moves"]] == [0, 1] * 4 + [0]
+    assert all(m["source"] == "bot" and m["fault"] is None for m in replay["moves"])
+    # 9 stones taken one by one: seat 0 takes the last
+    assert replay["result"]["places"] == [1, 2]
+    assert verify_replay(replay) == []
+
+
+def test_illegal_moves_are_replaced_by_fallbacks_and_the_seat_forfeits_after_max_faults() -> None:
+    replay = _play([_seat("broken", Broken()), _seat("b", TakeOne())], max_faults=2)
+    broken_moves = [m for m in replay["moves"] if m["seat"] == 0]
+    assert [m["fault"]["kind"] for m in broken_moves[:2]] == ["illegal_move", "illegal_move"]
+    assert all(m["source"] == "fallback" for m in broken_moves)
+    assert all(m["fault"]["kind"] == "forfeited" for m in broken_moves[2:])
+    assert replay["seats"][0]["faults"] == 2 and replay["seats"][0]["forfeited"]
+    assert replay["result"]["forfeited"] == [0]
+    assert replay["result"]["places"][0] == 2  # ranked last whatever the board says
+    assert verify_replay(replay) == []
+
+
+def test_fallback_moves_are_seeded() -> None:
+    first = _play([_seat("broken", Broken()), _seat("b", TakeOne())])
+    second = _play([_seat("broken", Broken()), _seat("b", TakeOne())])
+    assert [m["move"] for m in first["moves"]] == [m["move"] for m in second["moves"]]
+
+
+def test_time_beyond_the_move_budget_comes_out_of_the_bank() -> None:
+    slow = Scripted([Reply({"take": 1}, 700.0), Reply({"take": 1}, 900.0)])
+    replay = _play(
+        [SeatBot("s", "s", slow), _seat("b", TakeOne())], time=TimeControl(move_ms=500, bank_ms=600)
+    )
+    moves = [r for r in slow.requests if r["type"] == "move"]
+    assert moves[0]["time"] == {"move_ms": 500, "bank_ms": 600}
+    assert moves[0]["timeout_s"] == pytest.approx(1.1)
+    assert moves[1]["time"]["bank_ms"] == 400  # 700 ms used, 200 over budget
+    assert moves[2]["time"]["bank_ms"] == 0  # 900 ms used, 400 over: the bank is empty
+    assert replay["moves"][0]["think_ms"] == 700.0
+
+
+def test_start_and_end_notices_reach_every_seat_with_the_result() -> None:
+    agents = [Scripted([]), Scripted([])]
+    replay = _play([SeatBot("a", "a", agents[0]), SeatBot("b", "b", agents[1])])
+    for seat, agent in enumerate(agents):
+        kinds = [r["type"] for r in agent.requests]
+        assert kinds[0] == "start" and kinds[-1] == "end" and set(kinds[1:-1]) == {"move"}
+        assert agent.requests[-1]["result"] == replay["result"]
+        assert all(r["seat"] == seat for r in agent.requests)
+
+
+def test_a_bad_request_is_refused_before_any_bot_is_called() -> None:
+    agent = Scripted([])
+    with pytest.raises(SetupError) as refused:
+        _play([SeatBot("a", "a", agent)] * 4)
+    assert refused.value.field_name == "bots"
+    assert agent.requests == []
+    with pytest.raises(SetupError):
+        _play([SeatBot("a", "a", agent)] * 2, options={"stones": 0})
+
+
+def test_tampered_replays_are_caught_and_located() -> None:
+    replay = _play([_seat("a", TakeOne()), _seat("b", TakeOne())])
+    illegal = copy.deepcopy(replay)
+    illegal["moves"][3]["move"] = {"take": 5}
+    assert verify_replay(illegal)[0].startswith("move 3 (seat 1): illegal move")
+    wrong_result = copy.deepcopy(replay)
+    wrong_result["result"]["places"] = [2, 1]
+    assert any(p.startswith("result.places") for p in verify_replay(wrong_result))
+    short = copy.deepcopy(replay)
+    del short["moves"][-1]
+    assert "not over" in verify_replay(short)[0]
+    wrong_seat = copy.deepcopy(replay)
+    wrong_seat["moves"][0]["seat"] = 1
+    assert "seat 0 to move" in verify_replay(wrong_seat)[0]
+
+
+def test_replays_compress_and_round_trip() -> None:
+    replay = _play([_seat("a", TakeOne()), _seat("b", TakeOne())])
+    assert decompress(compress(replay)) == replay
