@@ -129,3 +129,16 @@ def test_tampered_replays_are_caught_and_located() -> None:
 def test_replays_compress_and_round_trip() -> None:
     replay = _play([_seat("a", TakeOne()), _seat("b", TakeOne())])
     assert decompress(compress(replay)) == replay
+
+
+def test_every_request_the_runner_sends_is_of_the_protocol_schema() -> None:
+    from referee.protocol import request_validator
+
+    agent = Scripted([])
+    _play([SeatBot("a", "a", agent), _seat("b", TakeOne())])
+    validator = request_validator()
+    for sent in agent.requests:
+        message = {k: v for k, v in sent.items() if k != "timeout_s"}
+        assert list(validator.iter_errors(message)) == [], message["type"]
+    bad = {k: v for k, v in agent.requests[1].items() if k not in ("timeout_s", "legal_moves")}
+    assert list(validator.iter_errors(bad)), "a move request without legal_moves must fail the schema"

@@ -1,0 +1,33 @@
+# Volcano Arena. `make demo` and `make test` each set up what they need (virtualenv, install).
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: install demo test test-fast lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: install  ## the platform on its embedded default: reference bots, a tournament per game
+	$(VENV)/bin/arena demo
+
+test: install  ## the whole suite, integration tests included (they start redis-server if needed)
+	$(PY) -m pytest -q
+
+test-fast: install  ## everything but the integration tests
+	$(PY) -m pytest -q -m "not integration"
+
+lint: install
+	$(VENV)/bin/ruff check .
+
+bench: install  ## every benchmark in bench/, one after the other
+	@for script in bench/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis
