@@ -12,9 +12,13 @@ import json
 
 import pytest
 
+from bots.base import RandomBot
+from referee.agents import LocalAgent
 from referee.game import IllegalMove, Outcome, canonical_json
 from referee.registry import all_games, get_game
+from referee.replay import compress, decompress, verify_replay
 from referee.rng import Rng
+from referee.runner import SeatBot, run_match
 
 MAX_MOVES = 50_000
 SEEDS = (1, 2)
@@ -114,3 +118,18 @@ def test_game_facts_are_declared(game_id: str) -> None:
     for variant in game.variants.values():
         assert variant.seats and all(n >= 1 for n in variant.seats)
         assert variant.resolve_options(None) == {o.name: o.default for o in variant.options}
+
+
+@pytest.mark.parametrize(("game_id", "variant", "seats"), _cases())
+def test_a_match_through_the_runner_leaves_a_replay_that_verifies(
+    game_id: str, variant: str, seats: int
+) -> None:
+    players = [SeatBot(f"random-{seat}", "random", LocalAgent(RandomBot(seat))) for seat in range(seats)]
+    replay = run_match(match_id="conformance", game_id=game_id, variant=variant, seats=players, seed=9)
+    assert all(move["source"] == "bot" for move in replay["moves"])
+    assert verify_replay(replay) == []
+    stored = decompress(compress(replay))
+    assert verify_replay(stored) == []
+    tampered = json.loads(json.dumps(stored))
+    tampered["result"]["scores"] = [score + 1 for score in tampered["result"]["scores"]]
+    assert verify_replay(tampered), "a replay whose result was changed must not verify"
