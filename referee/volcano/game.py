@@ -1,0 +1,110 @@
+"""Volcano's declared facts and its state factory: the one variant, its seats and options.
+
+>>> from referee.volcano import GAME
+>>> GAME.variant("fiesta-caldera").resolve_options(None)
+{'power_play': True, 'step_limit': 30, 'turn_limit': 300}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from copy import deepcopy
+
+from referee.game import JSON, Game, OptionSpec, Outcome, SetupError, VariantSpec
+from referee.rng import Rng
+from referee.volcano.board import Board, BoardError
+from referee.volcano.edition import DEFAULT_STEP_LIMIT, DEFAULT_TURN_LIMIT
+from referee.volcano.pieces import Piece
+from referee.volcano.setup import explicit_position, seeded_position
+from referee.volcano.state import VolcanoState
+
+VARIANT = "fiesta-caldera"
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "power_play",
+        "bool",
+        True,
+        "Power Play: once a turn, before the eruption, put one captured piece on any square without a cap",
+    ),
+    OptionSpec(
+        "step_limit",
+        "int",
+        DEFAULT_STEP_LIMIT,
+        "cap steps a turn may take without an eruption; the turn then ends as a pass",
+        minimum=1,
+        maximum=1000,
+    ),
+    OptionSpec(
+        "turn_limit",
+        "int",
+        DEFAULT_TURN_LIMIT,
+        "turns after which the game ends and seats are ranked by trios, then pieces captured",
+        minimum=1,
+        maximum=100_000,
+    ),
+)
+
+
+class VolcanoGame(Game):
+    id = "volcano"
+    title = "Volcano (Looney Pyramids, Fiesta Caldera)"
+    version = "1"
+    default_variant = VARIANT
+    doc = "docs/games/volcano.md"
+    variants = {
+        VARIANT: VariantSpec(
+            VARIANT,
+            seats=(2, 3),
+            description=(
+                "move caps to set off eruptions; capture pieces landing on their own size; "
+                "three single-colour trios or five trios win"
+            ),
+            options=OPTIONS,
+        )
+    }
+
+    def new_state(
+        self,
+        variant: str,
+        seats: int,
+        seed: int,
+        options: Mapping[str, JSON] | None = None,
+        setup: Mapping[str, JSON] | None = None,
+    ) -> VolcanoState:
+        spec = self.variant(variant)
+        spec.check_seats(seats)
+        resolved = spec.resolve_options(options)
+        position = seeded_position(seats, Rng(seed)) if setup is None else explicit_position(seats, setup)
+        return VolcanoState(
+            variant=variant,
+            seats=seats,
+            options=resolved,
+            board=position.board,
+            captures=position.captures,
+            to_move=position.to_move,
+        )
+
+    def load_state(self, data: Mapping[str, JSON]) -> VolcanoState:
+        """Rebuild a state from :meth:`VolcanoState.to_json`; a damaged document is a SetupError."""
+        try:
+            board = Board.from_json(data["board"], "state.board")
+        except BoardError as error:
+            raise SetupError(str(error), error.field_name) from None
+        outcome = data["outcome"]
+        return VolcanoState(
+            variant=data["variant"],
+            seats=data["seats"],
+            options=dict(data["options"]),
+            board=board,
+            captures=[[Piece.from_json(item) for item in held] for held in data["captures"]],
+            to_move=data["to_move"],
+            turn_moves=deepcopy(data["turn_moves"]),
+            turns_played=data["turns_played"],
+            passes_in_row=data["passes_in_row"],
+            last_eruption=deepcopy(data["last_eruption"]),
+            result=None if outcome is None else Outcome.from_json(outcome),
+        )
+
+
+GAME = VolcanoGame()

@@ -1,0 +1,238 @@
+"""A game of Volcano in progress: the board, the captures and whose turn it is, and the moves.
+
+A turn is a run of moves by one seat: cap steps, and at most one Power Play, until a step sets off an
+eruption (the turn ends there) or ``step_limit`` steps went by without one (the turn ends as a pass).
+What this turn's moves were is kept as a list, and the step count and whether the Power Play was
+used are read off it, so the state holds each fact once.
+
+>>> from referee.volcano import GAME
+>>> state = GAME.new_state("fiesta-caldera", seats=2, seed=7)
+>>> state.legal_moves()[0]
+{'type': 'step', 'from': [1, 0], 'dir': 'N'}
+>>> state.apply(state.legal_moves()[0])  # the red nest's first piece would land off the board
+>>> state.current_seat, state.observation(0)["steps_this_turn"]
+(0, 1)
+>>> state.apply({"type": "step", "from": [0, 0], "dir": "SE"})  # the yellow nest erupts
+>>> [landing["to"] for landing in state.last_eruption["flow"]], state.last_eruption["stopped"]
+([[2, 2], [3, 3]], 'cap')
+>>> state.current_seat  # the eruption ended seat 0's turn
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from copy import deepcopy
+from typing import Any
+
+from referee.game import JSON, IllegalMove, Move, Outcome, State, places_from_keys
+from referee.volcano.board import DIRECTIONS, SQUARES, Board, parse_square, square_json
+from referee.volcano.edition import CALDERA
+from referee.volcano.eruption import can_step, step_cap
+from referee.volcano.pieces import Piece, PieceError
+from referee.volcano.trios import Trios, count_trios, winning_reason
+
+STEP = "step"
+POWER_PLAY = "power_play"
+
+
+class VolcanoState(State):
+    """One game. Build it with :meth:`referee.volcano.game.VolcanoGame.new_state`."""
+
+    def __init__(
+        self,
+        *,
+        variant: str,
+        seats: int,
+        options: dict[str, JSON],
+        board: Board,
+        captures: list[list[Piece]],
+        to_move: int,
+        turn_moves: list[Move] | None = None,
+        turns_played: int = 0,
+        passes_in_row: int = 0,
+        last_eruption: dict[str, JSON] | None = None,
+        result: Outcome | None = None,
+    ) -> None:
+        self.variant = variant
+        self.seats = seats
+        self.options = options
+        self.board = board
+        self.captures = captures
+        self.to_move = to_move
+        self.turn_moves: list[Move] = turn_moves or []
+        self.turns_played = turns_played
+        self.passes_in_row = passes_in_row
+        self.last_eruption = last_eruption
+        self.result = result
+
+    # ----- facts read off the state -------------------------------------------------------------
+
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.result is not None else self.to_move
+
+    @property
+    def steps_this_turn(self) -> int:
+        return sum(1 for move in self.turn_moves if move["type"] == STEP)
+
+    @property
+    def power_play_used(self) -> bool:
+        return any(move["type"] == POWER_PLAY for move in self.turn_moves)
+
+    def power_play_open(self) -> bool:
+        """The seat to move may still make a Power Play this turn (and holds a piece to play)."""
+        return bool(self.options["power_play"] and self.captures[self.to_move] and not self.power_play_used)
+
+    def trios(self, seat: int) -> Trios:
+        return count_trios(self.captures[seat])
+
+    # ----- moves --------------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Cap steps (caps in board order, directions N, NE, E, ... NW), then Power Plays
+        (captured piece kinds by colour and size, then squares in board order)."""
+        if self.result is not None:
+            return []
+        board = self.board
+        moves: list[Move] = [
+            {"type": STEP, "from": square_json(origin), "dir": direction}
+            for origin in board.cap_squares()
+            for direction in DIRECTIONS
+            if can_step(board, origin, direction)
+        ]
+        if self.power_play_open():
+            free = [square_json(index) for index in SQUARES if board.caps[index] is None]
+            for piece in sorted(set(self.captures[self.to_move]), key=Piece.sort_key):
+                moves.extend({"type": POWER_PLAY, "piece": piece.to_json(), "to": to} for to in free)
+        return moves
+
+    def apply(self, move: Move) -> None:
+        if self.result is not None:
+            raise IllegalMove("the game is over")
+        kind = move.get("type") if isinstance(move, dict) else None
+        play = _MOVE_KINDS.get(kind) if isinstance(kind, str) else None
+        if play is None:
+            raise IllegalMove(f"a move's type is one of {', '.join(_MOVE_KINDS)}: {move!r}")
+        play(self, move)
+
+    def _play_step(self, move: Move) -> None:
+        if set(move) != {"type", "from", "dir"}:
+            raise IllegalMove('a step is {"type": "step", "from": [row, column], "dir": "N"|"NE"|...}')
+        origin, direction = parse_square(move["from"]), move["dir"]
+        if origin is None or not isinstance(direction, str) or direction not in DIRECTIONS:
+            raise IllegalMove(f"not a square and a direction: {move!r}")
+        if not can_step(self.board, origin, direction):
+            raise IllegalMove(f"no cap on {move['from']} can step {direction}: {move!r}")
+        eruption = step_cap(self.board, origin, direction)
+        self.turn_moves.append({"type": STEP, "from": square_json(origin), "dir": direction})
+        if eruption.erupted:
+            mover = self.to_move
+            self.captures[mover] = sorted(self.captures[mover] + eruption.captured, key=Piece.sort_key)
+            self.last_eruption = {"seat": mover, "turn": self.turns_played, **eruption.to_json()}
+            self._end_turn(erupted=True, win=winning_reason(self.trios(mover)))
+        elif self.steps_this_turn >= self.options["step_limit"]:
+            self._end_turn(erupted=False, win=None)
+
+    def _play_power_play(self, move: Move) -> None:
+        if set(move) != {"type", "piece", "to"}:
+            raise IllegalMove('a Power Play is {"type": "power_play", "piece": {...}, "to": [row, column]}')
+        try:
+            piece = Piece.from_json(move["piece"])
+        except PieceError as error:
+            raise IllegalMove(f"not a piece: {error}") from None
+        square = parse_square(move["to"])
+        if square is None or not self.power_play_open() or piece not in self.captures[self.to_move]:
+            raise IllegalMove(f"this Power Play is not open to seat {self.to_move}: {move!r}")
+        if self.board.caps[square] is not None:
+            raise IllegalMove(f"nothing may be put on a cap: {move!r}")
+        self.captures[self.to_move].remove(piece)
+        self.board.stacks[square].append(piece)
+        self.turn_moves.append({"type": POWER_PLAY, "piece": piece.to_json(), "to": square_json(square)})
+
+    # ----- turns and the end --------------------------------------------------------------------
+
+    def _end_turn(self, *, erupted: bool, win: str | None) -> None:
+        """Close the mover's turn: an eruption, or a pass at the step limit. Then the game may end."""
+        self.turns_played += 1
+        self.passes_in_row = 0 if erupted else self.passes_in_row + 1
+        if win is not None:
+            self.result = self._outcome(win, winner=self.to_move)
+            return
+        reason = next((reason for reason, ends in _GAME_ENDS if ends(self)), None)
+        if reason is not None:
+            self.result = self._outcome(reason, winner=None)
+            return
+        self.to_move = (self.to_move + 1) % self.seats
+        self.turn_moves = []
+
+    def _outcome(self, reason: str, winner: int | None) -> Outcome:
+        """The winner first; everyone else by trios of any colours, then by pieces captured."""
+        trios = [self.trios(seat) for seat in range(self.seats)]
+        pieces = [len(held) for held in self.captures]
+        keys = [(seat == winner, trios[seat].any_colour, pieces[seat]) for seat in range(self.seats)]
+        return Outcome(
+            places=places_from_keys(keys),
+            scores=tuple(float(t.any_colour) for t in trios),
+            reason=reason,
+            details={
+                "winner": winner,
+                "trios": [t.to_json() for t in trios],
+                "pieces_captured": pieces,
+                "turns": self.turns_played,
+            },
+        )
+
+    def outcome(self) -> Outcome | None:
+        return self.result
+
+    # ----- views --------------------------------------------------------------------------------
+
+    def observation(self, seat: int) -> dict[str, JSON]:
+        """The whole table (Volcano hides nothing), plus the facts of this turn."""
+        return {
+            "seat": seat,
+            "to_move": self.current_seat,
+            "board": self.board.to_json(),
+            "caldera": list(CALDERA),
+            "captures": self._captures_json(),
+            "trios": [self.trios(s).to_json() for s in range(self.seats)],
+            "steps_this_turn": self.steps_this_turn,
+            "power_play_used": self.power_play_used,
+            "turn_moves": deepcopy(self.turn_moves),
+            "turn": self.turns_played,
+            "passes_in_row": self.passes_in_row,
+            "last_eruption": deepcopy(self.last_eruption),
+            "options": dict(self.options),
+        }
+
+    def _captures_json(self) -> list[list[dict[str, Any]]]:
+        return [[piece.to_json() for piece in held] for held in self.captures]
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "variant": self.variant,
+            "seats": self.seats,
+            "options": dict(self.options),
+            "board": self.board.to_json(),
+            "captures": self._captures_json(),
+            "to_move": self.to_move,
+            "turn_moves": deepcopy(self.turn_moves),
+            "turns_played": self.turns_played,
+            "passes_in_row": self.passes_in_row,
+            "last_eruption": deepcopy(self.last_eruption),
+            "outcome": None if self.result is None else self.result.to_json(),
+        }
+
+
+_MOVE_KINDS: dict[str, Callable[[VolcanoState, Move], None]] = {
+    STEP: VolcanoState._play_step,
+    POWER_PLAY: VolcanoState._play_power_play,
+}
+"""How each move type is played; a type not here is an illegal move."""
+
+_GAME_ENDS: tuple[tuple[str, Callable[[VolcanoState], bool]], ...] = (
+    ("all_passed", lambda state: state.passes_in_row >= state.seats),
+    ("turn_limit", lambda state: state.turns_played >= state.options["turn_limit"]),
+)
+"""After a turn without a win, the game ends for the first of these that holds."""
