@@ -1,0 +1,115 @@
+"""Move JSON, illegal moves, the observation and the state document."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from referee.game import IllegalMove, canonical_json
+from referee.volcano import GAME
+from tests.referee.volcano.positions import game, power_play, step
+
+
+def test_legal_moves_are_steps_then_power_plays_in_a_fixed_order() -> None:
+    state = game({(2, 2): "red1"}, {(0, 0): "black", (4, 4): "white"}, captures=["blue2 red3", ""])
+
+    moves = state.legal_moves()
+
+    assert moves[:3] == [step(0, 0, "E"), step(0, 0, "SE"), step(0, 0, "S")]
+    assert moves[3:6] == [step(4, 4, "N"), step(4, 4, "W"), step(4, 4, "NW")]
+    assert moves[6] == power_play("red3", 0, 1)  # red before blue, squares in board order, caps skipped
+    assert moves[-1] == power_play("blue2", 4, 3)
+    assert len(moves) == 6 + 2 * 23
+    assert all(state.is_legal(move) for move in moves)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"type": "step", "from": [0, 0]},
+        {"type": "step", "from": [0, 0], "dir": "E", "extra": 1},
+        {"type": "step", "from": [0, 0], "dir": "UP"},
+        {"type": "step", "from": [0, 5], "dir": "E"},
+        {"type": "step", "from": [True, 0], "dir": "E"},
+        {"type": "step", "from": "a1", "dir": "E"},
+        {"type": "step", "from": [2, 2], "dir": "E"},  # no cap there
+        {"type": "power_play", "piece": {"colour": "blue", "size": 2}},
+        {"type": "power_play", "piece": {"colour": "blue"}, "to": [1, 1]},
+        {"type": "power_play", "piece": {"colour": "blue", "size": 2}, "to": [9, 9]},
+        {"type": ["step"]},
+        "step",
+    ],
+)
+def test_malformed_or_impossible_moves_are_refused_and_change_nothing(bad) -> None:
+    state = game({(2, 2): "red1"}, {(0, 0): "black"}, captures=["blue2", ""])
+    before = canonical_json(state.to_json())
+    with pytest.raises(IllegalMove):
+        state.apply(bad)
+    assert canonical_json(state.to_json()) == before
+
+
+def test_the_observation_shows_the_whole_table_and_the_turn_so_far() -> None:
+    state = game(
+        {(0, 0): "red1 red2 red3", (0, 3): "green2"},
+        {(0, 0): "black", (4, 4): "white"},
+        captures=["blue2", "cyan1"],
+    )
+    state.apply(power_play("blue2", 3, 3))
+    state.apply(step(4, 4, "N"))  # off an empty square: nothing erupts
+
+    observed = state.observation(1)
+
+    assert observed["seat"] == 1 and observed["to_move"] == 0
+    assert observed["board"][3][3] == {"stack": [{"colour": "blue", "size": 2}], "cap": None}
+    assert observed["board"][3][4]["cap"] == "white"
+    assert observed["captures"] == [[], [{"colour": "cyan", "size": 1}]]
+    assert observed["trios"] == [{"single_colour": 0, "any_colour": 0}] * 2
+    assert observed["steps_this_turn"] == 1 and observed["power_play_used"] is True
+    assert observed["turn_moves"] == [power_play("blue2", 3, 3), step(4, 4, "N")]
+    assert observed["last_eruption"] is None
+    assert observed["caldera"] == [2, 2]
+    assert observed["options"] == {"power_play": True, "step_limit": 30, "turn_limit": 300}
+
+    state.apply(step(0, 0, "E"))
+    eruption = state.observation(0)["last_eruption"]
+    assert eruption == {
+        "seat": 0,
+        "turn": 0,
+        "cap": {"colour": "black", "from": [0, 0], "to": [0, 1], "dir": "E"},
+        "flow": [
+            {"piece": {"colour": "red", "size": 3}, "to": [0, 2], "captured": False},
+            {"piece": {"colour": "red", "size": 2}, "to": [0, 3], "captured": True},
+            {"piece": {"colour": "red", "size": 1}, "to": [0, 4], "captured": False},
+        ],
+        "stopped": "spent",
+        "left_behind": 0,
+    }
+    json.dumps(state.observation(0))
+
+
+def test_views_are_copies_a_bot_cannot_change_the_game_through() -> None:
+    state = game({(0, 0): "red1 red2 red3"}, {(0, 0): "black", (4, 4): "white"})
+    state.apply(step(4, 4, "N"))
+    state.apply(step(0, 0, "E"))
+    before = canonical_json(state.to_json())
+
+    observed = state.observation(1)
+    observed["last_eruption"]["flow"].clear()
+    observed["board"][0][2]["stack"].clear()
+    state.legal_moves()[0]["from"][0] = 3
+
+    assert canonical_json(state.to_json()) == before
+
+
+def test_a_state_document_loads_and_plays_on_identically() -> None:
+    state = game({(0, 0): "red1 red2 red3"}, {(0, 0): "black", (4, 4): "white"}, captures=["blue2", ""])
+    state.apply(power_play("blue2", 0, 3))
+    state.apply(step(4, 4, "N"))
+
+    copy = GAME.load_state(json.loads(json.dumps(state.to_json())))
+    for twin in (state, copy):
+        twin.apply(step(0, 0, "E"))
+
+    assert canonical_json(copy.to_json()) == canonical_json(state.to_json())
+    assert copy.observation(1) == state.observation(1)
