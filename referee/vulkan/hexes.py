@@ -1,0 +1,168 @@
+"""Hex geometry: axial coordinates, the six directions, and layouts with their lines precomputed.
+
+A cell is an axial coordinate ``(q, r)``. The six directions are listed going round the hexagon, so
+two directions next to each other in :data:`DIRECTIONS` (counting the last and the first as next to
+each other) are two edges of a tile that meet at a corner: that is what "two free edges adjacent to
+each other" means.
+
+>>> neighbours_of((0, 0))
+((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+>>> layout = Layout.of([(0, 0), (1, 0), (2, 0), (0, 1)])
+>>> [layout.coords[i] for i in layout.rays[0][0]]  # from (0, 0) going east
+[(1, 0), (2, 0)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from referee.rng import Rng
+
+Coord = tuple[int, int]
+
+DIRECTIONS: tuple[Coord, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+"""East, north-east, north-west, west, south-west, south-east: in order round the hexagon."""
+
+NO_CELL = -1
+
+
+def step(cell: Coord, direction: int) -> Coord:
+    dq, dr = DIRECTIONS[direction]
+    return cell[0] + dq, cell[1] + dr
+
+
+def neighbours_of(cell: Coord) -> tuple[Coord, ...]:
+    return tuple(step(cell, d) for d in range(6))
+
+
+def distance(a: Coord, b: Coord) -> int:
+    """Hex distance in steps."""
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A set of cells, sorted, with each cell's neighbours and straight lines precomputed.
+
+    ``neighbours[i][d]`` is the index of the cell next to cell ``i`` in direction ``d``, or
+    :data:`NO_CELL`. ``rays[i][d]`` lists the cells met going from ``i`` in direction ``d`` (``i``
+    itself left out) up to the first gap in the layout. Whether a cell still holds a tile is the
+    state's business; the layout is the fixed geometry, shared between states (hence cached).
+    """
+
+    coords: tuple[Coord, ...]
+    index: dict[Coord, int]
+    neighbours: tuple[tuple[int, ...], ...]
+    rays: tuple[tuple[tuple[int, ...], ...], ...]
+    qs: tuple[int, ...]
+    """``coords[i][0]`` for every cell, kept apart because building move JSON from it is faster."""
+    rs: tuple[int, ...]
+
+    @staticmethod
+    def of(cells: Iterable[Coord]) -> Layout:
+        return _layout(tuple(sorted(set(cells))))
+
+    def __len__(self) -> int:
+        return len(self.coords)
+
+
+@cache
+def _layout(coords: tuple[Coord, ...]) -> Layout:
+    index = {cell: i for i, cell in enumerate(coords)}
+    neighbours = tuple(tuple(index.get(step(cell, d), NO_CELL) for d in range(6)) for cell in coords)
+    rays = []
+    for cell in coords:
+        per_direction = []
+        for d in range(6):
+            line = []
+            here = step(cell, d)
+            while here in index:
+                line.append(index[here])
+                here = step(here, d)
+            per_direction.append(tuple(line))
+        rays.append(tuple(per_direction))
+    qs = tuple(q for q, _ in coords)
+    rs = tuple(r for _, r in coords)
+    return Layout(coords, index, neighbours, tuple(rays), qs, rs)
+
+
+def is_connected(cells: Iterable[Coord]) -> bool:
+    """Whether the cells form one group through shared edges (an empty set counts as connected)."""
+    remaining = set(cells)
+    if not remaining:
+        return True
+    todo = [remaining.pop()]
+    while todo:
+        cell = todo.pop()
+        for other in neighbours_of(cell):
+            if other in remaining:
+                remaining.remove(other)
+                todo.append(other)
+    return not remaining
+
+
+def touching(cell: Coord, cells: set[Coord]) -> int:
+    """How many of ``cell``'s six neighbours are in ``cells``."""
+    return sum(1 for other in neighbours_of(cell) if other in cells)
+
+
+def enclosed(cells: Iterable[Coord]) -> list[Coord]:
+    """The cells with a neighbour on all six edges, sorted: where the volcano may go."""
+    group = set(cells)
+    return sorted(cell for cell in group if touching(cell, group) == 6)
+
+
+def classic_cells(radius: int, missing_corner: Coord) -> list[Coord]:
+    """A hexagon of ``radius`` rings round ``(0, 0)`` less one corner cell.
+
+    >>> len(classic_cells(3, (3, -3)))
+    36
+    """
+    cells = [
+        (q, r)
+        for q in range(-radius, radius + 1)
+        for r in range(-radius, radius + 1)
+        if distance((q, r), (0, 0)) <= radius
+    ]
+    if missing_corner not in cells or distance(missing_corner, (0, 0)) != radius:
+        raise ValueError(f"{missing_corner} is not on the outer ring of radius {radius}")
+    cells.remove(missing_corner)
+    return sorted(cells)
+
+
+def random_cells(rng: Rng, count: int, min_neighbours: int, attempts: int) -> list[Coord]:
+    """A seeded compact cluster of ``count`` cells.
+
+    Grown from ``(0, 0)``: after the second cell, each new cell is drawn among the free cells that
+    touch at least ``min_neighbours`` cells already placed, weighted by the cube of how many they
+    touch (so the cluster stays compact). Every cell therefore touches at least ``min_neighbours``
+    others. A cluster without a cell enclosed on all six edges (nowhere to put the volcano) is
+    drawn again, from the same stream, up to ``attempts`` times.
+    """
+    for _ in range(attempts):
+        placed = [(0, 0), step((0, 0), rng.below(6))]
+        group = set(placed)
+        while len(placed) < count:
+            frontier = sorted(
+                {other for cell in group for other in neighbours_of(cell) if other not in group}
+            )
+            weighted = [(cell, touching(cell, group)) for cell in frontier]
+            weighted = [(cell, n**3) for cell, n in weighted if n >= min_neighbours]
+            chosen = _weighted_pick(weighted, rng.below(sum(weight for _, weight in weighted)))
+            placed.append(chosen)
+            group.add(chosen)
+        if enclosed(group):
+            return sorted(group)
+    raise RuntimeError(f"no layout with an enclosed cell in {attempts} attempts")
+
+
+def _weighted_pick(weighted: list[tuple[Coord, int]], pick: int) -> Coord:
+    """The cell whose share of ``[0, total weight)`` holds ``pick``."""
+    for cell, weight in weighted:
+        if pick < weight:
+            return cell
+        pick -= weight
+    raise ValueError("pick beyond the total weight")

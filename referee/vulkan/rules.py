@@ -1,0 +1,214 @@
+"""The rules of a turn as small named stages over a :class:`Board`.
+
+A flight runs the stages in order: :func:`drop_loads`, :func:`extinguish_cascade`, :func:`isolate`,
+and :func:`award_to` for every tile that left the table. Each stage only reads and changes the board,
+so the state (turns, supplies, awards, events) stays in :mod:`referee.vulkan.state` and the stages
+can be tested one by one.
+
+Tiles that leave the table keep their loads in ``board.loads`` until the state has read them for the
+award; the state then clears them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.vulkan.hexes import NO_CELL, Layout
+
+
+@dataclass
+class Board:
+    """The tiles on the table. Cells are indices into ``layout``; colours are colour indices.
+
+    ``present[i]``: a tile (forest or volcano) still lies on cell ``i``. ``loads[i]``: the colours
+    dropped on it, in drop order.
+    """
+
+    layout: Layout
+    values: list[int]
+    spaces: list[int]
+    present: list[bool]
+    loads: list[list[int]]
+    volcano: int | None
+
+    def copy(self) -> Board:
+        """An independent board (the layout, which never changes, is shared)."""
+        return Board(
+            self.layout,
+            self.values,
+            self.spaces,
+            self.present[:],
+            [pile[:] for pile in self.loads],
+            self.volcano,
+        )
+
+    def is_forest(self, cell: int) -> bool:
+        """A forest tile lies here: present and not the volcano."""
+        return self.present[cell] and cell != self.volcano
+
+    def has_room(self, cell: int) -> bool:
+        return len(self.loads[cell]) < self.spaces[cell]
+
+    def is_full(self, cell: int) -> bool:
+        return len(self.loads[cell]) >= self.spaces[cell]
+
+    def forest(self) -> list[int]:
+        """Every forest tile on the table, in cell order."""
+        return [cell for cell in range(len(self.present)) if self.is_forest(cell)]
+
+    def free_edges(self, cell: int) -> list[bool]:
+        """Per direction, whether no tile (the volcano counts as a tile) lies beyond that edge."""
+        present = self.present
+        return [other == NO_CELL or not present[other] for other in self.layout.neighbours[cell]]
+
+    def has_adjacent_free_edges(self, cell: int) -> bool:
+        """At least two free edges next to each other: the condition for a full tile to go out.
+
+        >>> from referee.vulkan.hexes import Layout
+        >>> ring = Layout.of([(0, 0), (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)])
+        >>> board = Board(ring, [1] * 7, [1] * 7, [True] * 7, [[] for _ in range(7)], volcano=3)
+        >>> board.has_adjacent_free_edges(3)  # the centre (0, 0) is enclosed
+        False
+        >>> board.has_adjacent_free_edges(0)  # (-1, 0) on the rim has three free edges in a row
+        True
+        """
+        free = self.free_edges(cell)
+        return any(free[d] and free[(d + 1) % 6] for d in range(6))
+
+    def any_room(self) -> bool:
+        """Whether any forest tile still has a free space (else nobody can fly)."""
+        return any(self.is_forest(cell) and self.has_room(cell) for cell in range(len(self.present)))
+
+
+def flight_paths(board: Board) -> list[tuple[int, ...]]:
+    """Every flight path that drops at least one load (given at least one load to drop), in order.
+
+    A path is an ordered straight run of forest tiles, each next to the one before in one of the six
+    directions, never over the volcano or a gap, holding at least one tile with a free space. A
+    one-tile path is listed once (it has no direction). Order: start cell, then the one-tile path,
+    then direction, then length.
+    """
+    paths: list[tuple[int, ...]] = []
+    rays = board.layout.rays
+    present, volcano = board.present, board.volcano
+    loads, spaces = board.loads, board.spaces
+    room = [present[c] and c != volcano and len(loads[c]) < spaces[c] for c in range(len(present))]
+    for start in range(len(present)):
+        if not present[start] or start == volcano:
+            continue
+        if room[start]:
+            paths.append((start,))
+        for ray in rays[start]:
+            path = [start]
+            useful = room[start]
+            for cell in ray:
+                if not present[cell] or cell == volcano:
+                    break
+                path.append(cell)
+                useful = useful or room[cell]
+                if useful:
+                    paths.append(tuple(path))
+    return paths
+
+
+def is_straight_run(board: Board, path: tuple[int, ...]) -> bool:
+    """Whether ``path`` is a run of forest tiles along one direction (the shape of a flight)."""
+    if not path or not all(board.is_forest(cell) for cell in path):
+        return False
+    if len(path) == 1:
+        return True
+    neighbours = board.layout.neighbours[path[0]]
+    if path[1] not in neighbours:
+        return False
+    direction = neighbours.index(path[1])
+    return all(board.layout.neighbours[a][direction] == b for a, b in zip(path, path[1:], strict=False))
+
+
+def drop_loads(board: Board, path: tuple[int, ...], colour: int, available: int) -> list[int]:
+    """Drop one load of ``colour`` on each tile of ``path`` with a free space, in flight order, while
+    ``available`` loads last. Returns the cells dropped on (the flight may go on over full tiles and
+    after the loads run out; that changes nothing)."""
+    dropped = []
+    for cell in path:
+        if len(dropped) == available:
+            break
+        if board.has_room(cell):
+            board.loads[cell].append(colour)
+            dropped.append(cell)
+    return dropped
+
+
+def extinguish_cascade(board: Board) -> list[list[int]]:
+    """Take every extinguished tile off the table, in rounds, until none is left; return the rounds.
+
+    A forest tile is extinguished when it is full and has two free edges next to each other. All the
+    tiles that qualify in one round go out together; their leaving frees edges of their neighbours,
+    which may then qualify in the next round. Leaving only ever frees edges, so the tiles that go out
+    do not depend on the order in which they are looked at.
+    """
+    candidates = [cell for cell in board.forest() if board.is_full(cell)]
+    rounds = []
+    while True:
+        out = [cell for cell in candidates if board.present[cell] and board.has_adjacent_free_edges(cell)]
+        if not out:
+            return rounds
+        for cell in out:
+            board.present[cell] = False
+        rounds.append(out)
+
+
+def isolate(board: Board) -> list[int]:
+    """Take off the table, and return, every forest tile no longer connected to the volcano.
+
+    Connection runs through tiles on the table, edge to edge. Without a volcano nothing is isolated.
+    """
+    if board.volcano is None:
+        return []
+    neighbours, present = board.layout.neighbours, board.present
+    reached = {board.volcano}
+    todo = [board.volcano]
+    while todo:
+        cell = todo.pop()
+        for other in neighbours[cell]:
+            if other != NO_CELL and present[other] and other not in reached:
+                reached.add(other)
+                todo.append(other)
+    cut_off = [cell for cell in board.forest() if cell not in reached]
+    for cell in cut_off:
+        board.present[cell] = False
+    return cut_off
+
+
+MAJORITY = "majority"
+TIE = "tie"
+SHARED_COLOUR = "shared_colour"
+
+
+def award_to(loads: list[int], flyer: int, owners: tuple[int | None, ...]) -> tuple[int | None, str]:
+    """Who gets a tile with these loads, and why. ``(None, "no_loads")`` for a tile without loads.
+
+    The majority is counted by colour, each colour standing for its owner: one colour per seat with
+    four seats, and with two seats each colour on its own. A tie goes to the current flyer, whether
+    or not the flyer has a load on the tile; so does a majority of a colour no single seat owns (the
+    fourth colour with three seats).
+
+    >>> award_to([0, 1, 1], flyer=0, owners=(0, 1, 2, 3))
+    (1, 'majority')
+    >>> award_to([0, 1], flyer=0, owners=(0, 0, 1, 1))  # two seats: red and yellow are tied
+    (0, 'tie')
+    >>> award_to([3, 3, 0], flyer=1, owners=(0, 1, 2, None))
+    (1, 'shared_colour')
+    """
+    if not loads:
+        return None, "no_loads"
+    counts = [0] * len(owners)
+    for colour in loads:
+        counts[colour] += 1
+    top = max(counts)
+    leaders = [colour for colour, count in enumerate(counts) if count == top]
+    if len(leaders) > 1:
+        return flyer, TIE
+    owner = owners[leaders[0]]
+    if owner is None:
+        return flyer, SHARED_COLOUR
+    return owner, MAJORITY
