@@ -1,0 +1,213 @@
+"""Action cards: what each use of a card may target, and what it does.
+
+Every card can be played for renown at a science location (``renown``) or to help the townspeople
+(``help``); a few can also be played on a scientist (``scientist``): a grant for one named scientist,
+a hostile review or a funding cut against one type. Help effects are a table of small named pairs
+(who or what may be targeted, what happens), so a new card kind is a line of data, not a branch.
+
+A play as a move (``target`` is a townsperson id, a space id or a seat, and absent when the effect
+has none)::
+
+    {"type": "play", "card": "gas_sampling", "use": "renown"}
+    {"type": "play", "card": "gas_sampling", "use": "help", "target": "t07"}
+    {"type": "play", "card": "peer_review", "use": "scientist", "target": 2}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from referee.boulderville.edition import EDITION, ScientistCard, Use
+from referee.boulderville.hazards import clearable, sandbagged
+from referee.boulderville.renown import score_renown
+from referee.boulderville.table import BELIEVER, LAVA, MOVER, UNCONVINCED, Ongoing, Person, Scientist, Table
+from referee.game import JSON, Move
+
+Target = str | int | None
+
+
+def _within(scientist: Scientist, person: Person, reach: int | None) -> bool:
+    if reach is None:
+        return True
+    assert scientist.space is not None and person.space is not None
+    return EDITION.board.distance[scientist.space][person.space] <= reach
+
+
+def _people(statuses: tuple[str, ...]) -> Callable[[Table, Scientist, Use], list[Target]]:
+    """Targets: townspeople on the board with one of these statuses, within the use's reach."""
+
+    def targets(table: Table, scientist: Scientist, use: Use) -> list[Target]:
+        return sorted(p.id for p in table.people if p.status in statuses and _within(scientist, p, use.reach))
+
+    return targets
+
+
+def _heard(table: Table, scientist: Scientist, use: Use) -> list[Person]:
+    """Unconvinced townspeople within the loudhailer's radius of the scientist."""
+    assert scientist.space is not None
+    near = EDITION.board.distance[scientist.space]
+    return [p for p in table.people if p.status == UNCONVINCED and near[p.space] <= use.radius]
+
+
+def _set_status(status: str) -> Callable[[Table, Scientist, Use, Target], None]:
+    def resolve(table: Table, scientist: Scientist, use: Use, target: Target) -> None:
+        table.person(str(target)).status = status
+
+    return resolve
+
+
+def _lower(attribute: str) -> Callable[[Table, Scientist, Use, Target], None]:
+    def resolve(table: Table, scientist: Scientist, use: Use, target: Target) -> None:
+        person = table.person(str(target))
+        setattr(person, attribute, getattr(person, attribute) + use.amount)
+
+    return resolve
+
+
+def _lasting(table: Table, scientist: Scientist, use: Use, card: str, target: Target) -> None:
+    last = table.turn + use.turns - 1
+    table.ongoing.append(
+        Ongoing(
+            str(use.effect), card, scientist.seat, use.amount, None if target is None else str(target), last
+        )
+    )
+
+
+def _sandbag_targets(table: Table, scientist: Scientist, use: Use) -> list[Target]:
+    """Spaces next to the lava that are not yet sandbagged."""
+    board = EDITION.board
+    front = {
+        near
+        for space, cover in table.terrain.items()
+        if cover == LAVA
+        for near in board.adjacent[space]
+        if table.terrain.get(near) != LAVA and not sandbagged(table, near)
+    }
+    return sorted(front, key=board.order.__getitem__)
+
+
+def _bulldoze(table: Table, scientist: Scientist, use: Use, target: Target) -> None:
+    del table.terrain[str(target)]
+    table.log("rubble_cleared", space=target, by=scientist.seat)
+
+
+def _loudhailer(table: Table, scientist: Scientist, use: Use, target: Target) -> None:
+    for person in _heard(table, scientist, use):
+        person.belief_down += use.amount
+
+
+@dataclass(frozen=True)
+class HelpEffect:
+    """Who or what a help use may target (``[None]`` for no target; empty: not playable now)."""
+
+    targets: Callable[[Table, Scientist, Use], list[Target]]
+    resolve: Callable[[Table, Scientist, Use, Target], None]
+    lasting: bool = False
+
+
+HELP: dict[str, HelpEffect] = {
+    "convince": HelpEffect(_people((UNCONVINCED,)), _set_status(BELIEVER)),
+    "urge": HelpEffect(_people((BELIEVER,)), _set_status(MOVER)),
+    "belief": HelpEffect(_people((UNCONVINCED,)), _lower("belief_down")),
+    "willingness": HelpEffect(_people((UNCONVINCED, BELIEVER)), _lower("willingness_down")),
+    "speed": HelpEffect(_people((UNCONVINCED, BELIEVER, MOVER)), _lower("speed_up")),
+    "rush": HelpEffect(_people((MOVER,)), lambda *_: None, lasting=True),
+    "meeting": HelpEffect(
+        lambda table, scientist, use: [None] if any(p.status == UNCONVINCED for p in table.people) else [],
+        lambda *_: None,
+        lasting=True,
+    ),
+    "sandbags": HelpEffect(_sandbag_targets, lambda *_: None, lasting=True),
+    "bulldoze": HelpEffect(
+        lambda table, scientist, use: sorted(
+            (s for s in table.terrain if clearable(table, s)), key=EDITION.board.order.__getitem__
+        ),
+        _bulldoze,
+    ),
+    "loudhailer": HelpEffect(
+        lambda table, scientist, use: [None] if _heard(table, scientist, use) else [],
+        _loudhailer,
+    ),
+}
+
+
+def _matches(card: ScientistCard, who: dict[str, str]) -> bool:
+    return all(card.type == value if key == "type" else card.id == value for key, value in who.items())
+
+
+def _scientist_targets(table: Table, scientist: Scientist, use: Use) -> list[Target]:
+    """Award: any matching scientist; discredit: another matching scientist holding tokens."""
+    return [
+        other.seat
+        for other in table.scientists
+        if _matches(EDITION.scientists[other.id], use.who)
+        and (use.effect == "award" or (other.seat != scientist.seat and other.tokens > 0))
+    ]
+
+
+def _scientist_resolve(table: Table, scientist: Scientist, use: Use, target: Target) -> None:
+    assert isinstance(target, int)
+    if use.effect == "award":
+        score_renown(table, target, use.amount, reason="award")
+        return
+    other = table.scientists[target]
+    lost = min(other.tokens, use.amount)
+    other.tokens -= lost
+    table.log("renown_lost", seat=target, tokens=lost)
+
+
+def renown_for(scientist: Scientist, use: Use) -> int:
+    """Tokens a renown use scores where the scientist stands (0: not at one of the card's locations)."""
+    location = EDITION.board.location_of(scientist.space)
+    if location not in use.tokens:
+        return 0
+    card = EDITION.scientists[scientist.id]
+    bonus = sum(n for key, n in use.bonus.items() if key in (card.id, card.type))
+    return use.tokens[location] + bonus + card.abilities.renown_bonus.get(location, 0)
+
+
+def _targets(table: Table, scientist: Scientist, use: Use) -> list[Target]:
+    if use.use == "renown":
+        return [None] if renown_for(scientist, use) else []
+    if use.use == "help":
+        return HELP[str(use.effect)].targets(table, scientist, use)
+    return _scientist_targets(table, scientist, use)
+
+
+def _move(card: str, use: Use, target: Target) -> Move:
+    move: dict[str, JSON] = {"type": "play", "card": card, "use": use.use}
+    if target is not None:
+        move["target"] = target
+    return move
+
+
+def plays(table: Table, seat: int) -> list[Move]:
+    """Every play the seat's hand allows, cards in id order, uses in card order."""
+    scientist = table.scientists[seat]
+    return [
+        _move(card, use, target)
+        for card in sorted(set(scientist.hand))
+        for use in EDITION.actions[card].uses
+        for target in _targets(table, scientist, use)
+    ]
+
+
+def play(table: Table, seat: int, move: Move) -> None:
+    """Carry out a legal play: the card goes face up to the discards, its use resolves."""
+    scientist = table.scientists[seat]
+    card = move["card"]
+    use = next(u for u in EDITION.actions[card].uses if u.use == move["use"])
+    target = move.get("target")
+    scientist.hand.remove(card)
+    table.discards.append(card)
+    table.log("card_played", seat=seat, card=card, use=use.use, target=target)
+    if use.use == "renown":
+        score_renown(table, seat, renown_for(scientist, use), reason=card)
+    elif use.use == "scientist":
+        _scientist_resolve(table, scientist, use, target)
+    else:
+        effect = HELP[str(use.effect)]
+        if effect.lasting:
+            _lasting(table, scientist, use, card, target)
+        effect.resolve(table, scientist, use, target)

@@ -1,0 +1,123 @@
+"""Volcano! (Boulderville) on the platform's interface: the variant, the state, the outcome.
+
+>>> from referee.boulderville import GAME
+>>> state = GAME.new_state("standard", seats=4, seed=7)
+>>> state.current_seat, state.observation(0)["stage"]
+(0, 'place')
+>>> state.legal_moves()[0]
+{'type': 'place', 'space': 'crater_floor'}
+>>> while state.outcome() is None:
+...     state.apply(state.legal_moves()[-1])
+>>> state.outcome().reason
+'evacuated'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from referee.boulderville.deal import explicit_table, seeded_table
+from referee.boulderville.edition import EDITION
+from referee.boulderville.table import DEAD, SAVED, Table
+from referee.boulderville.turn import STAGES, Decision, advance, apply_move, enter, legal_moves
+from referee.boulderville.view import observation
+from referee.game import JSON, Game, Move, OptionSpec, Outcome, State, VariantSpec, places_from_keys
+
+VARIANT = "standard"
+
+
+class BouldervilleState(State):
+    """One game in progress, wrapping its :class:`Table`."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    @property
+    def current_seat(self) -> int | None:
+        table = self.table
+        return table.queue[0] if table.result is None and table.queue else None
+
+    def legal_moves(self) -> list[Move]:
+        return legal_moves(self.table)
+
+    def apply(self, move: Move) -> None:
+        apply_move(self.table, move)
+
+    def observation(self, seat: int) -> dict[str, JSON]:
+        return observation(self.table, seat)
+
+    def outcome(self) -> Outcome | None:
+        """Won when the rescue track is positive: seats ranked by cashed renown; lost: all share 1st."""
+        table = self.table
+        if table.result is None:
+            return None
+        renown = [s.renown for s in table.scientists]
+        won = table.rescue > 0
+        places = places_from_keys(renown) if won else tuple(1 for _ in renown)
+        details: dict[str, JSON] = {
+            "rescue": table.rescue,
+            "saved": sorted(p.id for p in table.people if p.status == SAVED),
+            "dead": sorted(p.id for p in table.people if p.status == DEAD),
+            "turns": table.turn,
+            "eruption": table.eruption,
+        }
+        return Outcome(places, tuple(float(r) for r in renown), table.result, team_won=won, details=details)
+
+    def to_json(self) -> dict[str, JSON]:
+        return self.table.to_json()
+
+
+class BouldervilleGame(Game):
+    id = "boulderville"
+    title = "Volcano! (Boulderville), the platform's edition"
+    version = "1"
+    default_variant = VARIANT
+    doc = "docs/games/boulderville.md"
+    variants = {
+        VARIANT: VariantSpec(
+            VARIANT,
+            seats=(4,),
+            description=(
+                "four scientists study the volcano for renown and talk the town into leaving before the "
+                "lava comes; the team wins if the rescue track ends positive, then the most renowned leads"
+            ),
+            options=(
+                OptionSpec(
+                    "max_turns",
+                    "int",
+                    EDITION.rules.max_turns,
+                    "safety limit: after this many turns the game ends; townspeople still in town are lost",
+                    minimum=1,
+                    maximum=200,
+                ),
+            ),
+            rated=True,
+            team=True,
+        )
+    }
+
+    def new_state(
+        self,
+        variant: str,
+        seats: int,
+        seed: int,
+        options: Mapping[str, JSON] | None = None,
+        setup: Mapping[str, JSON] | None = None,
+    ) -> BouldervilleState:
+        spec = self.variant(variant)
+        spec.check_seats(seats)
+        table = seeded_table(variant, seats, seed, spec.resolve_options(options))
+        if setup is not None:
+            table = explicit_table(table, setup)
+            if "queue" not in setup or not isinstance(STAGES[table.stage], Decision):
+                enter(table, table.stage)
+        else:
+            enter(table, table.stage)
+        advance(table)
+        return BouldervilleState(table)
+
+    def load_state(self, data: Mapping[str, JSON]) -> BouldervilleState:
+        return BouldervilleState(Table.from_json(dict(data)))
+
+
+GAME = BouldervilleGame()

@@ -1,0 +1,159 @@
+"""Phase 3, Do Science: the seats' decisions (place, play, draw) and clearing rubble.
+
+Every seat decides in lead order. A scientist that made a lucky escape this turn sits the whole
+phase out. In Move scientists every scientist is picked up and placed again anywhere that holds no
+lava, no ruin and no scientist already placed; placing on rubble means clearing it (``clear``), and a
+clearing scientist plays no action card that turn. Moves::
+
+    {"type": "place", "space": "town_hall_steps"}
+    {"type": "clear", "space": "north_road"}
+    {"type": "pass"}
+    {"type": "discard", "cards": ["bulldozer", "field_notes"]}
+
+(plays are in :mod:`referee.boulderville.actions`). ``discard`` lists the cards let go before the
+hand is filled back up; ``"cards": []`` keeps the whole hand.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from referee.boulderville.actions import play, plays
+from referee.boulderville.edition import EDITION
+from referee.boulderville.hazards import clearable
+from referee.boulderville.renown import claim_renown
+from referee.boulderville.table import CLEARABLE, LAVA, RUBBLE_TURNED, RUIN, Table
+from referee.game import Move
+
+# ----- b. Move scientists --------------------------------------------------------------------------
+
+
+def placers(table: Table) -> list[int]:
+    return [seat for seat in table.lead_order() if not table.is_out(seat)]
+
+
+def pick_up_scientists(table: Table) -> None:
+    """Everyone is placed afresh: lift every scientist before the first one is placed."""
+    for scientist in table.scientists:
+        scientist.space = None
+        scientist.clearing = False
+
+
+def placements(table: Table, seat: int) -> list[Move]:
+    taken = {s.space for s in table.scientists if s.space is not None}
+    moves: list[Move] = []
+    for space in EDITION.board.spaces:
+        cover = table.terrain.get(space.id)
+        if cover in (LAVA, RUIN) or space.id in taken:
+            continue
+        moves.append({"type": "clear" if cover in CLEARABLE else "place", "space": space.id})
+    return moves
+
+
+def place(table: Table, seat: int, move: Move) -> None:
+    scientist = table.scientists[seat]
+    scientist.space = move["space"]
+    scientist.clearing = move["type"] == "clear"
+    table.log("scientist_placed", seat=seat, space=scientist.space, clearing=scientist.clearing)
+
+
+# ----- c. Play actions -----------------------------------------------------------------------------
+
+
+def players(table: Table) -> list[int]:
+    return [
+        seat
+        for seat in table.lead_order()
+        if not table.is_out(seat)
+        and table.scientists[seat].space is not None
+        and not table.scientists[seat].clearing
+    ]
+
+
+def actions(table: Table, seat: int) -> list[Move]:
+    """The seat's plays, then ``pass``; nothing at all (the seat is skipped) when it cannot play."""
+    found = plays(table, seat)
+    return [*found, {"type": "pass"}] if found else []
+
+
+def act(table: Table, seat: int, move: Move) -> None:
+    if move["type"] == "pass":
+        table.log("passed", seat=seat)
+    else:
+        play(table, seat, move)
+
+
+# ----- d. Draw actions -----------------------------------------------------------------------------
+
+
+def drawers(table: Table) -> list[int]:
+    return [seat for seat in table.lead_order() if not table.is_out(seat)]
+
+
+def discards(table: Table, seat: int) -> list[Move]:
+    """Every distinct set of cards the seat may let go, smallest first (``[]`` keeps the hand).
+
+    With an empty hand there is nothing to decide, so the seat is skipped (and still draws).
+    """
+    hand = sorted(table.scientists[seat].hand)
+    if not hand:
+        return []
+    seen: list[tuple[str, ...]] = []
+    for size in range(len(hand) + 1):
+        for chosen in combinations(hand, size):
+            if chosen not in seen:
+                seen.append(chosen)
+    return [{"type": "discard", "cards": list(chosen)} for chosen in seen]
+
+
+def fill_hand(table: Table, seat: int) -> None:
+    """Draw back up to the hand size; an empty deck is the discards, shuffled."""
+    scientist = table.scientists[seat]
+    size = EDITION.scientists[scientist.id].abilities.hand_size
+    drawn: list[str] = []
+    while len(scientist.hand) < size:
+        if not table.action_deck:
+            if not table.discards:
+                break
+            table.action_deck, table.discards = table.discards, []
+            table.shuffle(table.action_deck)
+            table.log("action_deck_reshuffled", cards=len(table.action_deck))
+        drawn.append(table.action_deck.pop(0))
+        scientist.hand.append(drawn[-1])
+    if drawn:
+        table.log("cards_drawn", seat=seat, count=len(drawn), private={"cards": drawn})
+
+
+def discard_and_draw(table: Table, seat: int, move: Move) -> None:
+    hand = table.scientists[seat].hand
+    for card in move["cards"]:
+        hand.remove(card)
+        table.discards.append(card)
+    table.log("cards_discarded", seat=seat, count=len(move["cards"]), private={"cards": list(move["cards"])})
+    fill_hand(table, seat)
+
+
+# ----- e. Claim renown (and the turn's rubble clearing) ---------------------------------------------
+
+
+def clear_rubble(table: Table) -> None:
+    """A turn's work on each rubble card a scientist stands on: turned after one, gone after two."""
+    needed = EDITION.rules.rubble_work_needed
+    for seat in table.lead_order():
+        scientist = table.scientists[seat]
+        if not scientist.clearing or scientist.space is None or not clearable(table, scientist.space):
+            continue
+        done = (1 if table.terrain[scientist.space] == RUBBLE_TURNED else 0) + (
+            EDITION.scientists[scientist.id].abilities.rubble_work
+        )
+        if done >= needed:
+            del table.terrain[scientist.space]
+            table.log("rubble_cleared", space=scientist.space, by=seat)
+        else:
+            table.terrain[scientist.space] = RUBBLE_TURNED
+            table.log("rubble_turned", space=scientist.space, by=seat)
+
+
+def end_of_science(table: Table) -> None:
+    clear_rubble(table)
+    claim_renown(table)

@@ -1,0 +1,164 @@
+"""Everything that changes during a game, as plain dataclasses of JSON values.
+
+The table is the whole game state: the engine's stages read and change it, ``to_json`` is
+``dataclasses.asdict`` and :meth:`Table.from_json` rebuilds it, so no field is listed twice.
+Card facts (belief, speed, abilities...) stay in :mod:`referee.boulderville.edition`; the table
+only says which card is where and what has happened to it.
+
+>>> person = Person("t07", "market_square")
+>>> person.status, person.on_board
+('unconvinced', True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from referee.game import JSON
+from referee.rng import Rng
+
+UNCONVINCED, BELIEVER, MOVER, SAVED, DEAD = "unconvinced", "believer", "mover", "saved", "dead"
+"""A townsperson's progress: no token, Believer token, Move token, left by an exit, killed."""
+ON_BOARD = (UNCONVINCED, BELIEVER, MOVER)
+PROGRESS = {UNCONVINCED: 0, BELIEVER: 1, MOVER: 2, SAVED: 2, DEAD: -1}
+"""How far a townsperson got; a role's aura is on once its holder reached its ``active_from``."""
+
+LAVA, RUBBLE, RUBBLE_TURNED, RUIN = "lava", "rubble", "rubble_turned", "ruin"
+"""What can cover a space: lava, a rubble card (turned 180 degrees after one turn of clearing), and
+a rubble card laid at 90 degrees for ground destroyed for good (the collapsed bridge)."""
+CLEARABLE = (RUBBLE, RUBBLE_TURNED)
+
+
+@dataclass
+class Person:
+    """A townsperson card on the board (or gone from it: saved or dead).
+
+    The ``*_down``/``speed_up`` fields are lasting changes from action cards, on top of the card.
+    """
+
+    id: str
+    space: str | None
+    status: str = UNCONVINCED
+    belief_down: int = 0
+    willingness_down: int = 0
+    speed_up: int = 0
+
+    @property
+    def on_board(self) -> bool:
+        return self.status in ON_BOARD
+
+
+@dataclass
+class Scientist:
+    """A seat's scientist: where it stands, its untraded renown tokens and cashed renown, its hand."""
+
+    seat: int
+    id: str
+    space: str | None = None
+    tokens: int = 0
+    renown: int = 0
+    hand: list[str] = field(default_factory=list)
+    missed_turn: int = 0
+    """The turn this scientist sits out after a lucky escape (0: none)."""
+    clearing: bool = False
+    """Placed on rubble this turn to clear it, so it plays no action card."""
+
+
+@dataclass
+class Ongoing:
+    """An action card whose effect lasts: active until the end of ``last_turn``."""
+
+    effect: str
+    card: str
+    seat: int
+    amount: int
+    target: str | None
+    last_turn: int
+
+
+@dataclass
+class Table:
+    seats: int
+    variant: str
+    options: dict[str, JSON]
+    rng: int
+    people: list[Person]
+    scientists: list[Scientist]
+    eruption_deck: list[str]
+    action_deck: list[str]
+    turn: int = 1
+    lead: int = 0
+    stage: str = "ongoing"
+    queue: list[int] = field(default_factory=list)
+    """Seats still to decide in the current decision stage, first one to move first."""
+    eruption: int = 0
+    rescue: int = 0
+    terrain: dict[str, str] = field(default_factory=dict)
+    revealed: list[str] = field(default_factory=list)
+    discards: list[str] = field(default_factory=list)
+    ongoing: list[Ongoing] = field(default_factory=list)
+    events: list[dict[str, JSON]] = field(default_factory=list)
+    result: str | None = None
+    """Why the game ended (``evacuated`` or ``turn_limit``), None while it goes on."""
+
+    def to_json(self) -> dict[str, JSON]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Table:
+        fields = dict(data)
+        fields["people"] = [Person(**p) for p in data["people"]]
+        fields["scientists"] = [Scientist(**{**s, "hand": list(s["hand"])}) for s in data["scientists"]]
+        fields["ongoing"] = [Ongoing(**o) for o in data["ongoing"]]
+        for name in ("options", "terrain"):
+            fields[name] = dict(data[name])
+        for name in ("eruption_deck", "action_deck", "queue", "revealed", "discards"):
+            fields[name] = list(data[name])
+        fields["events"] = [dict(e) for e in data["events"]]
+        return cls(**fields)
+
+    # ----- small queries the stages share ------------------------------------------------------
+
+    def person_at(self, space: str) -> Person | None:
+        return next((p for p in self.people if p.space == space), None)
+
+    def scientist_at(self, space: str) -> Scientist | None:
+        return next((s for s in self.scientists if s.space == space), None)
+
+    def person(self, person_id: str) -> Person:
+        return next(p for p in self.people if p.id == person_id)
+
+    def on_board(self) -> list[Person]:
+        return [p for p in self.people if p.on_board]
+
+    def lead_order(self) -> list[int]:
+        """Seats from the lead round to the left (seat numbers increasing)."""
+        return [(self.lead + step) % self.seats for step in range(self.seats)]
+
+    def is_out(self, seat: int) -> bool:
+        """The seat's scientist made a lucky escape this turn and misses the rest of it."""
+        return self.scientists[seat].missed_turn == self.turn
+
+    def log(self, kind: str, **facts: JSON) -> None:
+        """Record a public event; a ``private`` entry (a dict) is shown only to ``facts['seat']``."""
+        self.events.append({"turn": self.turn, "kind": kind, **facts})
+
+    # ----- chance, always from the state's own generator --------------------------------------
+
+    def roll(self, sides: int) -> int:
+        rng = Rng(self.rng)
+        value = rng.randint(1, sides)
+        self.rng = rng.state
+        return value
+
+    def shuffle(self, items: list[Any]) -> None:
+        rng = Rng(self.rng)
+        rng.shuffle(items)
+        self.rng = rng.state
+
+    def sample(self, items: list[Any], count: int) -> list[Any]:
+        """``count`` items picked at random, in the order picked."""
+        pool = list(items)
+        self.shuffle(pool)
+        return pool[:count]

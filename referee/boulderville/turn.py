@@ -1,0 +1,145 @@
+"""The turn as a table of named stages, run in order until some seat has a decision to make.
+
+The six phases of the rule text, with Do Science split into its steps::
+
+    ongoing    1. lava spreads; lasting action cards that are over are discarded
+    eruption   2. the next eruption card is revealed and carried out
+    lead       3a. the lead passes one seat to the left (seat 0 leads the first turn)
+    place      3b. each seat places its scientist            (decision, lead order)
+    act        3c. each seat may play one action card        (decision, lead order)
+    draw       3d. each seat discards any cards and draws up (decision, lead order)
+    claim      3e. a turn's rubble clearing is done; tokens are cashed at the Science Station
+    townsfolk  4. movers move, nearest the exit first
+    willing    5. believers roll a d10 to start moving
+    belief     6. the unconvinced check the eruption counter
+    end        the game ends once no townsperson is left on the board (or at the turn limit)
+
+A decision stage lists its seats on entry and asks them one by one; a seat with no legal move is
+skipped (the draw stage still fills its hand). Automatic stages run without asking anyone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from referee.boulderville import science, townsfolk
+from referee.boulderville.edition import EDITION
+from referee.boulderville.eruption import reveal
+from referee.boulderville.hazards import kill_person, spread_lava
+from referee.boulderville.table import Table
+from referee.game import IllegalMove, Move, canonical_json
+
+
+def _no_start(table: Table) -> None:
+    return None
+
+
+def _no_skip(table: Table, seat: int) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A stage where seats decide in turn: who, what they may do, and what a move does."""
+
+    seats: Callable[[Table], list[int]]
+    moves: Callable[[Table, int], list[Move]]
+    apply: Callable[[Table, int, Move], None]
+    start: Callable[[Table], None] = _no_start
+    skip: Callable[[Table, int], None] = _no_skip
+
+
+def ongoing_effects(table: Table) -> None:
+    """Phase 1. The event log keeps the last ``events_kept_turns`` turns."""
+    oldest = table.turn - EDITION.rules.events_kept_turns + 1
+    table.events = [e for e in table.events if e["turn"] >= oldest]
+    spread_lava(table)
+    over = [o for o in table.ongoing if o.last_turn < table.turn]
+    for effect in over:
+        table.log("card_effect_over", card=effect.card, effect=effect.effect, target=effect.target)
+    table.ongoing = [o for o in table.ongoing if o.last_turn >= table.turn]
+
+
+def take_lead(table: Table) -> None:
+    """Phase 3a: the first turn keeps the first lead; after that it passes to the left."""
+    if table.turn > 1:
+        table.lead = (table.lead + EDITION.rules.lead_step) % table.seats
+    table.log("lead", seat=table.lead)
+
+
+def end_of_turn(table: Table) -> None:
+    """Over once the last townsperson has left; at the turn limit those still here are lost."""
+    if not table.on_board():
+        table.result = "evacuated"
+    elif table.turn >= table.options["max_turns"]:
+        for person in table.on_board():
+            kill_person(table, person, "left_behind")
+        table.result = "turn_limit"
+    else:
+        table.turn += 1
+        return
+    table.log("game_over", reason=table.result, rescue=table.rescue)
+
+
+STAGES: dict[str, Decision | Callable[[Table], None]] = {
+    "ongoing": ongoing_effects,
+    "eruption": reveal,
+    "lead": take_lead,
+    "place": Decision(science.placers, science.placements, science.place, start=science.pick_up_scientists),
+    "act": Decision(science.players, science.actions, science.act),
+    "draw": Decision(science.drawers, science.discards, science.discard_and_draw, skip=science.fill_hand),
+    "claim": science.end_of_science,
+    "townsfolk": townsfolk.move_townspeople,
+    "willing": townsfolk.check_willingness,
+    "belief": townsfolk.check_belief,
+    "end": end_of_turn,
+}
+ORDER = tuple(STAGES)
+NEXT = {name: ORDER[(index + 1) % len(ORDER)] for index, name in enumerate(ORDER)}
+
+
+def enter(table: Table, name: str) -> None:
+    table.stage = name
+    stage = STAGES[name]
+    if isinstance(stage, Decision):
+        stage.start(table)
+        table.queue = stage.seats(table)
+    else:
+        table.queue = []
+
+
+def advance(table: Table) -> None:
+    """Run stages until a seat has a decision or the game is over."""
+    while table.result is None:
+        stage = STAGES[table.stage]
+        if isinstance(stage, Decision):
+            while table.queue and not stage.moves(table, table.queue[0]):
+                stage.skip(table, table.queue.pop(0))
+            if table.queue:
+                return
+        else:
+            stage(table)
+            if table.result is not None:
+                return
+        enter(table, NEXT[table.stage])
+
+
+def legal_moves(table: Table) -> list[Move]:
+    if table.result is not None or not table.queue:
+        return []
+    stage = STAGES[table.stage]
+    assert isinstance(stage, Decision)
+    return stage.moves(table, table.queue[0])
+
+
+def apply_move(table: Table, move: Move) -> None:
+    """Play the current seat's move and run on to the next decision; IllegalMove leaves all as it was."""
+    wanted = canonical_json(move)
+    if not any(canonical_json(m) == wanted for m in legal_moves(table)):
+        raise IllegalMove(f"not a legal move now: {wanted}")
+    stage = STAGES[table.stage]
+    assert isinstance(stage, Decision)
+    seat = table.queue.pop(0)
+    stage.apply(table, seat, move)
+    advance(table)
