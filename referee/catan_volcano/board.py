@@ -1,0 +1,252 @@
+"""What lies on the island: terrains, number tokens, harbours, volcanoes; and how a board is made.
+
+A :class:`Layout` is the board's JSON-able truth (what a setup gives and the state stores). Its
+:class:`BoardTables` are the flat lookup tables the rules code reads on every roll and every build,
+derived once per layout and cached.
+
+Boards come from the rulebook's beginner layout, a seeded random layout, or an explicit setup; each
+volcano variant then places its volcanoes by its own procedure (:data:`VOLCANO_PLACEMENTS`).
+
+>>> layout = beginner_layout()
+>>> layout.terrains[9], layout.numbers[9], layout.robber_start()
+('desert', None, 9)
+>>> tables = layout.tables(gold=False)
+>>> tables.hexes_by_number[6]  # the hills and fields on 6
+(4, 17)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from referee.catan_volcano.edition import EDITION, GOLD, NOTHING
+from referee.catan_volcano.geometry import HEX_COUNT, HEX_NEIGHBOURS, HEX_NODES, NODE_COUNT, corner_node
+from referee.game import SetupError
+from referee.rng import Rng
+
+DESERT = "desert"
+VOLCANO = "volcano"
+GENERIC_HARBOUR = "3:1"
+HARBOUR_KINDS: tuple[str, ...] = (*EDITION.resources, GENERIC_HARBOUR)
+"""Harbour kinds by index: a resource's index for its 2:1 harbour, 5 for the 3:1 harbour."""
+GENERIC_HARBOUR_INDEX = len(EDITION.resources)
+NUMBERS: tuple[int, ...] = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
+
+
+@dataclass(frozen=True)
+class BoardTables:
+    """Flat tables derived from a layout, indexed by hex or node id."""
+
+    production: tuple[int, ...]
+    """Per hex: the resource index it yields, :data:`GOLD`, or :data:`NOTHING`."""
+    hexes_by_number: tuple[tuple[int, ...], ...]
+    """Per dice total 0..12: the hexes carrying that number (volcanoes included)."""
+    volcanoes_by_number: tuple[tuple[int, ...], ...]
+    """Per dice total 0..12: the volcanoes that erupt on it."""
+    node_harbour: tuple[int, ...]
+    """Per node: the harbour kind index there (see :data:`HARBOUR_KINDS`), or -1."""
+    volcano_nodes: frozenset[int]
+    """Nodes on a volcano's corner (the ``no_start_on_volcano`` twist keeps first settlements off)."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The board: per hex its terrain and number (None for none), per harbour slot its kind."""
+
+    terrains: tuple[str, ...]
+    numbers: tuple[int | None, ...]
+    harbours: tuple[str, ...]
+
+    @property
+    def volcanoes(self) -> tuple[int, ...]:
+        return tuple(h for h, terrain in enumerate(self.terrains) if terrain == VOLCANO)
+
+    def robber_start(self) -> int:
+        """The desert if there is one, else the (first) volcano, as the seed rules."""
+        if DESERT in self.terrains:
+            return self.terrains.index(DESERT)
+        return self.volcanoes[0] if self.volcanoes else 0
+
+    def tables(self, gold: bool) -> BoardTables:
+        """The lookup tables, built once per distinct layout and gold rule."""
+        return _tables(self.terrains, self.numbers, self.harbours, gold)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hexes": [
+                {"terrain": terrain, "number": number}
+                for terrain, number in zip(self.terrains, self.numbers, strict=True)
+            ],
+            "harbours": list(self.harbours),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], where: str = "setup.board") -> Layout:
+        """A layout from its JSON, checked field by field (:class:`SetupError` names the field)."""
+        if not isinstance(data, Mapping):
+            raise SetupError(f"{where} must be an object with hexes and harbours", where)
+        hexes = data.get("hexes")
+        if not isinstance(hexes, list) or len(hexes) != HEX_COUNT:
+            raise SetupError(f"{where}.hexes must list {HEX_COUNT} hexes", f"{where}.hexes")
+        terrains: list[str] = []
+        numbers: list[int | None] = []
+        for h, item in enumerate(hexes):
+            here = f"{where}.hexes[{h}]"
+            if not isinstance(item, Mapping):
+                raise SetupError(f"{here} must be an object with terrain and number", here)
+            terrain, number = item.get("terrain"), item.get("number")
+            if terrain not in EDITION.terrain_resource:
+                allowed = ", ".join(EDITION.terrain_resource)
+                raise SetupError(f"{here}.terrain must be one of {allowed}", f"{here}.terrain")
+            if terrain == DESERT:
+                if number is not None:
+                    raise SetupError(f"{here}.number must be null on the desert", f"{here}.number")
+            elif isinstance(number, bool) or number not in NUMBERS:
+                raise SetupError(f"{here}.number must be one of 2-6, 8-12", f"{here}.number")
+            terrains.append(terrain)
+            numbers.append(number)
+        harbours = data.get("harbours", list(EDITION.beginner_harbours))
+        slots = len(EDITION.harbour_slots)
+        if not isinstance(harbours, list) or len(harbours) != slots:
+            raise SetupError(f"{where}.harbours must list {slots} harbour kinds", f"{where}.harbours")
+        for i, kind in enumerate(harbours):
+            if kind not in HARBOUR_KINDS:
+                allowed = ", ".join(HARBOUR_KINDS)
+                raise SetupError(f"{where}.harbours[{i}] must be one of {allowed}", f"{where}.harbours")
+        return cls(tuple(terrains), tuple(numbers), tuple(harbours))
+
+
+@cache
+def _tables(
+    terrains: tuple[str, ...], numbers: tuple[int | None, ...], harbours: tuple[str, ...], gold: bool
+) -> BoardTables:
+    production = tuple(
+        (GOLD if gold else NOTHING) if terrain == VOLCANO else EDITION.terrain_resource[terrain]
+        for terrain in terrains
+    )
+    by_number: list[list[int]] = [[] for _ in range(13)]
+    volcanoes: list[list[int]] = [[] for _ in range(13)]
+    for h, number in enumerate(numbers):
+        if number is not None:
+            by_number[number].append(h)
+            if terrains[h] == VOLCANO:
+                volcanoes[number].append(h)
+    node_harbour = [-1] * NODE_COUNT
+    for (hex_id, first, second), kind in zip(EDITION.harbour_slots, harbours, strict=True):
+        for corner in (first, second):
+            node_harbour[corner_node(hex_id, corner)] = HARBOUR_KINDS.index(kind)
+    volcano_nodes = frozenset(n for h, t in enumerate(terrains) if t == VOLCANO for n in HEX_NODES[h])
+    return BoardTables(
+        production=production,
+        hexes_by_number=tuple(tuple(hexes) for hexes in by_number),
+        volcanoes_by_number=tuple(tuple(hexes) for hexes in volcanoes),
+        node_harbour=tuple(node_harbour),
+        volcano_nodes=volcano_nodes,
+    )
+
+
+def beginner_layout() -> Layout:
+    """The rulebook's fixed "starting set-up for beginners" board (without volcanoes)."""
+    return Layout(
+        terrains=tuple(terrain for terrain, _ in EDITION.beginner_hexes),
+        numbers=tuple(number for _, number in EDITION.beginner_hexes),
+        harbours=EDITION.beginner_harbours,
+    )
+
+
+def _reds_apart(numbers: Sequence[int | None]) -> bool:
+    reds = EDITION.red_numbers
+    return not any(
+        numbers[h] in reds and any(numbers[other] in reds for other in HEX_NEIGHBOURS[h])
+        for h in range(HEX_COUNT)
+    )
+
+
+def random_layout(rng: Rng) -> Layout:
+    """The variable set-up: tiles and harbours shuffled, tokens dealt until no 6 or 8 touch.
+
+    The red-number rule is the one the current rulebook gives for a random board; the token deal is
+    repeated (from the same seeded stream) until it holds, so the board stays a pure function of the
+    seed.
+    """
+    terrains = [terrain for terrain, count in EDITION.tiles.items() for _ in range(count)]
+    rng.shuffle(terrains)
+    numbered = [h for h, terrain in enumerate(terrains) if terrain != DESERT]
+    while True:
+        tokens = list(EDITION.number_tokens)
+        rng.shuffle(tokens)
+        numbers: list[int | None] = [None] * HEX_COUNT
+        for h, token in zip(numbered, tokens, strict=True):
+            numbers[h] = token
+        if _reds_apart(numbers):
+            break
+    harbours = list(EDITION.harbours)
+    rng.shuffle(harbours)
+    return Layout(tuple(terrains), tuple(numbers), tuple(harbours))
+
+
+def _replaced(layout: Layout, changes: Mapping[int, int | None]) -> Layout:
+    terrains = list(layout.terrains)
+    numbers = list(layout.numbers)
+    for h, number in changes.items():
+        terrains[h] = VOLCANO
+        numbers[h] = number
+    return Layout(tuple(terrains), tuple(numbers), layout.harbours)
+
+
+def no_volcano(layout: Layout, rng: Rng) -> Layout:
+    """The base game: the board as it is."""
+    return layout
+
+
+def volcano_on_desert(layout: Layout, rng: Rng) -> Layout:
+    """Lost Desert: the volcano takes the desert's place with a token drawn from 4, 5, 9 and 10."""
+    desert = layout.terrains.index(DESERT)
+    return _replaced(layout, {desert: rng.choice(EDITION.lost_desert_numbers)})
+
+
+def volcano_on_random_hex(layout: Layout, rng: Rng) -> Layout:
+    """Gold Volcano: one hex drawn at random (the desert too) becomes the volcano.
+
+    The volcano keeps the token of the hex it replaces; the desert has none, so a volcano on the
+    desert's place draws one from a second set of tokens (the platform's choice).
+    """
+    hex_id = rng.below(HEX_COUNT)
+    number = layout.numbers[hex_id]
+    if number is None:
+        number = rng.choice(EDITION.replaced_desert_number_pool)
+    return _replaced(layout, {hex_id: number})
+
+
+def volcanoes_on_four_five_six(layout: Layout, rng: Rng) -> Layout:
+    """Vulkan-issimo: for each of 4, 5 and 6, one hex carrying it (drawn at random) becomes a volcano.
+
+    The volcanoes keep their tokens, so the token set is the base game's. All volcano tiles are laid
+    with corner 1 at the top, which keeps the corner numbers meeting at any intersection different
+    (they are always 1, 3, 5 or 2, 4, 6).
+    """
+    changes: dict[int, int | None] = {}
+    for number in EDITION.vulkan_issimo_numbers:
+        carriers = [h for h, n in enumerate(layout.numbers) if n == number and layout.terrains[h] != VOLCANO]
+        if not carriers:
+            raise SetupError(f"the board has no hex numbered {number} for a volcano", "setup.board")
+        changes[rng.choice(carriers)] = number
+    return _replaced(layout, changes)
+
+
+VOLCANO_PLACEMENTS: dict[str, Callable[[Layout, Rng], Layout]] = {
+    "none": no_volcano,
+    "desert": volcano_on_desert,
+    "random_hex": volcano_on_random_hex,
+    "four_five_six": volcanoes_on_four_five_six,
+}
+"""How each variant puts its volcanoes on a beginner or random board, by placement name."""
+
+BOARD_MAKERS: dict[str, Callable[[Rng], Layout]] = {
+    "beginner": lambda rng: beginner_layout(),
+    "random": random_layout,
+}
+"""The ``board`` option's values."""

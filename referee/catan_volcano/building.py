@@ -1,0 +1,187 @@
+"""Roads, settlements and cities: where they may go, what they cost, and the snake-order setup.
+
+The distance rule: no building on a node next to another building. A road extends from the seat's
+own road or building and never through another seat's building. A settlement after the setup must
+touch one of the seat's roads. Pieces come from a limited supply (15 roads, 5 settlements, 4
+cities); a city returns its settlement to the supply.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee.catan_volcano import awards, flow
+from referee.catan_volcano.edition import EDITION
+from referee.catan_volcano.events import named, record
+from referee.catan_volcano.geometry import EDGE_NODES, NODE_COUNT, NODE_EDGES, NODE_HEXES, NODE_NODES
+
+if TYPE_CHECKING:
+    from referee.catan_volcano.state import CatanState
+
+ROADS, SETTLEMENTS, CITIES = 0, 1, 2
+"""Indexes into ``state.pieces[seat]``."""
+
+ROAD_COST = EDITION.costs["road"]
+SETTLEMENT_COST = EDITION.costs["settlement"]
+CITY_COST = EDITION.costs["city"]
+
+
+def can_pay(hand: list[int], cost: tuple[int, ...]) -> bool:
+    return all(have >= need for have, need in zip(hand, cost, strict=True))
+
+
+def pay(state: CatanState, seat: int, cost: tuple[int, ...]) -> None:
+    """Move ``cost`` from the seat's hand to the bank."""
+    hand, bank = state.hands[seat], state.bank
+    for resource, amount in enumerate(cost):
+        if amount:
+            hand[resource] -= amount
+            bank[resource] += amount
+
+
+def distance_ok(state: CatanState, node: int) -> bool:
+    """The node and all its neighbours are free of buildings."""
+    owner = state.node_owner
+    if owner[node] != -1:
+        return False
+    return all(owner[other] == -1 for other in NODE_NODES[node])
+
+
+def own_road_ends(state: CatanState, seat: int) -> set[int]:
+    """Nodes at the end of one of the seat's roads where it may build on: not another seat's building."""
+    node_owner = state.node_owner
+    ends: set[int] = set()
+    for edge, owner in enumerate(state.edge_owner):
+        if owner == seat:
+            a, b = EDGE_NODES[edge]
+            if node_owner[a] in (-1, seat):
+                ends.add(a)
+            if node_owner[b] in (-1, seat):
+                ends.add(b)
+    return ends
+
+
+def road_spots(state: CatanState, seat: int) -> list[int]:
+    """Empty edges the seat may build a road on, in edge order."""
+    edge_owner = state.edge_owner
+    spots = {
+        edge for node in own_road_ends(state, seat) for edge in NODE_EDGES[node] if edge_owner[edge] == -1
+    }
+    return sorted(spots)
+
+
+def settlement_spots(state: CatanState, seat: int) -> list[int]:
+    """Nodes on the seat's roads where the distance rule allows a settlement, in node order."""
+    return sorted(node for node in own_road_ends(state, seat) if distance_ok(state, node))
+
+
+def city_spots(state: CatanState, seat: int) -> list[int]:
+    """The seat's settlements, in node order."""
+    owner, level = state.node_owner, state.node_level
+    return [node for node in range(NODE_COUNT) if owner[node] == seat and level[node] == 1]
+
+
+def place_building(state: CatanState, seat: int, node: int) -> None:
+    """A settlement goes on ``node``; roads of other seats through it may be broken."""
+    state.node_owner[node] = seat
+    state.node_level[node] = 1
+    state.pieces[seat][SETTLEMENTS] -= 1
+    edge_owner = state.edge_owner
+    cut = {edge_owner[edge] for edge in NODE_EDGES[node]} - {-1, seat}
+    if cut:
+        awards.update_longest_road(state, sorted(cut))
+
+
+# -- the setup ---------------------------------------------------------------------------------
+
+
+def setup_seat(state: CatanState, step: int) -> int:
+    """Snake order: seats 0..n-1 place once, then n-1..0 again."""
+    n = state.seats
+    order = step if step < n else 2 * n - 1 - step
+    return (EDITION.first_seat + order) % n
+
+
+def setup_settlement_spots(state: CatanState) -> list[int]:
+    """Free nodes under the distance rule (and off the volcanoes with ``no_start_on_volcano``)."""
+    banned = state.tables.volcano_nodes if state.option("no_start_on_volcano") else frozenset()
+    return [node for node in range(NODE_COUNT) if node not in banned and distance_ok(state, node)]
+
+
+def setup_road_spots(state: CatanState) -> list[int]:
+    """Edges at the seat's newest settlement, the one without a road of the seat yet."""
+    seat = state.current
+    edge_owner = state.edge_owner
+    for node in range(NODE_COUNT):
+        if state.node_owner[node] == seat and all(edge_owner[e] != seat for e in NODE_EDGES[node]):
+            return [edge for edge in NODE_EDGES[node] if edge_owner[edge] == -1]
+    return []
+
+
+def place_settlement(state: CatanState, key: tuple) -> None:
+    """Setup: a free settlement; the second one yields a card per neighbouring producing hex."""
+    seat, node = state.current, key[1]
+    place_building(state, seat, node)
+    record(state, {"type": "place_settlement", "seat": seat, "node": node})
+    if state.setup_step >= state.seats:
+        production = state.tables.production
+        hand, bank = state.hands[seat], state.bank
+        gained = [0] * len(EDITION.resources)
+        for hex_id in NODE_HEXES[node]:
+            resource = production[hex_id]
+            if 0 <= resource < len(gained) and bank[resource]:
+                bank[resource] -= 1
+                hand[resource] += 1
+                gained[resource] += 1
+        record(state, {"type": "starting_resources", "seat": seat, "resources": named(gained)})
+    state.phase = "place_road"
+
+
+def place_road(state: CatanState, key: tuple) -> None:
+    """A free road: in the setup, or from a road building card."""
+    seat, edge = state.current, key[1]
+    state.edge_owner[edge] = seat
+    state.pieces[seat][ROADS] -= 1
+    record(state, {"type": "place_road", "seat": seat, "edge": edge})
+    awards.update_longest_road(state, (seat,))
+    if state.phase == "road_building":
+        state.free_roads -= 1
+        if state.free_roads == 0 or not state.pieces[seat][ROADS] or not road_spots(state, seat):
+            state.free_roads = 0
+            flow.resume(state)
+        return
+    state.setup_step += 1
+    if state.setup_step < 2 * state.seats:
+        state.current = setup_seat(state, state.setup_step)
+        state.phase = "place_settlement"
+    else:
+        flow.begin_turn(state, EDITION.first_seat)
+
+
+# -- building after the setup ------------------------------------------------------------------
+
+
+def build_road(state: CatanState, key: tuple) -> None:
+    seat, edge = state.current, key[1]
+    pay(state, seat, ROAD_COST)
+    state.edge_owner[edge] = seat
+    state.pieces[seat][ROADS] -= 1
+    record(state, {"type": "build_road", "seat": seat, "edge": edge})
+    awards.update_longest_road(state, (seat,))
+
+
+def build_settlement(state: CatanState, key: tuple) -> None:
+    seat, node = state.current, key[1]
+    pay(state, seat, SETTLEMENT_COST)
+    place_building(state, seat, node)
+    record(state, {"type": "build_settlement", "seat": seat, "node": node})
+
+
+def build_city(state: CatanState, key: tuple) -> None:
+    seat, node = state.current, key[1]
+    pay(state, seat, CITY_COST)
+    state.node_level[node] = 2
+    pieces = state.pieces[seat]
+    pieces[CITIES] -= 1
+    pieces[SETTLEMENTS] += 1
+    record(state, {"type": "build_city", "seat": seat, "node": node})

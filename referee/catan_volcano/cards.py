@@ -1,0 +1,138 @@
+"""Development cards: buying one, and the four kinds that are played.
+
+Timing (the official rules): at most one development card played per turn, before or after the
+roll; never a card bought this turn; victory point cards are never played, they count in hand. A
+card is drawn uniformly from what is left of the deck when bought, so the deck's order is never in
+the state for anyone to read; only the buyer learns the card.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee.catan_volcano import awards, building, robber
+from referee.catan_volcano.building import ROADS
+from referee.catan_volcano.edition import (
+    DEV_CARDS,
+    EDITION,
+    KNIGHT,
+    MONOPOLY,
+    ROAD_BUILDING,
+    YEAR_OF_PLENTY,
+)
+from referee.catan_volcano.events import named, record
+from referee.game import Move
+
+if TYPE_CHECKING:
+    from referee.catan_volcano.state import CatanState
+
+RESOURCES = EDITION.resources
+CARD_COST = EDITION.costs["development_card"]
+PAIRS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(5) for b in range(a, 5))
+"""Year of plenty's choices: two resources, the same twice allowed, in resource order."""
+
+
+def can_buy(state: CatanState, seat: int) -> bool:
+    return building.can_pay(state.hands[seat], CARD_COST) and any(state.deck)
+
+
+def buy(state: CatanState, key: tuple) -> None:
+    seat = state.current
+    building.pay(state, seat, CARD_COST)
+    deck = state.deck
+    pick = state.rng.below(sum(deck))
+    kind = 0
+    while pick >= deck[kind]:
+        pick -= deck[kind]
+        kind += 1
+    deck[kind] -= 1
+    state.devs[seat][kind] += 1
+    state.new_devs[seat][kind] += 1
+    record(
+        state,
+        {"type": "buy_development_card", "seat": seat},
+        secret={"card": DEV_CARDS[kind]},
+        shown_to=(seat,),
+    )
+
+
+def playable(state: CatanState, seat: int, kind: int) -> bool:
+    return not state.dev_played and state.devs[seat][kind] > state.new_devs[seat][kind]
+
+
+def play_moves(state: CatanState, seat: int) -> list[Move]:
+    """The development cards the seat may play now (before or after the roll)."""
+    if state.dev_played:
+        return []
+    devs, new = state.devs[seat], state.new_devs[seat]
+    moves: list[Move] = []
+    if devs[KNIGHT] > new[KNIGHT]:
+        moves.append({"type": "play_knight"})
+    if (
+        devs[ROAD_BUILDING] > new[ROAD_BUILDING]
+        and state.pieces[seat][ROADS]
+        and building.road_spots(state, seat)
+    ):
+        moves.append({"type": "play_road_building"})
+    if devs[YEAR_OF_PLENTY] > new[YEAR_OF_PLENTY]:
+        bank = state.bank
+        moves.extend(
+            {"type": "play_year_of_plenty", "first": RESOURCES[a], "second": RESOURCES[b]}
+            for a, b in PAIRS
+            if bank[a] >= (2 if a == b else 1) and bank[b]
+        )
+    if devs[MONOPOLY] > new[MONOPOLY]:
+        moves.extend({"type": "play_monopoly", "resource": name} for name in RESOURCES)
+    return moves
+
+
+def _played(state: CatanState, seat: int, kind: int) -> None:
+    state.devs[seat][kind] -= 1
+    state.played[seat][kind] += 1
+    state.dev_played = True
+
+
+def play_knight(state: CatanState, key: tuple) -> None:
+    seat = state.current
+    _played(state, seat, KNIGHT)
+    record(state, {"type": "play_knight", "seat": seat})
+    awards.update_largest_army(state, seat)
+    robber.start(state, state.phase)
+
+
+def play_road_building(state: CatanState, key: tuple) -> None:
+    seat = state.current
+    _played(state, seat, ROAD_BUILDING)
+    record(state, {"type": "play_road_building", "seat": seat})
+    state.free_roads = min(2, state.pieces[seat][ROADS])
+    state.resume = state.phase
+    state.phase = "road_building"
+
+
+def road_building_moves(state: CatanState) -> list[Move]:
+    return [{"type": "place_road", "edge": edge} for edge in building.road_spots(state, state.current)]
+
+
+def play_year_of_plenty(state: CatanState, key: tuple) -> None:
+    seat = state.current
+    _played(state, seat, YEAR_OF_PLENTY)
+    taken = [0] * 5
+    for name in key[1:]:
+        resource = RESOURCES.index(name)
+        state.bank[resource] -= 1
+        state.hands[seat][resource] += 1
+        taken[resource] += 1
+    record(state, {"type": "play_year_of_plenty", "seat": seat, "resources": named(taken)})
+
+
+def play_monopoly(state: CatanState, key: tuple) -> None:
+    seat = state.current
+    _played(state, seat, MONOPOLY)
+    resource = RESOURCES.index(key[1])
+    taken = [0] * state.seats
+    for other, hand in enumerate(state.hands):
+        if other != seat and hand[resource]:
+            taken[other] = hand[resource]
+            state.hands[seat][resource] += hand[resource]
+            hand[resource] = 0
+    record(state, {"type": "play_monopoly", "seat": seat, "resource": key[1], "taken": taken})

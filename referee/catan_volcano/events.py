@@ -1,0 +1,65 @@
+"""The event log observations show: what happened, with secrets only for the seats that may know.
+
+An event is a small JSON object with ``type`` and ``turn``; a ``secret`` part (the card a thief
+took, the development card a seat bought) is merged into the event only for the seats named in it
+(:func:`visible`). The log keeps the current turn and the previous ``seats`` turns, so every seat
+sees at least everything since its own last turn.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from referee.catan_volcano.edition import EDITION
+
+if TYPE_CHECKING:
+    from referee.catan_volcano.state import CatanState
+
+RESOURCES = EDITION.resources
+
+
+def record(
+    state: CatanState,
+    event: dict[str, Any],
+    secret: dict[str, Any] | None = None,
+    shown_to: tuple[int, ...] = (),
+) -> None:
+    """Append an event of the current turn; ``secret`` fields are for the ``shown_to`` seats only."""
+    event["turn"] = state.turn
+    if secret is not None:
+        event["secret"] = {"seats": list(shown_to), "fields": secret}
+    state.events.append(event)
+
+
+def forget_before(state: CatanState, turn: int) -> None:
+    """Drop the events of turns before ``turn``."""
+    if state.events and state.events[0]["turn"] < turn:
+        state.events = [event for event in state.events if event["turn"] >= turn]
+
+
+def visible(event: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The event as ``seat`` sees it: secret fields merged in for the seats they are shown to.
+
+    >>> steal = {"type": "steal", "seat": 0, "victim": 2, "turn": 5,
+    ...          "secret": {"seats": [0, 2], "fields": {"resource": "ore"}}}
+    >>> visible(steal, 1)
+    {'type': 'steal', 'seat': 0, 'victim': 2, 'turn': 5}
+    >>> visible(steal, 2)["resource"]
+    'ore'
+    """
+    secret = event.get("secret")
+    if secret is None:
+        return dict(event)
+    shown = {key: value for key, value in event.items() if key != "secret"}
+    if seat in secret["seats"]:
+        shown.update(secret["fields"])
+    return shown
+
+
+def named(counts: list[int] | tuple[int, ...]) -> dict[str, int]:
+    """Per-resource counts as a JSON object of the non-zero ones.
+
+    >>> named([0, 2, 0, 0, 1])
+    {'brick': 2, 'ore': 1}
+    """
+    return {name: count for name, count in zip(RESOURCES, counts, strict=True) if count}

@@ -1,0 +1,153 @@
+"""Every move of the game, declared once: its fields and the stage function that plays it; and the
+legal moves of each phase.
+
+A move is a flat JSON object: ``type`` and the fields of :data:`MOVES` in that order, each an
+integer, a string or null, e.g. ``{"type": "build_road", "edge": 17}``. Its key, the tuple of its
+values, is what the state compares, so checking a move costs one set look-up.
+
+After each move the engine plays on by itself while the seat to decide has a single choice (the
+roll when no card can be played first, the end of a turn with nothing to do, a discard or a gold
+pick with one kind left, a trade answer from a seat that cannot pay): bots are asked only real
+questions.
+
+>>> MOVES["move_robber"].fields
+('hex', 'victim')
+>>> key_of({"victim": None, "type": "move_robber", "hex": 4})
+('move_robber', 4, None)
+>>> key_of({"type": "build_road", "edge": True}) is None  # booleans are not integers here
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from referee.catan_volcano import building, cards, flow, production, robber, trading
+from referee.catan_volcano.building import CITIES, ROADS, SETTLEMENTS
+from referee.game import Move
+
+if TYPE_CHECKING:
+    from referee.catan_volcano.state import CatanState
+
+Key = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class MoveKind:
+    fields: tuple[str, ...]
+    play: Callable[[CatanState, Key], None]
+
+
+MOVES: dict[str, MoveKind] = {
+    "place_settlement": MoveKind(("node",), building.place_settlement),
+    "place_road": MoveKind(("edge",), building.place_road),
+    "roll": MoveKind((), production.roll),
+    "discard": MoveKind(("resource",), robber.discard),
+    "move_robber": MoveKind(("hex", "victim"), robber.move_robber),
+    "choose_gold": MoveKind(("resource",), production.choose_gold),
+    "build_road": MoveKind(("edge",), building.build_road),
+    "build_settlement": MoveKind(("node",), building.build_settlement),
+    "build_city": MoveKind(("node",), building.build_city),
+    "buy_development_card": MoveKind((), cards.buy),
+    "play_knight": MoveKind((), cards.play_knight),
+    "play_road_building": MoveKind((), cards.play_road_building),
+    "play_year_of_plenty": MoveKind(("first", "second"), cards.play_year_of_plenty),
+    "play_monopoly": MoveKind(("resource",), cards.play_monopoly),
+    "maritime_trade": MoveKind(("give", "get"), trading.maritime_trade),
+    "offer_trade": MoveKind(trading.OFFER_FIELDS, trading.offer_trade),
+    "accept_trade": MoveKind((), trading.accept_trade),
+    "decline_trade": MoveKind((), trading.decline_trade),
+    "confirm_trade": MoveKind(("seat",), trading.confirm_trade),
+    "cancel_trade": MoveKind((), trading.cancel_trade),
+    "end_turn": MoveKind((), lambda state, key: flow.end_turn(state)),
+}
+
+_SCALARS = (int, str, type(None))
+
+
+def key_of(move: Any) -> Key | None:
+    """The move's key if it has the shape of a move of this game (legal or not), else None."""
+    if type(move) is not dict:
+        return None
+    name = move.get("type")
+    kind = MOVES.get(name) if type(name) is str else None
+    if kind is None or len(move) != len(kind.fields) + 1:
+        return None
+    key = [name]
+    for field in kind.fields:
+        value = move.get(field, move)  # a missing field reads as the move itself: not a scalar
+        if type(value) not in _SCALARS:
+            return None
+        key.append(value)
+    return tuple(key)
+
+
+def roll_phase_moves(state: CatanState) -> list[Move]:
+    """Before the roll: roll, or play a development card first."""
+    return [{"type": "roll"}, *cards.play_moves(state, state.current)]
+
+
+def main_moves(state: CatanState) -> list[Move]:
+    """After the roll: end the turn, build, buy, play a card, trade."""
+    seat = state.current
+    hand, pieces = state.hands[seat], state.pieces[seat]
+    wood, brick, sheep, wheat, ore = hand
+    moves: list[Move] = [{"type": "end_turn"}]
+    if wood and brick:
+        if pieces[ROADS]:
+            moves.extend({"type": "build_road", "edge": edge} for edge in building.road_spots(state, seat))
+        if sheep and wheat and pieces[SETTLEMENTS]:
+            moves.extend(
+                {"type": "build_settlement", "node": node} for node in building.settlement_spots(state, seat)
+            )
+    if wheat >= 2 and ore >= 3 and pieces[CITIES]:
+        moves.extend({"type": "build_city", "node": node} for node in building.city_spots(state, seat))
+    if sheep and wheat and ore and cards.can_buy(state, seat):
+        moves.append({"type": "buy_development_card"})
+    moves.extend(cards.play_moves(state, seat))
+    moves.extend(trading.maritime_moves(state, seat))
+    moves.extend(trading.offer_moves(state, seat))
+    return moves
+
+
+PHASES: dict[str, Callable[[CatanState], list[Move]]] = {
+    "place_settlement": lambda state: [
+        {"type": "place_settlement", "node": node} for node in building.setup_settlement_spots(state)
+    ],
+    "place_road": lambda state: [
+        {"type": "place_road", "edge": edge} for edge in building.setup_road_spots(state)
+    ],
+    "roll": roll_phase_moves,
+    "discard": robber.discard_moves,
+    "robber": robber.robber_moves,
+    "gold": production.gold_moves,
+    "main": main_moves,
+    "road_building": cards.road_building_moves,
+    "trade_answer": trading.answer_moves,
+    "trade_confirm": trading.confirm_moves,
+    "over": lambda state: [],
+}
+"""The legal moves of each phase (see :mod:`.flow` for who decides in each)."""
+
+
+def generate(state: CatanState) -> list[Move]:
+    return PHASES[state.phase](state)
+
+
+def play(state: CatanState, key: Key) -> list[Move]:
+    """Play a legal move, then every forced one after it; return the next seat's legal moves."""
+    MOVES[key[0]].play(state, key)
+    return settle(state)
+
+
+def settle(state: CatanState) -> list[Move]:
+    """Check the win, then play single-choice decisions until a seat has a real choice (or the end)."""
+    while True:
+        flow.check_win(state)
+        legal = PHASES[state.phase](state)
+        if len(legal) != 1:
+            return legal
+        only = legal[0]
+        MOVES[only["type"]].play(state, tuple(only.values()))

@@ -1,0 +1,113 @@
+"""The roll and what follows it: production with the bank's limits, gold choices, eruptions, a 7.
+
+Order after a roll other than 7: every producing hex with the number pays (unless the robber is on
+it), then the seats owed gold pick their resources one by one, then the volcanoes on that number
+erupt. A resource the bank cannot pay to everyone is paid to no one, except that a single seat owed
+it takes what is left (the official exception; ``bank_shortage`` in ``edition.json``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee.catan_volcano import flow, robber, volcano
+from referee.catan_volcano.edition import EDITION, GOLD, NOTHING
+from referee.catan_volcano.events import record
+from referee.catan_volcano.geometry import HEX_NODES
+from referee.game import Move
+
+if TYPE_CHECKING:
+    from referee.catan_volcano.state import CatanState
+
+RESOURCES = EDITION.resources
+SINGLE_TAKES_REST = EDITION.bank_shortage == "single_owed_takes_rest"
+
+
+def roll(state: CatanState, key: tuple) -> None:
+    rng = state.rng
+    dice = (rng.randint(1, 6), rng.randint(1, 6))
+    total = dice[0] + dice[1]
+    state.dice = dice
+    record(state, {"type": "roll", "seat": state.turn_seat, "dice": list(dice)})
+    if total == 7:
+        robber.seven(state)
+        return
+    produce(state, total)
+    state.eruptions = []
+    for hex_id in state.tables.volcanoes_by_number[total]:
+        if volcano.stopped_by_robber(state, hex_id):
+            record(state, {"type": "eruption_stopped", "hex": hex_id})
+        else:
+            state.eruptions.append(hex_id)
+    next_gold(state)
+
+
+def produce(state: CatanState, number: int) -> None:
+    """Pay every building on the hexes carrying ``number``; count the gold owed."""
+    n = state.seats
+    owed = [[0] * 5 for _ in range(n)]
+    gold = [0] * n
+    production, node_owner, node_level = state.tables.production, state.node_owner, state.node_level
+    for hex_id in state.tables.hexes_by_number[number]:
+        resource = production[hex_id]
+        if hex_id == state.robber or resource == NOTHING:
+            continue
+        for node in HEX_NODES[hex_id]:
+            owner = node_owner[node]
+            if owner >= 0:
+                if resource == GOLD:
+                    gold[owner] += node_level[node]
+                else:
+                    owed[owner][resource] += node_level[node]
+    bank, hands = state.bank, state.hands
+    gains: list[dict[str, int]] = [{} for _ in range(n)]
+    short: list[str] = []
+    for resource in range(5):
+        takers = [seat for seat in range(n) if owed[seat][resource]]
+        if not takers:
+            continue
+        total = sum(owed[seat][resource] for seat in takers)
+        if total > bank[resource]:
+            short.append(RESOURCES[resource])
+            if not (SINGLE_TAKES_REST and len(takers) == 1 and bank[resource]):
+                continue
+            owed[takers[0]][resource] = bank[resource]
+        for seat in takers:
+            amount = owed[seat][resource]
+            bank[resource] -= amount
+            hands[seat][resource] += amount
+            gains[seat][RESOURCES[resource]] = amount
+    state.gold_owed = gold
+    record(
+        state,
+        {"type": "production", "number": number, "gains": gains, "bank_short": short, "gold": list(gold)},
+    )
+
+
+def next_gold(state: CatanState) -> None:
+    """The next seat to pick gold, or (none left) the eruptions and the main phase."""
+    if not any(state.bank):
+        state.gold_owed = [0] * state.seats  # an empty bank pays no gold
+    seat = flow.next_owed(state, state.gold_owed)
+    if seat >= 0:
+        state.phase = "gold"
+        state.current = seat
+        return
+    for hex_id in state.eruptions:
+        volcano.erupt(state, hex_id)
+    state.eruptions = []
+    flow.enter_main(state)
+
+
+def gold_moves(state: CatanState) -> list[Move]:
+    bank = state.bank
+    return [{"type": "choose_gold", "resource": RESOURCES[r]} for r in range(5) if bank[r]]
+
+
+def choose_gold(state: CatanState, key: tuple) -> None:
+    seat, resource = state.current, RESOURCES.index(key[1])
+    state.bank[resource] -= 1
+    state.hands[seat][resource] += 1
+    state.gold_owed[seat] -= 1
+    record(state, {"type": "gold", "seat": seat, "resource": key[1]})
+    next_gold(state)

@@ -1,0 +1,105 @@
+"""A 7 and the knight: discards, moving the robber, the steal.
+
+On a 7 every seat holding more than seven resource cards discards half of them, rounded down, one
+card per move, in seat order from the roller. Then the roller moves the robber to another hex and
+steals one card, drawn at random, from a seat with a building on that hex (one move names both the
+hex and the victim). The thief and the victim learn which card moved; the other seats do not.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee.catan_volcano import flow
+from referee.catan_volcano.edition import EDITION
+from referee.catan_volcano.events import record
+from referee.catan_volcano.geometry import HEX_COUNT, HEX_NODES
+from referee.game import Move
+
+if TYPE_CHECKING:
+    from referee.catan_volcano.state import CatanState
+
+RESOURCES = EDITION.resources
+
+
+def seven(state: CatanState) -> None:
+    """A 7 was rolled: no production; discards first, then the robber."""
+    limit = EDITION.discard_above
+    owed = [sum(hand) // 2 if sum(hand) > limit else 0 for hand in state.hands]
+    state.discard_owed = owed
+    if any(owed):
+        record(state, {"type": "discards_due", "counts": list(owed)})
+    next_discard(state)
+
+
+def next_discard(state: CatanState) -> None:
+    seat = flow.next_owed(state, state.discard_owed)
+    if seat >= 0:
+        state.phase = "discard"
+        state.current = seat
+    else:
+        start(state, "main")
+
+
+def discard_moves(state: CatanState) -> list[Move]:
+    hand = state.hands[state.current]
+    return [{"type": "discard", "resource": RESOURCES[r]} for r in range(5) if hand[r]]
+
+
+def discard(state: CatanState, key: tuple) -> None:
+    seat, resource = state.current, RESOURCES.index(key[1])
+    state.hands[seat][resource] -= 1
+    state.bank[resource] += 1
+    state.discard_owed[seat] -= 1
+    record(state, {"type": "discard", "seat": seat, "resource": key[1]})
+    next_discard(state)
+
+
+def start(state: CatanState, resume: str) -> None:
+    """The turn's seat must move the robber, then play goes back to ``resume``."""
+    state.phase = "robber"
+    state.resume = resume
+    state.current = state.turn_seat
+
+
+def victims(state: CatanState, hex_id: int, thief: int) -> list[int]:
+    """Seats other than the thief with a building on the hex and at least one card, in seat order."""
+    node_owner, hands = state.node_owner, state.hands
+    found = {node_owner[node] for node in HEX_NODES[hex_id]} - {-1, thief}
+    return [seat for seat in sorted(found) if any(hands[seat])]
+
+
+def robber_moves(state: CatanState) -> list[Move]:
+    thief = state.current
+    moves: list[Move] = []
+    for hex_id in range(HEX_COUNT):
+        if hex_id == state.robber:
+            continue
+        targets = victims(state, hex_id, thief)
+        if targets:
+            moves.extend({"type": "move_robber", "hex": hex_id, "victim": seat} for seat in targets)
+        else:
+            moves.append({"type": "move_robber", "hex": hex_id, "victim": None})
+    return moves
+
+
+def move_robber(state: CatanState, key: tuple) -> None:
+    thief, hex_id, victim = state.current, key[1], key[2]
+    state.robber = hex_id
+    record(state, {"type": "move_robber", "seat": thief, "hex": hex_id, "victim": victim})
+    if victim is not None:
+        hand = state.hands[victim]
+        pick = state.rng.below(sum(hand))
+        resource = 0
+        while pick >= hand[resource]:
+            pick -= hand[resource]
+            resource += 1
+        hand[resource] -= 1
+        state.hands[thief][resource] += 1
+        record(
+            state,
+            {"type": "steal", "seat": thief, "victim": victim},
+            secret={"resource": RESOURCES[resource]},
+            shown_to=(thief, victim),
+        )
+    flow.resume(state)

@@ -1,0 +1,277 @@
+"""One game of Catan in progress: every fact as flat lists of ints, declared once in :data:`FIELDS`.
+
+The state is a plain record: the rules live in the stage modules (:mod:`.building`,
+:mod:`.production`, :mod:`.robber`, :mod:`.cards`, :mod:`.trading`, :mod:`.flow`), which read and
+write these lists, and :mod:`.moves` ties moves to them. Serialising, loading and copying all walk
+:data:`FIELDS`, so a new fact is declared in one place.
+
+Indexing conventions: ``hands[seat][resource]``, ``devs[seat][kind]`` (see
+:data:`referee.catan_volcano.edition.DEV_CARDS`), ``node_owner[node]`` (-1 when empty),
+``node_level[node]`` (1 settlement, 2 city), ``edge_owner[edge]`` (-1 when empty),
+``pieces[seat]`` = [roads, settlements, cities] still in the seat's supply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from copy import deepcopy
+from typing import Any
+
+from referee.catan_volcano.board import BoardTables, Layout
+from referee.catan_volcano.edition import EDITION
+from referee.catan_volcano.geometry import EDGE_COUNT, NODE_COUNT
+from referee.catan_volcano.variants import RULES, VariantRules
+from referee.game import JSON, IllegalMove, Move, Outcome, SetupError, State
+from referee.rng import Rng
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _table(rows: list[list[int]]) -> list[list[int]]:
+    return [list(row) for row in rows]
+
+
+def _events(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return list(items)  # events are never changed once recorded, so they may be shared
+
+
+FIELDS: dict[str, Callable[[Any], Any]] = {
+    "bank": list,
+    "hands": _table,
+    "devs": _table,
+    "new_devs": _table,
+    "played": _table,
+    "deck": list,
+    "node_owner": list,
+    "node_level": list,
+    "edge_owner": list,
+    "pieces": _table,
+    "road_length": list,
+    "longest_road": _same,
+    "largest_army": _same,
+    "robber": _same,
+    "phase": _same,
+    "resume": _same,
+    "turn": _same,
+    "turn_seat": _same,
+    "current": _same,
+    "setup_step": _same,
+    "dev_played": _same,
+    "dice": _same,
+    "discard_owed": list,
+    "gold_owed": list,
+    "eruptions": list,
+    "free_roads": _same,
+    "offer": deepcopy,
+    "offers_made": _same,
+    "winner": _same,
+    "end_reason": _same,
+    "events": _events,
+}
+"""Every changing fact of a game with how to copy it: the one list that serialising, loading and
+copying walk. ``dice`` is a tuple or None, so it is shared safely."""
+
+
+class CatanState(State):
+    """A game in progress. The rules modules change its lists in place; see :data:`FIELDS`."""
+
+    __slots__ = (
+        "variant",
+        "seats",
+        "options",
+        "rules",
+        "layout",
+        "tables",
+        "rng",
+        "_legal",
+        "_keys",
+        *FIELDS,
+    )
+
+    variant: str
+    seats: int
+    options: dict[str, JSON]
+    rules: VariantRules
+    layout: Layout
+    tables: BoardTables
+    rng: Rng
+    bank: list[int]
+    hands: list[list[int]]
+    devs: list[list[int]]
+    new_devs: list[list[int]]
+    played: list[list[int]]
+    deck: list[int]
+    node_owner: list[int]
+    node_level: list[int]
+    edge_owner: list[int]
+    pieces: list[list[int]]
+    road_length: list[int]
+    longest_road: int
+    largest_army: int
+    robber: int
+    phase: str
+    resume: str
+    turn: int
+    turn_seat: int
+    current: int
+    setup_step: int
+    dev_played: bool
+    dice: tuple[int, int] | None
+    discard_owed: list[int]
+    gold_owed: list[int]
+    eruptions: list[int]
+    free_roads: int
+    offer: dict[str, Any] | None
+    offers_made: int
+    winner: int
+    end_reason: str | None
+    events: list[dict[str, Any]]
+
+    def __init__(self, variant: str, seats: int, options: Mapping[str, JSON], layout: Layout) -> None:
+        self.variant = variant
+        self.seats = seats
+        self.options = dict(options)
+        self.rules = RULES[variant]
+        self.layout = layout
+        self.tables = layout.tables(self.rules.gold)
+        self._legal: list[Move] | None = None
+        self._keys: set[tuple[Any, ...]] | None = None
+
+    # -- construction ------------------------------------------------------------------------
+
+    @classmethod
+    def fresh(
+        cls, variant: str, seats: int, options: Mapping[str, JSON], layout: Layout, rng: Rng
+    ) -> CatanState:
+        """The state before the first settlement: full bank and deck, empty board."""
+        state = cls(variant, seats, options, layout)
+        state.rng = rng
+        pieces = EDITION.pieces
+        values: dict[str, Any] = {
+            "bank": [EDITION.bank_per_resource] * len(EDITION.resources),
+            "hands": [[0] * 5 for _ in range(seats)],
+            "devs": [[0] * 5 for _ in range(seats)],
+            "new_devs": [[0] * 5 for _ in range(seats)],
+            "played": [[0] * 5 for _ in range(seats)],
+            "deck": list(EDITION.deck),
+            "node_owner": [-1] * NODE_COUNT,
+            "node_level": [0] * NODE_COUNT,
+            "edge_owner": [-1] * EDGE_COUNT,
+            "pieces": [[pieces["roads"], pieces["settlements"], pieces["cities"]] for _ in range(seats)],
+            "road_length": [0] * seats,
+            "longest_road": -1,
+            "largest_army": -1,
+            "robber": layout.robber_start(),
+            "phase": "place_settlement",
+            "resume": "main",
+            "turn": 0,
+            "turn_seat": EDITION.first_seat,
+            "current": EDITION.first_seat,
+            "setup_step": 0,
+            "dev_played": False,
+            "dice": None,
+            "discard_owed": [0] * seats,
+            "gold_owed": [0] * seats,
+            "eruptions": [],
+            "free_roads": 0,
+            "offer": None,
+            "offers_made": 0,
+            "winner": -1,
+            "end_reason": None,
+            "events": [],
+        }
+        for name in FIELDS:
+            setattr(state, name, values[name])
+        return state
+
+    def to_json(self) -> dict[str, JSON]:
+        data: dict[str, JSON] = {
+            "variant": self.variant,
+            "seats": self.seats,
+            "options": dict(self.options),
+            "layout": self.layout.to_json(),
+            "rng": self.rng.state,
+        }
+        for name, copier in FIELDS.items():
+            data[name] = copier(getattr(self, name))
+        data["dice"] = None if self.dice is None else list(self.dice)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> CatanState:
+        try:
+            variant = data["variant"]
+            if variant not in RULES:
+                raise SetupError(f"state.variant {variant!r} is not a variant", "state.variant")
+            state = cls(
+                variant, int(data["seats"]), data["options"], Layout.from_json(data["layout"], "state.layout")
+            )
+            state.rng = Rng(int(data["rng"]))
+            for name, copier in FIELDS.items():
+                setattr(state, name, copier(data[name]))
+        except KeyError as missing:
+            raise SetupError(f"state lacks {missing.args[0]}", f"state.{missing.args[0]}") from None
+        state.dice = None if data["dice"] is None else (data["dice"][0], data["dice"][1])
+        return state
+
+    def copy(self) -> CatanState:
+        """An independent copy (for search): lists copied, the static board shared."""
+        clone = CatanState.__new__(CatanState)
+        for name in ("variant", "seats", "options", "rules", "layout", "tables"):
+            setattr(clone, name, getattr(self, name))
+        clone.rng = Rng(self.rng.state)
+        clone._legal = self._legal
+        clone._keys = self._keys
+        for name, copier in FIELDS.items():
+            setattr(clone, name, copier(getattr(self, name)))
+        return clone
+
+    # -- the common interface ----------------------------------------------------------------
+
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.phase == "over" else self.current
+
+    def legal_moves(self) -> list[Move]:
+        if self._legal is None:
+            self._legal = moves.generate(self)
+        return list(self._legal)
+
+    def apply(self, move: Move) -> None:
+        key = moves.key_of(move)
+        if key is None:
+            raise IllegalMove(f"not a move of this game: {move!r}"[:200])
+        if self._keys is None:
+            if self._legal is None:
+                self._legal = moves.generate(self)
+            self._keys = {tuple(m.values()) for m in self._legal}
+        if key not in self._keys:
+            raise IllegalMove(f"not a legal move now: {move!r}"[:200])
+        self._keys = None
+        self._legal = moves.play(self, key)
+
+    def remember_legal(self, legal: list[Move]) -> None:
+        """Keep the legal moves just generated for the next :meth:`legal_moves` and :meth:`apply`."""
+        self._legal = legal
+        self._keys = None
+
+    def observation(self, seat: int) -> dict[str, JSON]:
+        return view.observation(self, seat)
+
+    def outcome(self) -> Outcome | None:
+        if self.phase != "over":
+            return None
+        return flow.outcome(self)
+
+    # -- small shared facts ------------------------------------------------------------------
+
+    def option(self, name: str) -> JSON:
+        """An option's value, with the volcano twists' defaults for the base variant."""
+        return self.options.get(name, _OPTION_FALLBACKS.get(name))
+
+
+_OPTION_FALLBACKS: dict[str, JSON] = {"robber_stops_eruption": True, "no_start_on_volcano": False}
+
+from referee.catan_volcano import flow, moves, view  # noqa: E402  (the rules import this module)

@@ -1,0 +1,168 @@
+"""Trade with the bank (4:1, 3:1 or 2:1 at harbours) and between seats, after the roll.
+
+Trades between seats (option ``trades``): the turn's seat offers a small fixed shape (one card for
+one, or two of a kind for one: ``seat_trades`` in ``edition.json``) to one seat or to all. The seats
+addressed answer in seat order; a seat that cannot pay declines without being asked (it has one
+choice). If any accepted, the offering seat confirms one of them or cancels. A turn allows a few
+offers only, so the legal-move lists stay small.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from referee.catan_volcano import flow
+from referee.catan_volcano.board import GENERIC_HARBOUR_INDEX
+from referee.catan_volcano.edition import EDITION
+from referee.catan_volcano.events import record
+from referee.game import Move
+
+if TYPE_CHECKING:
+    from referee.catan_volcano.state import CatanState
+
+RESOURCES = EDITION.resources
+RESOURCE_INDEX = {name: index for index, name in enumerate(RESOURCES)}
+OFFER_FIELDS = ("to", "give", "give_count", "get", "get_count")
+
+
+def rates(state: CatanState, seat: int) -> list[int]:
+    """The seat's maritime rate per resource: 4, 3 with a 3:1 harbour, 2 with that resource's."""
+    best = [EDITION.bank_rate] * 5
+    node_owner = state.node_owner
+    for node, kind in enumerate(state.tables.node_harbour):
+        if kind >= 0 and node_owner[node] == seat:
+            if kind == GENERIC_HARBOUR_INDEX:
+                best = [min(rate, EDITION.generic_harbour_rate) for rate in best]
+            else:
+                best[kind] = EDITION.resource_harbour_rate
+    return best
+
+
+def maritime_moves(state: CatanState, seat: int) -> list[Move]:
+    hand, bank = state.hands[seat], state.bank
+    if max(hand) < EDITION.resource_harbour_rate:
+        return []
+    rate = rates(state, seat)
+    return [
+        {"type": "maritime_trade", "give": RESOURCES[give], "get": RESOURCES[get]}
+        for give in range(5)
+        if hand[give] >= rate[give]
+        for get in range(5)
+        if get != give and bank[get]
+    ]
+
+
+def maritime_trade(state: CatanState, key: tuple) -> None:
+    seat, give, get = state.current, RESOURCE_INDEX[key[1]], RESOURCE_INDEX[key[2]]
+    count = rates(state, seat)[give]
+    hand, bank = state.hands[seat], state.bank
+    hand[give] -= count
+    bank[give] += count
+    bank[get] -= 1
+    hand[get] += 1
+    record(state, {"type": "maritime_trade", "seat": seat, "give": key[1], "count": count, "get": key[2]})
+
+
+def offer_moves(state: CatanState, seat: int) -> list[Move]:
+    if not state.options["trades"] or state.offers_made >= EDITION.max_offers_per_turn:
+        return []
+    hand = state.hands[seat]
+    targets: list[Any] = ["all", *(other for other in range(state.seats) if other != seat)]
+    return [
+        {
+            "type": "offer_trade",
+            "to": to,
+            "give": RESOURCES[give],
+            "give_count": give_count,
+            "get": RESOURCES[get],
+            "get_count": get_count,
+        }
+        for give_count, get_count in EDITION.offer_shapes
+        for give in range(5)
+        if hand[give] >= give_count
+        for get in range(5)
+        if get != give
+        for to in targets
+    ]
+
+
+def offer_trade(state: CatanState, key: tuple) -> None:
+    seat = state.current
+    _, to, give, give_count, get, get_count = key
+    addressed = [(seat + k) % state.seats for k in range(1, state.seats)] if to == "all" else [to]
+    state.offer = {
+        "seat": seat,
+        "to": to,
+        "give": give,
+        "give_count": give_count,
+        "get": get,
+        "get_count": get_count,
+        "waiting": addressed,
+        "accepted": [],
+    }
+    state.offers_made += 1
+    record(state, {"type": "offer_trade", "seat": seat, **dict(zip(OFFER_FIELDS, key[1:], strict=True))})
+    state.phase = "trade_answer"
+    state.current = addressed[0]
+
+
+def answer_moves(state: CatanState) -> list[Move]:
+    offer = state.offer
+    assert offer is not None
+    if state.hands[state.current][RESOURCE_INDEX[offer["get"]]] >= offer["get_count"]:
+        return [{"type": "accept_trade"}, {"type": "decline_trade"}]
+    return [{"type": "decline_trade"}]
+
+
+def _answered(state: CatanState, accepted: bool) -> None:
+    offer = state.offer
+    assert offer is not None
+    seat = offer["waiting"].pop(0)
+    if accepted:
+        offer["accepted"].append(seat)
+    record(state, {"type": "accept_trade" if accepted else "decline_trade", "seat": seat})
+    if offer["waiting"]:
+        state.current = offer["waiting"][0]
+    elif offer["accepted"]:
+        state.phase = "trade_confirm"
+        state.current = offer["seat"]
+    else:
+        state.offer = None
+        flow.enter_main(state)
+
+
+def accept_trade(state: CatanState, key: tuple) -> None:
+    _answered(state, True)
+
+
+def decline_trade(state: CatanState, key: tuple) -> None:
+    _answered(state, False)
+
+
+def confirm_moves(state: CatanState) -> list[Move]:
+    offer = state.offer
+    assert offer is not None
+    moves: list[Move] = [{"type": "confirm_trade", "seat": seat} for seat in offer["accepted"]]
+    moves.append({"type": "cancel_trade"})
+    return moves
+
+
+def confirm_trade(state: CatanState, key: tuple) -> None:
+    offer = state.offer
+    assert offer is not None
+    seat, partner = offer["seat"], key[1]
+    give, get = RESOURCE_INDEX[offer["give"]], RESOURCE_INDEX[offer["get"]]
+    mine, theirs = state.hands[seat], state.hands[partner]
+    mine[give] -= offer["give_count"]
+    theirs[give] += offer["give_count"]
+    theirs[get] -= offer["get_count"]
+    mine[get] += offer["get_count"]
+    record(state, {"type": "trade", "seat": seat, "partner": partner})
+    state.offer = None
+    flow.enter_main(state)
+
+
+def cancel_trade(state: CatanState, key: tuple) -> None:
+    record(state, {"type": "cancel_trade", "seat": state.current})
+    state.offer = None
+    flow.enter_main(state)
