@@ -26,7 +26,15 @@ from typing import Any
 from referee.game import JSON, SetupError
 from referee.rng import Rng
 from referee.vulkan.edition import EDITION, Edition
-from referee.vulkan.hexes import Coord, classic_cells, enclosed, is_connected, random_cells, touching
+from referee.vulkan.hexes import (
+    Coord,
+    classic_cells,
+    enclosed,
+    is_connected,
+    neighbours_of,
+    random_cells,
+    touching,
+)
 
 COORD_LIMIT = 64
 """Coordinates are kept small: a setup naming cell (10**9, 0) is a mistake, not a position."""
@@ -141,6 +149,7 @@ def parse_setup(setup: Mapping[str, JSON], seats: int, edition: Edition = EDITIO
         if loads[cells.index(volcano)]:
             raise _fail("setup.volcano", "lies on a tile with loads")
     _check_shape(cells, volcano, edition)
+    _check_nothing_pending(cells, spaces, loads)
     supply, awarded = _parse_seats(setup.get("seats"), seats, cells, loads, edition)
     to_move = 0 if volcano is None else 1 % seats
     if setup.get("to_move") is not None:
@@ -195,6 +204,21 @@ def _check_shape(cells: list[Coord], volcano: Coord | None, edition: Edition) ->
             raise _fail(f"setup.tiles[{i}].at", f"{list(cell)} must touch at least two other tiles")
     if not enclosed(group):
         raise _fail("setup.tiles", "need a tile enclosed on all six edges, where the volcano can go")
+
+
+def _check_nothing_pending(cells: list[Coord], spaces: list[int], loads: list[list[int]]) -> None:
+    """A full tile with two adjacent free edges would have gone out at the end of the last turn,
+    so no position between turns holds one."""
+    group = set(cells)
+    for i, cell in enumerate(cells):
+        if len(loads[i]) < spaces[i]:
+            continue
+        free = [other not in group for other in neighbours_of(cell)]
+        if any(free[d] and free[(d + 1) % 6] for d in range(6)):
+            raise _fail(
+                f"setup.tiles[{i}]",
+                "is full and has two free edges next to each other: it would already have gone out",
+            )
 
 
 def _parse_seats(
