@@ -1,0 +1,127 @@
+"""The REST API under ``/api/v1``: a flask-smorest blueprint per resource, one error body for all.
+
+``create_app(runtime)`` builds the Flask app around a :class:`arena.runtime.Runtime`. The OpenAPI
+document is at ``/api/v1/openapi.json``; ``/api/v1/docs`` is a small self-contained page that reads
+it and can send requests (it works offline); ``/api/v1/swagger-ui`` is Swagger UI, from a CDN.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, jsonify
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.http import HTTP_STATUS_CODES
+
+from arena.api import bots, docs_page, games, ladders, matches, tournaments
+from arena.api.context import EXTENSION
+from arena.api.schemas import ErrorSchema, HealthSchema
+from arena.errors import ArenaError
+from arena.runtime import Runtime
+from referee.registry import GAME_MODULES
+
+log = logging.getLogger(__name__)
+API_VERSION = "1.0.0"
+
+
+def _flatten_locations(messages: dict[str, Any]) -> dict[str, Any]:
+    """webargs nests validation messages under the request part (``json``, ``query``); the error
+    body names fields directly."""
+    flat: dict[str, Any] = {}
+    for part in messages.values():
+        if isinstance(part, dict):
+            flat.update(part)
+    return flat
+
+
+class ArenaApi(Api):
+    """flask-smorest's Api with the platform's single error body for every error."""
+
+    ERROR_SCHEMA = ErrorSchema
+
+    def handle_http_exception(self, error: HTTPException) -> tuple[dict[str, Any], int, dict[str, str]]:
+        data = getattr(error, "data", None) or {}
+        errors = data.get("errors")
+        if errors is None and "messages" in data:
+            errors = _flatten_locations(data["messages"])
+        default = (
+            "The request has invalid fields." if error.code == 422 else (error.description or error.name)
+        )
+        payload = {
+            "code": error.code,
+            "status": error.name,
+            "message": data.get("message", default),
+            "errors": errors or {},
+        }
+        return payload, error.code or 500, data.get("headers", {})
+
+
+def _arena_error(error: ArenaError) -> tuple[Response, int, dict[str, str]]:
+    headers = {"WWW-Authenticate": 'Bearer realm="arena"'} if error.code == 401 else {}
+    body = {
+        "code": error.code,
+        "status": HTTP_STATUS_CODES.get(error.code, "Error"),
+        "message": error.message,
+        "errors": error.errors,
+    }
+    return jsonify(body), error.code, headers
+
+
+def _unexpected(error: Exception) -> tuple[Response, int]:
+    if isinstance(error, HTTPException):
+        raise error
+    log.exception("unhandled error")
+    body = {
+        "code": 500,
+        "status": "Internal Server Error",
+        "message": InternalServerError.description,
+        "errors": {},
+    }
+    return jsonify(body), 500
+
+
+def create_app(runtime: Runtime) -> Flask:
+    # paths given: an editable install made before arena/__init__.py existed sees a namespace
+    # package, where Flask cannot work them out
+    here = Path(__file__).resolve().parent
+    app = Flask("arena", root_path=str(here), instance_path=str(here / "instance"))
+    app.config.update(
+        API_TITLE="Volcano Arena",
+        API_VERSION=API_VERSION,
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api/v1",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="swagger-ui",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        API_SPEC_OPTIONS={
+            "info": {
+                "description": "Register bot endpoints, run matches and tournaments, read ladders, "
+                "download replays. Reading is public; creating matches and tournaments needs the "
+                "organizer token, changing a bot its own token (Authorization: Bearer <token>)."
+            },
+            "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}}},
+        },
+        JSON_SORT_KEYS=False,
+    )
+    app.extensions[EXTENSION] = runtime
+    api = ArenaApi(app)
+    for blueprint in (games.blp, bots.blp, matches.blp, tournaments.blp, ladders.blp):
+        api.register_blueprint(blueprint)
+    app.register_error_handler(ArenaError, _arena_error)
+    app.register_error_handler(Exception, _unexpected)
+    app.register_blueprint(docs_page.blueprint)
+
+    @app.get("/api/v1/health")
+    def health() -> dict[str, Any]:
+        runtime.store.ping()
+        body = {
+            "status": "ok",
+            "mode": "embedded" if runtime.settings.embedded else "redis",
+            "games": sorted(GAME_MODULES),
+        }
+        return HealthSchema().dump(body)
+
+    return app

@@ -1,0 +1,72 @@
+"""``/api/v1/bots``: register a bot endpoint, read bots, change or delete your own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from arena import bot_accounts
+from arena.api.context import BEARER, presented_token, runtime
+from arena.api.schemas import (
+    BotCreatedSchema,
+    BotCreateSchema,
+    BotOwnerSchema,
+    BotQuerySchema,
+    BotSchema,
+    BotUpdateSchema,
+)
+
+blp = Blueprint("bots", __name__, url_prefix="/api/v1/bots", description="Bot endpoints")
+
+
+@blp.route("")
+class Bots(MethodView):
+    @blp.arguments(BotQuerySchema, location="query")
+    @blp.response(200, BotSchema(many=True))
+    def get(self, query: dict[str, Any]) -> list[dict[str, Any]]:
+        """List the bots (optionally those playing one game)"""
+        bots = runtime().store.list_bots()
+        if query.get("game"):
+            bots = [bot for bot in bots if query["game"] in bot["games"]]
+        return [bot_accounts.public_view(runtime(), bot) for bot in bots]
+
+    @blp.arguments(BotCreateSchema)
+    @blp.response(201, BotCreatedSchema)
+    def post(self, data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+        """Register a bot; the answer holds its token and secret, this once only
+
+        The endpoint must be http or https and resolve to public addresses only, unless the
+        platform's ARENA_ENDPOINT_ALLOWLIST admits them.
+        """
+        created = bot_accounts.register(runtime(), data)
+        body = {
+            **bot_accounts.owner_view(runtime(), created),
+            "token": created["token"],
+            "secret": created["secret"],
+        }
+        return body, {"Location": url_for("bots.BotById", bot_id=created["id"])}
+
+
+@blp.route("/<bot_id>")
+class BotById(MethodView):
+    @blp.response(200, BotSchema)
+    def get(self, bot_id: str) -> dict[str, Any]:
+        """One bot: its games, faults and ratings"""
+        return bot_accounts.public_view(runtime(), bot_accounts.get(runtime(), bot_id))
+
+    @blp.arguments(BotUpdateSchema)
+    @blp.response(200, BotOwnerSchema)
+    @blp.doc(security=BEARER)
+    def patch(self, changes: dict[str, Any], bot_id: str) -> dict[str, Any]:
+        """Change a bot's name, endpoint or games (needs the bot's token)"""
+        bot = bot_accounts.update(runtime(), bot_id, presented_token(), changes)
+        return bot_accounts.owner_view(runtime(), bot)
+
+    @blp.response(204)
+    @blp.doc(security=BEARER)
+    def delete(self, bot_id: str) -> None:
+        """Delete a bot (needs the bot's token); its past matches stay"""
+        bot_accounts.delete(runtime(), bot_id, presented_token())

@@ -1,0 +1,34 @@
+"""``/api/v1/games``: every registered game, its variants, seat counts and options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from arena.api.schemas import GameSchema
+from arena.errors import NotFound, from_setup_error
+from referee.game import SetupError
+from referee.registry import all_games, get_game
+
+blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their variants")
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.response(200, GameSchema(many=True))
+    def get(self) -> list[dict[str, Any]]:
+        """List the games, with each variant's seat counts and options"""
+        return [game.to_json() for game in all_games()]
+
+
+@blp.route("/<game_id>")
+class GameById(MethodView):
+    @blp.response(200, GameSchema)
+    def get(self, game_id: str) -> dict[str, Any]:
+        """One game"""
+        try:
+            return get_game(game_id).to_json()
+        except SetupError as error:
+            raise NotFound(str(error), from_setup_error(error).errors) from None

@@ -1,0 +1,80 @@
+"""``/api/v1/matches``: request a match (organizer), follow it, download its replay."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Response, url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from arena import match_requests
+from arena.api.context import BEARER, presented_token, runtime
+from arena.api.schemas import MatchCreateSchema, MatchQuerySchema, MatchSchema
+from arena.errors import NotFound
+from referee.replay import decompress
+
+blp = Blueprint("matches", __name__, url_prefix="/api/v1/matches", description="Matches and replays")
+
+
+def _get(match_id: str) -> dict[str, Any]:
+    match = runtime().store.get_match(match_id)
+    if match is None:
+        raise NotFound(f"no match with id {match_id!r}")
+    return match
+
+
+@blp.route("")
+class Matches(MethodView):
+    @blp.arguments(MatchQuerySchema, location="query")
+    @blp.response(200, MatchSchema(many=True))
+    def get(self, query: dict[str, Any]) -> list[dict[str, Any]]:
+        """The most recent matches, newest first"""
+        store = runtime().store
+        matches = store.get_matches(store.recent_match_ids(query["limit"]))
+        progress = store.progress([m["id"] for m in matches if m["status"] == "running"])
+        return [match_requests.public_view(m, progress.get(m["id"])) for m in matches]
+
+    @blp.arguments(MatchCreateSchema)
+    @blp.response(202, MatchSchema)
+    @blp.doc(security=BEARER)
+    def post(self, data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+        """Request a match (needs the organizer token); it is queued for a worker
+
+        Game, variant, seat count, options and setup are checked by the game itself, and every bot
+        must exist and play the game, before anything is queued.
+        """
+        match_requests.require_organizer(runtime(), presented_token())
+        match = match_requests.create(runtime(), data)
+        location = url_for("matches.MatchById", match_id=match["id"])
+        return match_requests.public_view(match), {"Location": location}
+
+
+@blp.route("/<match_id>")
+class MatchById(MethodView):
+    @blp.response(200, MatchSchema)
+    def get(self, match_id: str) -> dict[str, Any]:
+        """A match: its status (queued, running, finished, aborted) and result"""
+        match = _get(match_id)
+        return match_requests.public_view(match, runtime().store.progress([match_id]).get(match_id))
+
+
+@blp.route("/<match_id>/replay")
+class Replay(MethodView):
+    @blp.response(
+        200,
+        description="the replay (arena-replay/1, see docs/replay.md), as a JSON download",
+        content_type="application/json",
+    )
+    def get(self, match_id: str) -> Response:
+        """Download a finished match's replay"""
+        match = _get(match_id)
+        data = runtime().store.get_replay(match_id)
+        if data is None:
+            raise NotFound(f"match {match_id} has no replay: it is {match['status']}")
+        return Response(
+            json.dumps(decompress(data), separators=(",", ":")),
+            mimetype="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{match_id}.json"'},
+        )

@@ -1,0 +1,316 @@
+"""The API's request and response schemas (marshmallow); flask-smorest turns them into OpenAPI.
+
+Request schemas refuse unknown fields, so a typo in a field name is a 422 naming it rather than a
+silently ignored setting.
+"""
+
+from __future__ import annotations
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from arena.tournaments import FORMATS
+
+MAX_MOVE_MS = 60_000
+MAX_BANK_MS = 600_000
+SEED = fields.Integer(
+    validate=validate.Range(0, 2**63 - 1),
+    allow_none=True,
+    metadata={"description": "match (or tournament) seed; random when left out"},
+)
+
+
+class ErrorSchema(Schema):
+    code = fields.Integer(required=True, metadata={"example": 422})
+    status = fields.String(required=True, metadata={"example": "Unprocessable Entity"})
+    message = fields.String(required=True)
+    errors = fields.Dict(
+        required=True,
+        metadata={
+            "description": "messages by field, nested as the request is; empty if no field is to blame"
+        },
+    )
+
+
+class TimeSchema(Schema):
+    move_ms = fields.Integer(load_default=2000, validate=validate.Range(1, MAX_MOVE_MS))
+    bank_ms = fields.Integer(load_default=0, validate=validate.Range(0, MAX_BANK_MS))
+
+
+# -- games --------------------------------------------------------------------------------------
+
+
+class OptionSchema(Schema):
+    name = fields.String()
+    type = fields.String(metadata={"description": "bool, int, str or choice"})
+    default = fields.Raw(allow_none=True)
+    description = fields.String()
+    choices = fields.List(fields.Raw())
+    minimum = fields.Integer()
+    maximum = fields.Integer()
+
+
+class VariantSchema(Schema):
+    name = fields.String()
+    description = fields.String()
+    seats = fields.List(
+        fields.Integer(), metadata={"description": "the seat counts the variant is played by"}
+    )
+    rated = fields.Boolean(metadata={"description": "results move Elo ratings"})
+    team = fields.Boolean(metadata={"description": "results carry team_won; ladders show the team win rate"})
+    options = fields.List(fields.Nested(OptionSchema))
+
+
+class GameSchema(Schema):
+    id = fields.String()
+    title = fields.String()
+    version = fields.String()
+    default_variant = fields.String()
+    doc = fields.String()
+    variants = fields.List(fields.Nested(VariantSchema))
+
+
+# -- bots ---------------------------------------------------------------------------------------
+
+
+class BotCreateSchema(Schema):
+    name = fields.String(required=True, validate=validate.Length(1, 64))
+    endpoint = fields.String(
+        required=True,
+        validate=validate.Length(1, 2048),
+        metadata={
+            "description": "http(s) URL the referee POSTs requests to; must resolve to public addresses"
+        },
+    )
+    games = fields.List(fields.String(), required=True, validate=validate.Length(1, 32))
+
+
+class BotUpdateSchema(Schema):
+    name = fields.String(validate=validate.Length(1, 64))
+    endpoint = fields.String(validate=validate.Length(1, 2048))
+    games = fields.List(fields.String(), validate=validate.Length(1, 32))
+
+    @validates_schema
+    def _something(self, data: dict, **kwargs: object) -> None:
+        if not data:
+            raise ValidationError("give at least one of name, endpoint, games", "_schema")
+
+
+class BotQuerySchema(Schema):
+    game = fields.String(metadata={"description": "only bots that play this game"})
+
+
+class FaultsSchema(Schema):
+    total = fields.Integer()
+    by_kind = fields.Dict(keys=fields.String(), values=fields.Integer())
+
+
+class LadderEntrySchema(Schema):
+    rank = fields.Integer()
+    bot_id = fields.String()
+    name = fields.String()
+    rating = fields.Float(allow_none=True, metadata={"description": "Elo rating; null for unrated variants"})
+    rated_games = fields.Integer()
+    games = fields.Integer()
+    wins = fields.Integer()
+    draws = fields.Integer()
+    losses = fields.Integer()
+    win_rate = fields.Float(allow_none=True)
+    team_win_rate = fields.Float(allow_none=True, metadata={"description": "team variants only"})
+    mean_score = fields.Float(allow_none=True)
+
+
+class BotRatingSchema(LadderEntrySchema):
+    game = fields.String()
+    variant = fields.String()
+    rank = fields.Integer(allow_none=True)
+
+
+class BotSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    games = fields.List(fields.String())
+    created_at = fields.String()
+    updated_at = fields.String()
+    faults = fields.Nested(FaultsSchema)
+    ratings = fields.List(fields.Nested(BotRatingSchema))
+
+
+class BotOwnerSchema(BotSchema):
+    endpoint = fields.String()
+
+
+class BotCreatedSchema(BotOwnerSchema):
+    token = fields.String(metadata={"description": "to change or delete the bot; shown this once only"})
+    secret = fields.String(metadata={"description": "HMAC key of X-Arena-Signature; shown this once only"})
+
+
+# -- matches ------------------------------------------------------------------------------------
+
+
+class MatchCreateSchema(Schema):
+    game = fields.String(required=True)
+    variant = fields.String(metadata={"description": "the game's default variant when left out"})
+    bots = fields.List(
+        fields.String(),
+        required=True,
+        validate=validate.Length(1, 16),
+        metadata={"description": "bot ids, in seat order"},
+    )
+    seed = SEED
+    setup = fields.Dict(allow_none=True, load_default=None, metadata={"description": "explicit position"})
+    options = fields.Dict(load_default=dict)
+    time = fields.Nested(TimeSchema, load_default=lambda: {"move_ms": 2000, "bank_ms": 0})
+    rated = fields.Boolean(load_default=True, metadata={"description": "false: the ladder never sees it"})
+    max_faults = fields.Integer(load_default=3, validate=validate.Range(1, 1000))
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer()
+    bot_id = fields.String()
+    name = fields.String()
+    faults = fields.Integer()
+    forfeited = fields.Boolean()
+
+
+class ResultSchema(Schema):
+    places = fields.List(fields.Integer())
+    scores = fields.List(fields.Float())
+    reason = fields.String()
+    team_won = fields.Boolean(allow_none=True)
+    forfeited = fields.List(fields.Integer())
+    details = fields.Dict()
+
+
+class MatchSchema(Schema):
+    id = fields.String()
+    game = fields.String()
+    variant = fields.String()
+    status = fields.String(metadata={"description": "queued, running, finished or aborted"})
+    bots = fields.List(fields.String())
+    seats = fields.List(fields.Nested(SeatSchema))
+    seed = fields.Integer()
+    options = fields.Dict()
+    setup = fields.Dict(allow_none=True)
+    time = fields.Nested(TimeSchema)
+    rated = fields.Boolean()
+    max_faults = fields.Integer()
+    tournament = fields.String(allow_none=True)
+    attempts = fields.Integer()
+    moves = fields.Integer()
+    created_at = fields.String()
+    started_at = fields.String(allow_none=True)
+    finished_at = fields.String(allow_none=True)
+    result = fields.Nested(ResultSchema, allow_none=True)
+    error = fields.String(allow_none=True)
+    replay_url = fields.String(allow_none=True)
+
+
+class MatchQuerySchema(Schema):
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 500))
+
+
+# -- tournaments --------------------------------------------------------------------------------
+
+
+class TournamentCreateSchema(Schema):
+    name = fields.String(required=True, validate=validate.Length(1, 100))
+    game = fields.String(required=True)
+    variant = fields.String()
+    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
+    bots = fields.List(fields.String(), required=True, validate=validate.Length(1, 200))
+    seats_per_match = fields.Integer(required=True, validate=validate.Range(1, 16))
+    games_per_pairing = fields.Integer(
+        load_default=2,
+        validate=validate.Range(1, 1000),
+        metadata={"description": "rounded up to a multiple of seats_per_match so seats rotate evenly"},
+    )
+    seed = SEED
+    options = fields.Dict(load_default=dict)
+    time = fields.Nested(TimeSchema, load_default=lambda: {"move_ms": 2000, "bank_ms": 0})
+    rated = fields.Boolean(load_default=True)
+    max_faults = fields.Integer(load_default=3, validate=validate.Range(1, 1000))
+
+
+class ProgressSchema(Schema):
+    done = fields.Integer()
+    total = fields.Integer()
+    finished = fields.Integer()
+    aborted = fields.Integer()
+    running = fields.Integer()
+    queued = fields.Integer()
+
+
+class StandingSchema(Schema):
+    rank = fields.Integer()
+    bot_id = fields.String()
+    name = fields.String()
+    played = fields.Integer()
+    points = fields.Float()
+    wins = fields.Integer()
+    draws = fields.Integer()
+    losses = fields.Integer()
+    score_sum = fields.Float()
+
+
+class TournamentMatchSchema(Schema):
+    id = fields.String()
+    status = fields.String()
+    bots = fields.List(fields.String())
+    seed = fields.Integer()
+    result = fields.Nested(ResultSchema, allow_none=True)
+
+
+class TournamentSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    game = fields.String()
+    variant = fields.String()
+    format = fields.String()
+    bots = fields.List(fields.String())
+    seats_per_match = fields.Integer()
+    games_per_pairing = fields.Integer(metadata={"description": "as played: a multiple of seats_per_match"})
+    games_per_pairing_requested = fields.Integer()
+    seed = fields.Integer()
+    options = fields.Dict()
+    time = fields.Nested(TimeSchema)
+    rated = fields.Boolean()
+    max_faults = fields.Integer()
+    match_count = fields.Integer()
+    created_at = fields.String()
+    status = fields.String(metadata={"description": "queued, running or finished"})
+    progress = fields.Nested(ProgressSchema)
+    points = fields.String(metadata={"description": "how standings points are awarded"})
+    standings = fields.List(fields.Nested(StandingSchema))
+    matches = fields.List(fields.Nested(TournamentMatchSchema))
+
+
+class TournamentSummarySchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    game = fields.String()
+    variant = fields.String()
+    format = fields.String()
+    match_count = fields.Integer()
+    created_at = fields.String()
+
+
+# -- ladders ------------------------------------------------------------------------------------
+
+
+class LadderQuerySchema(Schema):
+    variant = fields.String(metadata={"description": "the game's default variant when left out"})
+
+
+class LadderSchema(Schema):
+    game = fields.String()
+    variant = fields.String()
+    rated = fields.Boolean()
+    team = fields.Boolean()
+    ranked_by = fields.String()
+    entries = fields.List(fields.Nested(LadderEntrySchema))
+
+
+class HealthSchema(Schema):
+    status = fields.String()
+    mode = fields.String(metadata={"description": "embedded or redis"})
+    games = fields.List(fields.String())

@@ -1,0 +1,58 @@
+"""``/api/v1/tournaments``: round robins and gauntlets (organizer), progress and standings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from arena import match_requests, tournament_requests
+from arena.api.context import BEARER, presented_token, runtime
+from arena.api.schemas import (
+    MatchQuerySchema,
+    TournamentCreateSchema,
+    TournamentSchema,
+    TournamentSummarySchema,
+)
+
+blp = Blueprint("tournaments", __name__, url_prefix="/api/v1/tournaments", description="Tournaments")
+
+
+@blp.route("")
+class Tournaments(MethodView):
+    @blp.arguments(MatchQuerySchema, location="query")
+    @blp.response(200, TournamentSummarySchema(many=True))
+    def get(self, query: dict[str, Any]) -> list[dict[str, Any]]:
+        """The most recent tournaments, newest first"""
+        store = runtime().store
+        found = (store.get_tournament(tid) for tid in store.recent_tournament_ids(query["limit"]))
+        return [tournament for tournament in found if tournament is not None]
+
+    @blp.arguments(TournamentCreateSchema)
+    @blp.response(202, TournamentSchema)
+    @blp.doc(security=BEARER)
+    def post(self, data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+        """Start a tournament (needs the organizer token): every match is queued at once
+
+        round_robin: every combination of seats_per_match bots; gauntlet: the first bot against
+        every combination of the others. Each pairing plays games_per_pairing games, rounded up to
+        a multiple of the seats, rotating the seats so each bot sits in each seat equally often.
+        """
+        match_requests.require_organizer(runtime(), presented_token())
+        tournament = tournament_requests.create(runtime(), data)
+        location = url_for("tournaments.TournamentById", tournament_id=tournament["id"])
+        return tournament_requests.public_view(runtime(), tournament), {"Location": location}
+
+
+@blp.route("/<tournament_id>")
+class TournamentById(MethodView):
+    @blp.response(200, TournamentSchema)
+    def get(self, tournament_id: str) -> dict[str, Any]:
+        """A tournament: progress, standings and matches
+
+        Points: each match is worth one point, shared equally by the seats in first place; in team
+        variants a game the team lost gives no points.
+        """
+        return tournament_requests.public_view(runtime(), tournament_requests.get(runtime(), tournament_id))

@@ -1,0 +1,137 @@
+"""Registering, changing and removing bots, and what the public may see of one.
+
+A bot record holds its name, endpoint, games, the hash of its token and its signing secret. The
+endpoint is checked against the endpoint policy at registration and at every change (and the agent
+checks again at every call). The public view leaves out the endpoint, the token hash and the secret.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from arena import ladder
+from arena.auth import hash_token, new_secret, new_token, same_token, token_matches
+from arena.errors import InvalidRequest, NotFound, Unauthorized, field_error, merge_errors
+from arena.runtime import Runtime, now_iso, stamp
+from arena.store import Record
+from referee.endpoints import EndpointRefused
+from referee.game import SetupError
+from referee.registry import get_game
+
+
+def _check_games(games: list[str]) -> dict[str, Any]:
+    errors: dict[str, Any] = {}
+    for index, game_id in enumerate(games):
+        try:
+            get_game(game_id)
+        except SetupError as error:
+            errors.setdefault("games", {})[index] = [str(error)]
+    if len(set(games)) != len(games):
+        merge_errors(errors, field_error("games", "each game may be named once"))
+    return errors
+
+
+def _check_endpoint(runtime: Runtime, endpoint: str) -> dict[str, Any]:
+    try:
+        runtime.settings.policy.check_url(endpoint)
+    except EndpointRefused as refused:
+        return field_error("endpoint", str(refused))
+    return {}
+
+
+def _refuse_if(errors: dict[str, Any]) -> None:
+    if errors:
+        raise InvalidRequest("The request has invalid fields.", errors)
+
+
+def register(runtime: Runtime, data: Mapping[str, Any]) -> Record:
+    """Create a bot; the returned record carries ``token`` and ``secret`` in the clear, this once."""
+    errors = merge_errors(_check_games(data["games"]), _check_endpoint(runtime, data["endpoint"]))
+    _refuse_if(errors)
+    token = new_token()
+    bot = {
+        "id": "b-" + secrets.token_hex(8),
+        "name": data["name"],
+        "endpoint": data["endpoint"],
+        "games": list(data["games"]),
+        "token_hash": hash_token(token),
+        "secret": new_secret(),
+        **stamp(),
+    }
+    bot["updated_at"] = bot["created_at"]
+    runtime.store.put_bot(bot)
+    return {**bot, "token": token}
+
+
+def get(runtime: Runtime, bot_id: str) -> Record:
+    bot = runtime.store.get_bot(bot_id)
+    if bot is None:
+        raise NotFound(f"no bot with id {bot_id!r}")
+    return bot
+
+
+def authorize(runtime: Runtime, bot: Record, token: str | None) -> None:
+    """The bot's own token, or the organizer token, may change or delete it."""
+    if token_matches(token, bot["token_hash"]) or same_token(token, runtime.settings.admin_token):
+        return
+    raise Unauthorized("this needs the bot's token: Authorization: Bearer <token>")
+
+
+def update(runtime: Runtime, bot_id: str, token: str | None, changes: Mapping[str, Any]) -> Record:
+    bot = get(runtime, bot_id)
+    authorize(runtime, bot, token)
+    errors: dict[str, Any] = {}
+    if "games" in changes:
+        merge_errors(errors, _check_games(changes["games"]))
+    if "endpoint" in changes:
+        merge_errors(errors, _check_endpoint(runtime, changes["endpoint"]))
+    _refuse_if(errors)
+    bot = {**bot, **{name: changes[name] for name in ("name", "endpoint", "games") if name in changes}}
+    bot["updated_at"] = now_iso()
+    runtime.store.put_bot(bot)
+    return bot
+
+
+def _ladders_of(bot: Record) -> list[tuple[str, str]]:
+    found = []
+    for game_id in bot["games"]:
+        try:
+            game = get_game(game_id)
+        except SetupError:
+            continue
+        found.extend((game_id, variant) for variant in game.variants)
+    return found
+
+
+def delete(runtime: Runtime, bot_id: str, token: str | None) -> None:
+    bot = get(runtime, bot_id)
+    authorize(runtime, bot, token)
+    runtime.store.delete_bot(bot_id, _ladders_of(bot))
+
+
+def public_view(runtime: Runtime, bot: Record) -> dict[str, Any]:
+    """Name, games, faults by kind, and the bot's row in each ladder it has played in."""
+    faults = runtime.store.bot_faults(bot["id"])
+    ratings = []
+    for game_id, variant in _ladders_of(bot):
+        row = runtime.store.ladder_row(game_id, variant, bot["id"])
+        if row is not None:
+            spec = get_game(game_id).variant(variant)
+            ratings.append(
+                {"game": game_id, "variant": variant, **ladder.display_row(bot["id"], bot["name"], row, spec)}
+            )
+    return {
+        "id": bot["id"],
+        "name": bot["name"],
+        "games": bot["games"],
+        "created_at": bot["created_at"],
+        "updated_at": bot.get("updated_at", bot["created_at"]),
+        "faults": {"total": sum(faults.values()), "by_kind": faults},
+        "ratings": ratings,
+    }
+
+
+def owner_view(runtime: Runtime, bot: Record) -> dict[str, Any]:
+    return {**public_view(runtime, bot), "endpoint": bot["endpoint"]}

@@ -1,0 +1,89 @@
+"""The embedded default: the whole platform in one process, no Redis server, no worker process.
+
+The store is an in-memory Redis (fakeredis); matches go through the very same Celery task and queue
+path as in a deployment, on Celery's in-process memory broker, to a Celery worker (threads pool)
+running in a thread of this process. What is stored is lost when the process ends.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from dataclasses import replace
+
+import fakeredis
+from celery.worker import WorkController
+
+from arena.celery_app import make_celery
+from arena.runtime import Runtime
+from arena.settings import Settings
+from arena.store import Store
+from arena.tasks import CeleryQueue
+
+log = logging.getLogger(__name__)
+
+
+class _Worker(WorkController):
+    """A worker that says when its consumer is ready, so the platform starts only then."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        self.ready = threading.Event()
+        super().__init__(*args, **kwargs)
+
+    def on_consumer_ready(self, consumer: object) -> None:
+        self.ready.set()
+
+
+class EmbeddedPlatform:
+    """An in-memory store, a memory broker and a worker thread; :meth:`close` stops the worker.
+
+    Usable as a context manager. Each instance has its own queue name; still, only one should run
+    in a process at a time, as the worker's threads find their Celery app as the process default.
+    """
+
+    def __init__(self, settings: Settings | None = None, concurrency: int | None = None) -> None:
+        settings = settings or Settings.from_env()
+        settings = replace(settings, redis_url=None, queue=f"{settings.queue}.{uuid.uuid4().hex[:8]}")
+        if concurrency is not None:
+            settings = replace(settings, worker_concurrency=concurrency)
+        self.redis = fakeredis.FakeRedis(server=fakeredis.FakeServer())
+        self.celery = make_celery(settings)
+        self.runtime = Runtime(
+            settings, Store(self.redis, settings.key_prefix), CeleryQueue(self.celery, settings.queue)
+        )
+        self.celery.arena_runtime = self.runtime
+        # a worker's pool threads find their app as Celery's default app
+        self.celery.set_default()
+        self.worker = _Worker(
+            app=self.celery,
+            hostname=f"embedded-{uuid.uuid4().hex[:8]}@localhost",
+            pool="threads",
+            concurrency=settings.worker_concurrency,
+            loglevel="WARNING",
+            without_heartbeat=True,
+            without_mingle=True,
+            without_gossip=True,
+            queues=[settings.queue],
+        )
+        self.thread = threading.Thread(target=self.worker.start, name="arena-embedded-worker", daemon=True)
+        self.thread.start()
+        if not self.worker.ready.wait(30):
+            raise RuntimeError("the embedded match worker did not start within 30 s")
+
+    @property
+    def settings(self) -> Settings:
+        return self.runtime.settings
+
+    def close(self) -> None:
+        """Stop taking matches, let running ones end, and stop the worker thread."""
+        self.worker.stop(in_sighandler=False)
+        self.thread.join(30)
+        if self.thread.is_alive():
+            log.warning("the embedded worker did not stop within 30 s")
+
+    def __enter__(self) -> EmbeddedPlatform:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

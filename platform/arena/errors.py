@@ -1,0 +1,71 @@
+"""The platform's request errors, raised by its operations and turned into HTTP by the API.
+
+Every error answer has the same body (see ``docs/api.md``)::
+
+    {"code": 422, "status": "Unprocessable Entity", "message": "...", "errors": {"field": ["..."]}}
+
+``errors`` maps field names to lists of messages, nested as the request is (``{"time":
+{"move_ms": [...]}}``); it is empty when no single field is to blame.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.game import SetupError
+
+FieldErrors = dict[str, Any]
+
+
+class ArenaError(Exception):
+    """A request the platform refuses; ``code`` is the HTTP status it maps to."""
+
+    code = 400
+
+    def __init__(self, message: str, errors: FieldErrors | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.errors = errors or {}
+
+
+class InvalidRequest(ArenaError):
+    code = 422
+
+
+class NotFound(ArenaError):
+    code = 404
+
+
+class Unauthorized(ArenaError):
+    code = 401
+
+
+class QueueUnavailable(ArenaError):
+    code = 503
+
+
+def field_error(path: str, message: str) -> FieldErrors:
+    """``{"a": {"b": [message]}}`` for the dotted path ``a.b``.
+
+    >>> field_error("options.stones", "must be an integer")
+    {'options': {'stones': ['must be an integer']}}
+    """
+    head, _, rest = path.partition(".")
+    return {head: field_error(rest, message) if rest else [message]}
+
+
+def from_setup_error(error: SetupError) -> InvalidRequest:
+    """A game's :class:`SetupError` as a 422 naming its field."""
+    return InvalidRequest(str(error), field_error(error.field_name, str(error)))
+
+
+def merge_errors(into: FieldErrors, more: FieldErrors) -> FieldErrors:
+    """Merge nested field errors, concatenating message lists."""
+    for name, value in more.items():
+        if isinstance(value, dict) and isinstance(into.get(name), dict):
+            merge_errors(into[name], value)
+        elif isinstance(value, list) and isinstance(into.get(name), list):
+            into[name] = [*into[name], *value]
+        else:
+            into[name] = value
+    return into

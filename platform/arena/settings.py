@@ -1,0 +1,96 @@
+"""The platform's settings, read once from the environment.
+
+Every process of a deployment (API, workers) reads the same variables, so the same ``.env`` file
+configures all of them. Without ``REDIS_URL`` the platform runs on its embedded default: an
+in-memory Redis and a match worker inside the same process.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from referee.endpoints import ALLOWLIST_ENV, EndpointPolicy
+
+
+class SettingsError(ValueError):
+    """An environment variable holds a value the platform cannot use."""
+
+
+def _int(env: Mapping[str, str], name: str, default: int, minimum: int = 1) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be an integer, not {raw!r}") from None
+    if value < minimum:
+        raise SettingsError(f"{name} must be at least {minimum}, not {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a platform process needs to know; :meth:`from_env` documents each variable."""
+
+    redis_url: str | None = None
+    admin_token: str = ""
+    key_prefix: str = "arena:"
+    queue: str = "arena.matches"
+    policy: EndpointPolicy = field(default_factory=EndpointPolicy)
+    visibility_timeout_s: int = 3600
+    lease_s: int = 30
+    max_attempts: int = 3
+    worker_concurrency: int = 16
+    max_tournament_matches: int = 5000
+
+    @property
+    def embedded(self) -> bool:
+        """True when no ``REDIS_URL`` is given: in-memory Redis, worker in the same process."""
+        return not self.redis_url
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Read the environment.
+
+        - ``REDIS_URL``: the Redis holding the store and serving as the Celery broker
+          (``redis://host:6379/0``); unset means the embedded default.
+        - ``ARENA_ADMIN_TOKEN``: the organizer token for creating matches and tournaments.
+        - ``ARENA_KEY_PREFIX``: prefix of every store key (default ``arena:``).
+        - ``ARENA_QUEUE``: the Celery queue matches go to (default ``arena.matches``).
+        - ``ARENA_ENDPOINT_ALLOWLIST``: CIDRs of non-public networks bot endpoints may use.
+        - ``ARENA_VISIBILITY_TIMEOUT``: seconds before the broker hands an unacknowledged match
+          to another worker (default 3600; must exceed the longest match).
+        - ``ARENA_LEASE_SECONDS``: how long a running match's lease lives without a heartbeat
+          (default 30); a redelivered match waits for it to lapse before running again.
+        - ``ARENA_MAX_ATTEMPTS``: runs of one match before it is aborted (default 3).
+        - ``ARENA_WORKER_CONCURRENCY``: matches one worker plays at once (default 16).
+        """
+        env = os.environ if env is None else env
+        try:
+            policy = EndpointPolicy.from_text(env.get(ALLOWLIST_ENV))
+        except ValueError as error:
+            raise SettingsError(str(error)) from None
+        return cls(
+            redis_url=env.get("REDIS_URL", "").strip() or None,
+            admin_token=env.get("ARENA_ADMIN_TOKEN", "").strip(),
+            key_prefix=env.get("ARENA_KEY_PREFIX", "arena:"),
+            queue=env.get("ARENA_QUEUE", "").strip() or "arena.matches",
+            policy=policy,
+            visibility_timeout_s=_int(env, "ARENA_VISIBILITY_TIMEOUT", 3600),
+            lease_s=_int(env, "ARENA_LEASE_SECONDS", 30),
+            max_attempts=_int(env, "ARENA_MAX_ATTEMPTS", 3),
+            worker_concurrency=_int(env, "ARENA_WORKER_CONCURRENCY", 16),
+        )
+
+    def with_admin_token(self) -> tuple[Settings, bool]:
+        """These settings with an organizer token, generating one when none is set.
+
+        Returns the settings and whether the token was generated (the caller then shows it).
+        """
+        if self.admin_token:
+            return self, False
+        return replace(self, admin_token=secrets.token_urlsafe(24)), True

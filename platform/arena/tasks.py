@@ -1,0 +1,64 @@
+"""The match task: thin, idempotent, keyed by the match id; the work is :func:`arena.execution.execute`.
+
+Declared with ``acks_late`` and ``reject_on_worker_lost``: the broker keeps the message until the
+match has been stored, so a worker killed mid-match loses nothing; the match is delivered again
+(after the broker's visibility timeout) and its result still counts once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import Celery, Task
+
+from arena.execution import RunOutcome, execute
+from arena.runtime import Runtime
+
+TASK_NAME = "arena.run_match"
+
+
+def runtime_of(app: Celery) -> Runtime:
+    """The runtime the app's tasks use: set by the embedded platform, else built from the settings."""
+    runtime = getattr(app, "arena_runtime", None)
+    if runtime is None:
+        from arena.wiring import redis_runtime
+
+        runtime = app.arena_runtime = redis_runtime(app.arena_settings, app)
+    return runtime
+
+
+def register(app: Celery) -> Task:
+    @app.task(
+        name=TASK_NAME,
+        shared=False,
+        bind=True,
+        acks_late=True,
+        reject_on_worker_lost=True,
+        ignore_result=True,
+    )
+    def run_match(self: Task, match_id: str) -> str:
+        runtime = runtime_of(self.app)
+        outcome = execute(runtime, match_id)
+        if outcome is RunOutcome.BUSY:
+            raise self.retry(countdown=runtime.settings.lease_s, max_retries=None)
+        return outcome.value
+
+    return run_match
+
+
+class CeleryQueue:
+    """Matches go to the Celery queue named in the settings."""
+
+    def __init__(self, app: Celery, queue: str) -> None:
+        self.app = app
+        self.queue = queue
+
+    def enqueue(self, match_id: str) -> None:
+        self.app.tasks[TASK_NAME].apply_async(args=[match_id], queue=self.queue)
+
+    def __repr__(self) -> str:
+        return f"CeleryQueue({self.queue!r})"
+
+
+def describe(app: Celery) -> dict[str, Any]:
+    return {"broker": app.conf.broker_url.split("@")[-1], "queue": app.conf.task_default_queue}
