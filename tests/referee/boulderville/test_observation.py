@@ -1,0 +1,80 @@
+"""Hidden information: a seat sees its own hand, only the size of the others', and no deck order."""
+
+from __future__ import annotations
+
+import json
+
+from referee.boulderville import GAME
+from tests.referee.boulderville.helpers import FAR, everyone_passes, place, position, scientist
+
+
+def secret_hands():
+    """Seat 0 alone holds helicopters; the deck holds loudhailers, which nobody holds yet."""
+    scientists = [scientist(0, hand=["helicopter"] * 3)] + [
+        scientist(seat, hand=["bulldozer"] * 3) for seat in range(1, 4)
+    ]
+    return position(stage="place", lead=0, scientists=scientists, action_deck=["loudhailer"] * 5, discards=[])
+
+
+def text(state, seat: int) -> str:
+    return json.dumps(state.observation(seat))
+
+
+def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others() -> None:
+    state = secret_hands()
+    mine = state.observation(0)
+    assert mine["hand"] == ["helicopter"] * 3
+    assert [s["hand_size"] for s in mine["scientists"]] == [3, 3, 3, 3]
+    for seat in (1, 2, 3):
+        assert "helicopter" not in text(state, seat)
+        assert state.observation(seat)["hand"] == ["bulldozer"] * 3
+
+
+def test_the_decks_and_the_generator_stay_hidden() -> None:
+    state = secret_hands()
+    for seat in range(4):
+        seen = state.observation(seat)
+        assert "loudhailer" not in text(state, seat)
+        assert "rng" not in seen and "action_deck" not in seen and "eruption_deck" not in seen
+        assert seen["action_cards_left"] == 5 and seen["eruption_cards_left"] == 0
+
+
+def test_cards_drawn_or_discarded_are_shown_only_to_their_owner() -> None:
+    state = secret_hands()
+    place(state, FAR)
+    everyone_passes(state)
+    state.apply({"type": "discard", "cards": ["helicopter"]})
+    drawn = [e for e in state.observation(0)["events"] if e["kind"] == "cards_drawn"]
+    assert drawn[-1]["private"] == {"cards": ["loudhailer"]}
+    for seat in (1, 2, 3):
+        events = state.observation(seat)["events"]
+        assert [e for e in events if e["kind"] == "cards_drawn"][-1] == {
+            "turn": 1,
+            "kind": "cards_drawn",
+            "seat": 0,
+            "count": 1,
+        }
+        assert "loudhailer" not in text(state, seat) and "helicopter" not in text(state, seat)
+
+
+def test_a_seat_s_legal_moves_name_only_its_own_cards() -> None:
+    state = secret_hands()
+    place(state, FAR | {0: "observation_deck"})
+    assert state.current_seat == 0
+    cards = {m.get("card") for m in state.legal_moves()} - {None}
+    assert cards == {"helicopter"}
+
+
+def test_a_played_card_is_public() -> None:
+    state = secret_hands()
+    place(state, FAR | {0: "observation_deck"})
+    state.apply({"type": "play", "card": "helicopter", "use": "renown"})
+    assert "helicopter" in text(state, 2)
+
+
+def test_the_seeded_game_hides_every_hand_from_the_other_seats() -> None:
+    state = GAME.new_state("standard", seats=4, seed=11)
+    for seat in range(4):
+        seen = state.observation(seat)
+        assert sorted(seen["hand"]) == sorted(state.table.scientists[seat].hand)
+        assert all("hand" not in s for s in seen["scientists"])
