@@ -62,12 +62,11 @@ def own_road_ends(state: CatanState, seat: int) -> set[int]:
 
 
 def road_spots(state: CatanState, seat: int) -> list[int]:
-    """Empty edges the seat may build a road on, in edge order."""
+    """Empty edges the seat may build a road on (touching its road or building), in edge order."""
     edge_owner = state.edge_owner
-    spots = {
-        edge for node in own_road_ends(state, seat) for edge in NODE_EDGES[node] if edge_owner[edge] == -1
-    }
-    return sorted(spots)
+    ends = own_road_ends(state, seat)
+    ends.update(node for node, owner in enumerate(state.node_owner) if owner == seat)
+    return sorted({edge for node in ends for edge in NODE_EDGES[node] if edge_owner[edge] == -1})
 
 
 def settlement_spots(state: CatanState, seat: int) -> list[int]:

@@ -1,0 +1,140 @@
+"""The island: geometry with stable ids, the rulebook's beginner board, seeded and explicit boards."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from referee.catan_volcano import GAME
+from referee.catan_volcano.board import HARBOUR_KINDS, Layout, beginner_layout, random_layout
+from referee.catan_volcano.edition import EDITION
+from referee.catan_volcano.geometry import (
+    EDGE_NODES,
+    HEX_NEIGHBOURS,
+    HEX_NODES,
+    NODE_EDGES,
+    NODE_HEXES,
+    NODE_NODES,
+    corner_node,
+    edge_between,
+)
+from referee.game import SetupError
+from referee.rng import Rng
+from tests.referee.catan_volcano.positions import beginner_board
+
+
+def test_the_island_has_19_hexes_54_intersections_and_72_edges() -> None:
+    assert len(HEX_NODES) == 19
+    assert len(NODE_HEXES) == 54
+    assert len(EDGE_NODES) == 72
+    assert all(len(set(nodes)) == 6 for nodes in HEX_NODES)
+    # 18 coast corners touch one hex, 12 touch two (coast between two hexes), 24 inland touch three
+    assert Counter(len(hexes) for hexes in NODE_HEXES) == {1: 18, 2: 12, 3: 24}
+    assert all(len(NODE_EDGES[n]) == len(NODE_NODES[n]) in (2, 3) for n in range(54))
+
+
+def test_ids_are_stable_and_ordered_as_documented() -> None:
+    assert list(EDGE_NODES) == sorted(EDGE_NODES)
+    assert all(a < b for a, b in EDGE_NODES)
+    # hexes row by row: the top row is 0, 1, 2 and its left hex touches the two top-left nodes
+    assert HEX_NODES[0] == (0, 4, 8, 12, 7, 3)
+    assert HEX_NODES[9] == (18, 24, 30, 35, 29, 23)
+    assert corner_node(9, 1) == 18 and corner_node(9, 4) == 35
+    assert edge_between(18, 24) == edge_between(24, 18)
+    with pytest.raises(KeyError):
+        edge_between(18, 35)
+
+
+def test_every_hex_side_is_an_edge_and_neighbours_share_two_corners() -> None:
+    for nodes in HEX_NODES:
+        for i in range(6):
+            edge_between(nodes[i], nodes[(i + 1) % 6])
+    assert len(HEX_NEIGHBOURS[9]) == 6  # the centre
+    assert len(HEX_NEIGHBOURS[0]) == 3  # a corner of the island
+
+
+def test_the_beginner_board_is_the_rulebooks() -> None:
+    layout = beginner_layout()
+    rows = [layout.terrains[0:3], layout.terrains[3:7], layout.terrains[7:12], layout.terrains[12:16]]
+    assert rows[0] == ("mountains", "pasture", "forest")
+    assert rows[2] == ("fields", "forest", "desert", "forest", "mountains")
+    assert layout.numbers[:3] == (10, 2, 9)
+    assert Counter(layout.terrains) == {**EDITION.tiles}
+    assert sorted(n for n in layout.numbers if n is not None) == sorted(EDITION.number_tokens)
+    assert Counter(layout.harbours) == Counter(EDITION.harbours)
+    assert layout.robber_start() == 9
+
+
+def test_harbours_lie_on_coast_edges() -> None:
+    tables = beginner_layout().tables(gold=False)
+    harbour_nodes = [n for n, kind in enumerate(tables.node_harbour) if kind >= 0]
+    assert len(harbour_nodes) == 18
+    for hex_id, first, second in EDITION.harbour_slots:
+        a, b = corner_node(hex_id, first), corner_node(hex_id, second)
+        edge_between(a, b)  # the two harbour nodes are one edge
+        assert len(NODE_HEXES[a]) < 3 and len(NODE_HEXES[b]) < 3  # and on the coast
+    # the beginner board's 2:1 wood harbour is at the left of the second row
+    assert HARBOUR_KINDS[tables.node_harbour[corner_node(3, 5)]] == "wood"
+
+
+def test_a_random_board_has_the_base_sets_and_no_touching_red_numbers() -> None:
+    for seed in range(30):
+        layout = random_layout(Rng(seed))
+        assert Counter(layout.terrains) == {**EDITION.tiles}
+        assert sorted(n for n in layout.numbers if n is not None) == sorted(EDITION.number_tokens)
+        assert layout.numbers[layout.terrains.index("desert")] is None
+        for h, number in enumerate(layout.numbers):
+            if number in (6, 8):
+                assert all(layout.numbers[o] not in (6, 8) for o in HEX_NEIGHBOURS[h])
+
+
+def test_the_board_option_and_the_seed_decide_the_board() -> None:
+    first = GAME.new_state("base", 4, seed=11).layout
+    assert GAME.new_state("base", 4, seed=11).layout == first
+    assert GAME.new_state("base", 4, seed=12).layout != first
+    beginner = GAME.new_state("base", 3, seed=11, options={"board": "beginner"}).layout
+    assert beginner == beginner_layout()
+
+
+def test_an_explicit_board_is_used_as_given() -> None:
+    board = beginner_board()
+    board["hexes"][0] = {"terrain": "hills", "number": 10}
+    board["hexes"][3] = {"terrain": "mountains", "number": 12}
+    state = GAME.new_state("base", 4, seed=1, setup={"board": board})
+    assert state.layout.terrains[0] == "hills" and state.layout.terrains[3] == "mountains"
+    assert state.layout == Layout.from_json(board)
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda b: b["hexes"].pop(), "setup.board.hexes"),
+        (lambda b: b["hexes"][4].update(terrain="swamp"), "setup.board.hexes[4].terrain"),
+        (lambda b: b["hexes"][4].update(number=7), "setup.board.hexes[4].number"),
+        (lambda b: b["hexes"][9].update(number=5), "setup.board.hexes[9].number"),
+        (lambda b: b["harbours"].__setitem__(2, "gold"), "setup.board.harbours"),
+        (lambda b: b["hexes"][4].update(terrain="volcano"), "setup.board.hexes"),
+    ],
+)
+def test_a_bad_explicit_board_names_the_field(change, field: str) -> None:
+    board = beginner_board()
+    change(board)
+    with pytest.raises(SetupError) as error:
+        GAME.new_state("base", 4, seed=1, setup={"board": board})
+    assert error.value.field_name == field
+
+
+def test_setup_errors_for_seats_and_options() -> None:
+    with pytest.raises(SetupError) as error:
+        GAME.new_state("base", 2, seed=1)
+    assert error.value.field_name == "bots"
+    with pytest.raises(SetupError) as error:
+        GAME.new_state("base", 4, seed=1, options={"board": "hexagonal"})
+    assert error.value.field_name == "options.board"
+    with pytest.raises(SetupError) as error:
+        GAME.new_state("base", 4, seed=1, options={"robber_stops_eruption": False})
+    assert error.value.field_name == "options"
+    with pytest.raises(SetupError) as error:
+        GAME.new_state("base", 4, seed=1, setup={"pieces": []})
+    assert error.value.field_name == "setup"

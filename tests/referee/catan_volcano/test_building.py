@@ -1,0 +1,106 @@
+"""Roads, settlements and cities: connection, the distance rule, costs and the piece limits."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.catan_volcano.building import CITIES, ROADS, SETTLEMENTS
+from referee.catan_volcano.geometry import NODE_EDGES, edge_between
+from referee.game import IllegalMove
+from tests.referee.catan_volcano.positions import give, hand, of_type, road, settlement, start_turn, table
+
+ROAD_CARDS = {"wood": 1, "brick": 1}
+SETTLEMENT_CARDS = {"wood": 1, "brick": 1, "sheep": 1, "wheat": 1}
+
+
+def _seat0_at_18():
+    """Seat 0: a settlement on node 18 and a road 18-13; its turn, after the roll."""
+    state = table("base", 4)
+    settlement(state, 0, 18)
+    road(state, 0, 18, 13)
+    return start_turn(state, 0, "main")
+
+
+def test_a_road_extends_the_seats_own_road_or_building_and_costs_wood_and_brick() -> None:
+    state = _seat0_at_18()
+    give(state, 0, **ROAD_CARDS)
+    offered = {m["edge"] for m in of_type(state, "build_road")}
+    expected = (set(NODE_EDGES[18]) | set(NODE_EDGES[13])) - {edge_between(18, 13)}
+    assert offered == expected
+    state.apply({"type": "build_road", "edge": edge_between(13, 9)})
+    assert state.edge_owner[edge_between(13, 9)] == 0
+    assert hand(state, 0) == {}
+    assert state.pieces[0][ROADS] == 15 - 2
+    assert of_type(state, "build_road") == []  # no cards left
+
+
+def test_a_road_may_end_at_another_seats_settlement_but_not_pass_through_it() -> None:
+    state = _seat0_at_18()
+    settlement(state, 1, 8)
+    road(state, 0, 13, 8)
+    give(state, 0, **ROAD_CARDS)
+    offered = {m["edge"] for m in of_type(state, "build_road")}
+    assert edge_between(8, 4) not in offered and edge_between(8, 12) not in offered
+    assert edge_between(13, 9) in offered
+
+
+def test_a_settlement_needs_an_own_road_and_two_edges_to_every_building() -> None:
+    state = _seat0_at_18()
+    road(state, 0, 13, 9)
+    give(state, 0, **SETTLEMENT_CARDS)
+    # node 13 is next to the settlement on 18; node 9 is two edges away
+    assert [m["node"] for m in of_type(state, "build_settlement")] == [9]
+    settlement(state, 2, 14)  # another seat settles next to node 9
+    give(state, 0, **SETTLEMENT_CARDS)
+    assert of_type(state, "build_settlement") == []
+    with pytest.raises(IllegalMove):
+        state.apply({"type": "build_settlement", "node": 9})
+
+
+def test_a_settlement_costs_its_four_cards_and_a_piece() -> None:
+    state = _seat0_at_18()
+    road(state, 0, 13, 9)
+    give(state, 0, **SETTLEMENT_CARDS, ore=1)
+    state.apply({"type": "build_settlement", "node": 9})
+    assert state.node_owner[9] == 0 and state.node_level[9] == 1
+    assert hand(state, 0) == {"ore": 1}
+    assert state.pieces[0][SETTLEMENTS] == 5 - 2
+    assert state.bank == [19, 19, 19, 19, 18]
+
+
+def test_a_city_replaces_an_own_settlement_and_returns_it_to_the_supply() -> None:
+    state = _seat0_at_18()
+    settlement(state, 1, 8)
+    give(state, 0, wheat=2, ore=3)
+    assert of_type(state, "build_city") == [{"type": "build_city", "node": 18}]
+    state.apply({"type": "build_city", "node": 18})
+    assert state.node_level[18] == 2
+    assert state.pieces[0][CITIES] == 3 and state.pieces[0][SETTLEMENTS] == 5
+    assert hand(state, 0) == {}
+
+
+@pytest.mark.parametrize(
+    ("piece", "cards", "move_type"),
+    [
+        (ROADS, ROAD_CARDS, "build_road"),
+        (SETTLEMENTS, SETTLEMENT_CARDS, "build_settlement"),
+        (CITIES, {"wheat": 2, "ore": 3}, "build_city"),
+    ],
+)
+def test_no_piece_left_means_no_such_building(piece: int, cards: dict[str, int], move_type: str) -> None:
+    state = _seat0_at_18()
+    road(state, 0, 13, 9)
+    give(state, 0, **cards)
+    assert of_type(state, move_type)
+    state.pieces[0][piece] = 0
+    start_turn(state, 0, "main")
+    assert of_type(state, move_type) == []
+
+
+def test_building_is_only_after_the_roll_on_ones_own_turn() -> None:
+    state = _seat0_at_18()
+    give(state, 0, **ROAD_CARDS)
+    start_turn(state, 0, "roll")
+    assert of_type(state, "build_road") == []
+    with pytest.raises(IllegalMove):
+        state.apply({"type": "build_road", "edge": edge_between(13, 9)})

@@ -1,0 +1,98 @@
+"""Hidden information: a seat sees its own cards; of the others only what the table sees."""
+
+from __future__ import annotations
+
+import json
+
+from referee.catan_volcano import GAME
+from referee.game import canonical_json
+from tests.referee.catan_volcano.positions import (
+    deal_card,
+    give,
+    rig,
+    road,
+    settlement,
+    start_turn,
+    table,
+)
+
+
+def _two_tables(hand_a: dict[str, int], hand_b: dict[str, int], card_a: str, card_b: str):
+    """The same table twice, seat 1 holding different cards of the same counts.
+
+    The bank is public (every card that enters or leaves it does so in the open), so both tables
+    are given the same bank, as two different histories could."""
+    states = []
+    for hand, card in ((hand_a, card_a), (hand_b, card_b)):
+        state = table("base", 4)
+        settlement(state, 0, 18)
+        road(state, 0, 18, 13)
+        settlement(state, 1, 8)
+        give(state, 0, wood=2, brick=1, ore=1)
+        give(state, 1, **hand)
+        deal_card(state, 1, card)
+        state.bank = [15, 15, 15, 15, 15]
+        start_turn(state, 0, "main")
+        states.append(state)
+    return states
+
+
+def test_other_seats_cards_change_nothing_another_seat_is_shown() -> None:
+    a, b = _two_tables({"ore": 2, "wood": 1}, {"sheep": 3}, "knight", "victory_point")
+    for viewer in (0, 2, 3):
+        assert canonical_json(a.observation(viewer)) == canonical_json(b.observation(viewer))
+    assert canonical_json(a.legal_moves()) == canonical_json(b.legal_moves())
+    assert a.observation(1) != b.observation(1)
+
+
+def test_a_seat_sees_its_own_hand_and_counts_of_the_others() -> None:
+    state, _ = _two_tables({"ore": 2, "wood": 1}, {"sheep": 3}, "victory_point", "knight")
+    mine = state.observation(1)
+    assert mine["you"]["hand"] == {"wood": 1, "brick": 0, "sheep": 0, "wheat": 0, "ore": 2}
+    assert mine["you"]["development_cards"]["victory_point"] == 1
+    assert mine["you"]["points"] == 2
+    theirs = state.observation(0)
+    assert theirs["players"][1]["resource_cards"] == 3
+    assert theirs["players"][1]["development_cards"] == 1
+    assert theirs["players"][1]["points_showing"] == 1  # the victory point card is hidden
+    assert "hand" not in theirs["players"][1]
+    assert theirs["you"]["hand"]["wood"] == 2
+
+
+def test_only_thief_and_victim_learn_the_stolen_card() -> None:
+    state, _ = _two_tables({"ore": 2, "wood": 1}, {"sheep": 3}, "knight", "knight")
+    start_turn(state, 0, "roll")
+    rig(state, 3, 4, (3, 0))
+    state.apply({"type": "roll"})
+    state.apply({"type": "move_robber", "hex": 4, "victim": 1})
+    seen = {
+        seat: [e for e in state.observation(seat)["events"] if e["type"] == "steal"][-1] for seat in range(4)
+    }
+    assert seen[0]["resource"] == seen[1]["resource"] == "wood"
+    assert "resource" not in seen[2] and "resource" not in seen[3]
+    assert "secret" not in json.dumps(state.observation(2))
+
+
+def test_only_the_buyer_learns_the_card_bought() -> None:
+    state = start_turn(table("base", 4), 0, "main")
+    give(state, 0, wood=4, sheep=1, wheat=1, ore=1)
+    rig(state, (25, 20))
+    state.apply({"type": "buy_development_card"})
+    bought = {
+        seat: [e for e in state.observation(seat)["events"] if e["type"].startswith("buy")][-1]
+        for seat in (0, 1)
+    }
+    assert bought[0]["card"] == "road_building"
+    assert "card" not in bought[1]
+    assert state.observation(1)["players"][0]["development_cards"] == 1
+
+
+def test_the_observation_carries_the_board_geometry_and_is_json() -> None:
+    state = GAME.new_state("vulkan-issimo", 3, seed=4)
+    view = json.loads(json.dumps(state.observation(2)))
+    board = view["board"]
+    assert len(board["hexes"]) == 19 and len(board["edge_nodes"]) == 72 and len(board["node_hexes"]) == 54
+    assert [v["hex"] for v in board["volcanoes"]] == sorted(v["hex"] for v in board["volcanoes"])
+    assert {v["number"] for v in board["volcanoes"]} == {4, 5, 6}
+    assert all(v["gold"] for v in board["volcanoes"])
+    assert view["phase"] == "place_settlement" and view["to_move"] == 0

@@ -1,0 +1,63 @@
+"""The move format: flat JSON objects of the declared fields; anything else is refused unchanged."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from referee.catan_volcano import GAME
+from referee.catan_volcano.moves import MOVES, key_of
+from referee.game import IllegalMove, canonical_json
+from referee.rng import Rng
+
+
+def test_every_generated_move_has_exactly_its_declared_fields_in_order() -> None:
+    seen: set[str] = set()
+    for variant in GAME.variants:
+        state = GAME.new_state(variant, 4, seed=2)
+        chooser = Rng(2)
+        for _ in range(1500):
+            if state.outcome() is not None:
+                break
+            for move in state.legal_moves():
+                assert list(move) == ["type", *MOVES[move["type"]].fields]
+                assert key_of(json.loads(json.dumps(move))) == tuple(move.values())
+                seen.add(move["type"])
+            state.apply(chooser.choice(state.legal_moves()))
+    assert {"place_settlement", "place_road", "build_road", "maritime_trade", "offer_trade"} <= seen
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"type": "place_settlement", "node": True},
+        {"type": "place_settlement", "node": 0.0},
+        {"type": "place_settlement", "node": "0"},
+        {"type": "place_settlement"},
+        {"type": "place_settlement", "node": 0, "extra": 1},
+        {"type": "place_settlement", "node": 54},
+        {"type": "place_road", "edge": 0},
+        ["place_settlement", 0],
+    ],
+)
+def test_malformed_or_illegal_moves_are_refused_without_change(move) -> None:
+    state = GAME.new_state("base", 4, seed=2)
+    before = canonical_json(state.to_json())
+    with pytest.raises(IllegalMove):
+        state.apply(move)
+    assert canonical_json(state.to_json()) == before
+    state.apply({"type": "place_settlement", "node": 0})  # the well-formed one is fine
+
+
+def test_a_copy_goes_on_independently() -> None:
+    state = GAME.new_state("gold", 3, seed=8)
+    chooser = Rng(8)
+    for _ in range(60):
+        state.apply(chooser.choice(state.legal_moves()))
+    copy = state.copy()
+    assert canonical_json(copy.to_json()) == canonical_json(state.to_json())
+    copy.apply(copy.legal_moves()[-1])
+    assert canonical_json(copy.to_json()) != canonical_json(state.to_json())
+    again = GAME.load_state(json.loads(json.dumps(state.to_json())))
+    assert canonical_json(again.to_json()) == canonical_json(state.to_json())
