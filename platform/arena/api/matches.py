@@ -10,7 +10,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from arena import match_requests
-from arena.api.context import BEARER, presented_token, runtime
+from arena.api.context import needs_token, presented_token, runtime
 from arena.api.schemas import MatchCreateSchema, MatchQuerySchema, MatchSchema
 from arena.errors import NotFound
 from referee.replay import decompress
@@ -38,7 +38,7 @@ class Matches(MethodView):
 
     @blp.arguments(MatchCreateSchema)
     @blp.response(202, MatchSchema)
-    @blp.doc(security=BEARER)
+    @needs_token(blp, "the organizer token")
     def post(self, data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
         """Request a match (needs the organizer token); it is queued for a worker
 

@@ -9,7 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from arena import match_requests, tournament_requests
-from arena.api.context import BEARER, presented_token, runtime
+from arena.api.context import needs_token, presented_token, runtime
 from arena.api.schemas import (
     MatchQuerySchema,
     TournamentCreateSchema,
@@ -32,7 +32,7 @@ class Tournaments(MethodView):
 
     @blp.arguments(TournamentCreateSchema)
     @blp.response(202, TournamentSchema)
-    @blp.doc(security=BEARER)
+    @needs_token(blp, "the organizer token")
     def post(self, data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
         """Start a tournament (needs the organizer token): every match is queued at once
 

@@ -1,0 +1,193 @@
+"""``/api/v1/matches``: organizer auth, checks before queueing, status, result, replay, ladder."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from referee.replay import verify_replay
+from tests.platform.conftest import Arena
+
+ERROR_KEYS = {"code", "status", "message", "errors"}
+
+
+@pytest.fixture
+def duelists(arena: Arena) -> tuple[dict, dict]:
+    return arena.register("First", "/first/1", ["nim", "party"]), arena.register("Last", "/last/1", ["nim"])
+
+
+def test_creating_a_match_needs_the_organizer_token(arena: Arena, duelists) -> None:
+    first, last = duelists
+    request = {"game": "nim", "bots": [first["id"], last["id"]]}
+    for headers in ({}, {"Authorization": "Bearer nope"}, {"Authorization": f"Bearer {first['token']}"}):
+        answer = arena.client.post("/api/v1/matches", json=request, headers=headers)
+        assert answer.status_code == 401
+        assert set(answer.get_json()) == ERROR_KEYS and "organizer" in answer.get_json()["message"]
+    assert arena.queue.ids == []
+
+
+def test_a_match_is_queued_then_played_and_its_result_stored(arena: Arena, duelists) -> None:
+    first, last = duelists
+    answer = arena.client.post(
+        "/api/v1/matches",
+        json={"game": "nim", "bots": [first["id"], last["id"]], "seed": 4, "options": {"stones": 5}},
+        headers=arena.admin(),
+    )
+    assert answer.status_code == 202
+    match = answer.get_json()
+    assert answer.headers["Location"].endswith(f"/api/v1/matches/{match['id']}")
+    assert match["status"] == "queued" and match["variant"] == "standard"
+    assert match["options"] == {"stones": 5} and match["time"] == {"move_ms": 2000, "bank_ms": 0}
+    assert [seat["name"] for seat in match["seats"]] == ["First", "Last"]
+    assert match["result"] is None and match["replay_url"] is None
+    assert arena.queue.ids == [match["id"]]
+
+    assert [outcome.value for outcome in arena.run_queue()] == ["finished"]
+    done = arena.get(f"/api/v1/matches/{match['id']}")
+    assert done["status"] == "finished" and done["attempts"] == 1
+    # 5 stones: First takes 1 (4 left), Last takes 3 (1 left), First takes the last one
+    assert done["moves"] == 3
+    assert done["result"]["places"] == [1, 2] and done["result"]["reason"] == "last_stone_taken"
+    assert [seat["faults"] for seat in done["seats"]] == [0, 0]
+    assert done["replay_url"] == f"/api/v1/matches/{match['id']}/replay"
+
+
+def test_the_replay_downloads_as_a_json_attachment_that_verifies(arena: Arena, duelists) -> None:
+    first, last = duelists
+    match = arena.match(game="nim", bots=[last["id"], first["id"]], seed=1)
+    assert arena.client.get(f"/api/v1/matches/{match['id']}/replay").status_code == 404
+    arena.run_queue()
+    answer = arena.client.get(f"/api/v1/matches/{match['id']}/replay")
+    assert answer.status_code == 200 and answer.mimetype == "application/json"
+    assert answer.headers["Content-Disposition"] == f'attachment; filename="{match["id"]}.json"'
+    replay = json.loads(answer.data)
+    assert replay["match_id"] == match["id"] and replay["format"] == "arena-replay/1"
+    assert [seat["bot_id"] for seat in replay["seats"]] == [last["id"], first["id"]]
+    assert verify_replay(replay) == []
+
+
+def test_the_referee_signs_with_the_bots_secret(arena: Arena, duelists) -> None:
+    first, last = duelists
+    arena.bots.secrets["/last/1"] = "not the secret the platform holds"
+    match = arena.match(game="nim", bots=[first["id"], last["id"]], max_faults=2)
+    arena.run_queue()
+    done = arena.get(f"/api/v1/matches/{match['id']}")
+    assert done["seats"][1]["faults"] == 2 and done["seats"][1]["forfeited"] is True
+    assert done["seats"][0]["faults"] == 0
+    bot = arena.get(f"/api/v1/bots/{last['id']}")
+    assert bot["faults"] == {"total": 3, "by_kind": {"http_status": 2, "forfeit": 1}}
+
+
+def test_a_finished_rated_match_updates_the_ladder_and_the_bots_ratings(arena: Arena, duelists) -> None:
+    first, last = duelists
+    arena.match(game="nim", bots=[first["id"], last["id"]], options={"stones": 1})
+    arena.run_queue()
+    ladder = arena.get("/api/v1/ladders/nim")
+    assert ladder["variant"] == "standard" and ladder["rated"] is True and ladder["ranked_by"] == "rating"
+    assert [(e["rank"], e["name"], e["rating"], e["wins"], e["losses"]) for e in ladder["entries"]] == [
+        (1, "First", 1520.0, 1, 0),
+        (2, "Last", 1480.0, 0, 1),
+    ]
+    (rating,) = arena.get(f"/api/v1/bots/{first['id']}")["ratings"]
+    assert (rating["game"], rating["variant"], rating["rating"], rating["games"]) == (
+        "nim",
+        "standard",
+        1520.0,
+        1,
+    )
+
+
+def test_an_unrated_match_never_touches_the_ladder(arena: Arena, duelists) -> None:
+    first, last = duelists
+    match = arena.match(game="nim", bots=[first["id"], last["id"]], rated=False)
+    arena.run_queue()
+    assert arena.get(f"/api/v1/matches/{match['id']}")["status"] == "finished"
+    assert arena.get("/api/v1/ladders/nim")["entries"] == []
+    assert arena.get(f"/api/v1/bots/{first['id']}")["ratings"] == []
+
+
+@pytest.mark.parametrize(
+    ("request_body", "errors"),
+    [
+        ({"game": "chess"}, {"game": ["unknown game 'chess' (games: "]}),
+        ({"variant": "blitz"}, {"variant": ["game nim has no variant 'blitz'"]}),
+        ({"options": {"stones": 0}}, {"options": {"stones": ["options.stones must be at least 1"]}}),
+        ({"options": {"colour": "red"}}, {"options": ["unknown option(s) for variant standard: colour"]}),
+        ({"setup": {"stones": -1}}, {"setup": {"stones": ["setup.stones must be a positive integer"]}}),
+        ({"time": {"move_ms": 0}}, {"time": {"move_ms": ["Must be greater than or equal to 1"]}}),
+        ({"seed": -5}, {"seed": ["Must be greater than or equal to 0"]}),
+        ({"rated": "maybe"}, {"rated": ["Not a valid boolean."]}),
+    ],
+)
+def test_invalid_requests_are_refused_with_field_messages(
+    arena: Arena, duelists, request_body, errors
+) -> None:
+    first, last = duelists
+    body = {"game": "nim", "bots": [first["id"], last["id"]], **request_body}
+    answer = arena.client.post("/api/v1/matches", json=body, headers=arena.admin())
+    assert answer.status_code == 422
+    got = answer.get_json()
+    assert set(got) == ERROR_KEYS
+
+    def starts(expected, actual) -> None:
+        if isinstance(expected, dict):
+            assert set(expected) == set(actual)
+            for key in expected:
+                starts(expected[key], actual[key])
+        else:
+            assert len(actual) == len(expected) and all(
+                a.startswith(e) for e, a in zip(expected, actual, strict=True)
+            )
+
+    starts(errors, got["errors"])
+    assert arena.queue.ids == [] and arena.get("/api/v1/matches") == []
+
+
+def test_bots_must_exist_and_play_the_game_and_seats_must_fit(arena: Arena, duelists) -> None:
+    first, last = duelists
+    answer = arena.client.post(
+        "/api/v1/matches",
+        json={"game": "party", "bots": [first["id"], last["id"], "b-nobody"]},
+        headers=arena.admin(),
+    )
+    assert answer.status_code == 422
+    assert answer.get_json()["errors"] == {
+        "bots": {
+            "1": [f"bot '{last['id']}' (Last) does not play party"],
+            "2": ["no bot with id 'b-nobody'"],
+        }
+    }
+    answer = arena.client.post(
+        "/api/v1/matches", json={"game": "nim", "bots": [first["id"]]}, headers=arena.admin()
+    )
+    assert answer.get_json()["errors"] == {"bots": ["variant standard is played by 2, 3 seats, not 1"]}
+
+
+def test_unknown_match_is_404(arena: Arena) -> None:
+    for url in ("/api/v1/matches/m-none", "/api/v1/matches/m-none/replay"):
+        answer = arena.client.get(url)
+        assert answer.status_code == 404 and set(answer.get_json()) == ERROR_KEYS
+
+
+def test_matches_are_listed_newest_first(arena: Arena, duelists) -> None:
+    first, last = duelists
+    ids = [arena.match(game="nim", bots=[first["id"], last["id"]], seed=n)["id"] for n in range(3)]
+    assert [m["id"] for m in arena.get("/api/v1/matches")] == ids[::-1]
+    assert [m["id"] for m in arena.get("/api/v1/matches?limit=2")] == ids[:0:-1]
+    assert arena.client.get("/api/v1/matches?limit=0").status_code == 422
+
+
+def test_a_broken_queue_aborts_the_match_and_answers_503(arena: Arena, duelists) -> None:
+    first, last = duelists
+
+    def refuse(match_id: str) -> None:
+        raise ConnectionError("broker down")
+
+    arena.queue.enqueue = refuse  # type: ignore[method-assign]
+    answer = arena.client.post(
+        "/api/v1/matches", json={"game": "nim", "bots": [first["id"], last["id"]]}, headers=arena.admin()
+    )
+    assert answer.status_code == 503 and set(answer.get_json()) == ERROR_KEYS
+    (match,) = arena.get("/api/v1/matches")
+    assert match["status"] == "aborted" and "could not be queued" in match["error"]

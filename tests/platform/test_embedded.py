@@ -1,0 +1,94 @@
+"""The embedded default end to end: API, Celery task and queue, worker thread, in-memory Redis."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from arena.api import create_app
+from arena.embedded import EmbeddedPlatform
+from arena.settings import Settings
+from arena.tasks import CeleryQueue
+from referee.replay import verify_replay
+from tests.platform.conftest import ADMIN, LOOPBACK, BotServer
+
+
+@pytest.fixture
+def embedded(toy_games: None) -> Iterator[EmbeddedPlatform]:
+    platform = EmbeddedPlatform(Settings(admin_token=ADMIN, policy=LOOPBACK), concurrency=4)
+    yield platform
+    platform.close()
+
+
+def wait_for(client, url: str, done, timeout: float = 30.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        body = client.get(url).get_json()
+        if done(body) or time.monotonic() > deadline:
+            return body
+        time.sleep(0.05)
+
+
+def test_a_tournament_runs_through_the_celery_queue_in_process(
+    embedded: EmbeddedPlatform, bots: BotServer
+) -> None:
+    assert isinstance(embedded.runtime.queue, CeleryQueue) and embedded.celery.conf.broker_url == "memory://"
+    client = create_app(embedded.runtime).test_client()
+    admin = {"Authorization": f"Bearer {ADMIN}"}
+    ids = []
+    for path in ("/first/e1", "/last/e2", "/sleepy/e3"):
+        answer = client.post(
+            "/api/v1/bots", json={"name": path, "endpoint": bots.url(path), "games": ["nim"]}
+        )
+        bots.secrets[path] = answer.get_json()["secret"]
+        ids.append(answer.get_json()["id"])
+    answer = client.post(
+        "/api/v1/tournaments",
+        json={
+            "name": "e2e",
+            "game": "nim",
+            "format": "round_robin",
+            "bots": ids,
+            "seats_per_match": 2,
+            "seed": 3,
+        },
+        headers=admin,
+    )
+    assert answer.status_code == 202
+    url = answer.headers["Location"]
+    done = wait_for(client, url, lambda body: body["status"] == "finished")
+    assert done["progress"]["finished"] == done["progress"]["total"] == 6
+    assert sum(row["points"] for row in done["standings"]) == 6.0
+    ladder = client.get("/api/v1/ladders/nim").get_json()["entries"]
+    assert sorted(entry["games"] for entry in ladder) == [4, 4, 4]
+    assert (
+        round(sum(entry["rating"] for entry in ladder), 6) == 4500.0
+    )  # every game here has K 40 on both sides
+    for match in done["matches"]:
+        replay = client.get(f"/api/v1/matches/{match['id']}/replay").get_json()
+        assert verify_replay(replay) == []
+        assert all(move["source"] == "bot" for move in replay["moves"])  # every request was signed right
+
+
+def test_a_single_match_reports_running_then_finished(embedded: EmbeddedPlatform, bots: BotServer) -> None:
+    client = create_app(embedded.runtime).test_client()
+    ids = []
+    for path in ("/sleepy/s1", "/sleepy/s2"):
+        answer = client.post(
+            "/api/v1/bots", json={"name": path, "endpoint": bots.url(path), "games": ["nim"]}
+        )
+        ids.append(answer.get_json()["id"])
+    answer = client.post(
+        "/api/v1/matches",
+        json={"game": "nim", "bots": ids, "options": {"stones": 6}},
+        headers={"Authorization": f"Bearer {ADMIN}"},
+    )
+    url = answer.headers["Location"]
+    running = wait_for(
+        client, url, lambda body: body["status"] == "running" and body["moves"] >= 1, timeout=10
+    )
+    assert running["status"] == "running" and running["started_at"]
+    finished = wait_for(client, url, lambda body: body["status"] == "finished")
+    assert finished["moves"] == 6 and finished["attempts"] == 1

@@ -1,0 +1,126 @@
+"""The worker side: a match's end counts exactly once, however often its task runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena import execution
+from arena.execution import RunOutcome, execute, finish
+from referee.agents import LocalAgent
+from referee.runner import SeatBot, run_match
+from tests.platform.conftest import Arena
+
+
+class TakeOne:
+    def choose(self, request: dict) -> dict:
+        return {"take": 1}
+
+
+@pytest.fixture
+def pair(arena: Arena) -> tuple[dict, dict]:
+    return arena.register("A", "/first/a", ["nim"]), arena.register("B", "/first/b", ["nim"])
+
+
+def played(match: dict) -> dict:
+    seats = [SeatBot(seat["bot_id"], seat["name"], LocalAgent(TakeOne())) for seat in match["seats"]]
+    return run_match(match_id=match["id"], game_id="nim", variant="standard", seats=seats, seed=match["seed"])
+
+
+def test_running_the_finishing_step_twice_counts_the_match_once(arena: Arena, pair) -> None:
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+    record = arena.runtime.store.get_match(match["id"])
+    replay = played(record)
+    assert finish(arena.runtime, record, replay) is True
+    assert finish(arena.runtime, record, replay) is False
+    rows = arena.runtime.store.ladder_rows("nim", "standard")
+    assert rows[a["id"]]["games"] == rows[b["id"]]["games"] == 1
+    assert rows[a["id"]]["rating"] == 1520.0
+    assert arena.runtime.store.is_applied(match["id"])
+
+
+def test_a_second_delivery_of_a_finished_match_does_nothing(arena: Arena, pair) -> None:
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+    assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
+    assert execute(arena.runtime, match["id"]) is RunOutcome.ALREADY_ENDED
+    assert arena.get(f"/api/v1/matches/{match['id']}")["attempts"] == 1
+    assert arena.runtime.store.ladder_rows("nim", "standard")[a["id"]]["games"] == 1
+
+
+def test_the_applied_mark_alone_stops_a_second_count(arena: Arena, pair) -> None:
+    """Two runs of one match both reach the end (the first run's worker was thought dead)."""
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+    record = arena.runtime.store.get_match(match["id"])
+    replay = played(record)
+    assert finish(arena.runtime, record, replay) is True
+    # the slower run still sees the match running: only applied:<match id> stands in its way
+    arena.runtime.store.update_match(match["id"], lambda m: {**m, "status": "running"})
+    assert finish(arena.runtime, record, replay) is False
+    assert arena.runtime.store.ladder_rows("nim", "standard")[a["id"]]["games"] == 1
+    assert arena.runtime.store.bot_faults(a["id"]) == {}
+
+
+def test_a_live_lease_held_elsewhere_makes_the_run_wait(arena: Arena, pair) -> None:
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+    assert arena.runtime.store.acquire_lease(match["id"], "another-worker", 30)
+    assert execute(arena.runtime, match["id"]) is RunOutcome.BUSY
+    assert arena.get(f"/api/v1/matches/{match['id']}")["status"] == "queued"
+    arena.runtime.store.release_lease(match["id"], "someone-else")  # not the holder: no effect
+    assert execute(arena.runtime, match["id"]) is RunOutcome.BUSY
+    arena.runtime.store.release_lease(match["id"], "another-worker")
+    assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
+
+
+def test_a_match_is_aborted_after_too_many_attempts(arena: Arena, pair) -> None:
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+    limit = arena.runtime.settings.max_attempts
+    arena.runtime.store.update_match(match["id"], lambda m: {**m, "status": "running", "attempts": limit})
+    assert execute(arena.runtime, match["id"]) is RunOutcome.ABORTED
+    done = arena.get(f"/api/v1/matches/{match['id']}")
+    assert done["status"] == "aborted" and done["error"] == f"gave up after {limit} attempts"
+    assert arena.runtime.store.ladder_rows("nim", "standard") == {}
+
+
+def test_a_bot_deleted_before_the_match_runs_aborts_it(arena: Arena, pair) -> None:
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+    arena.client.delete(f"/api/v1/bots/{b['id']}", headers={"Authorization": f"Bearer {b['token']}"})
+    assert execute(arena.runtime, match["id"]) is RunOutcome.ABORTED
+    done = arena.get(f"/api/v1/matches/{match['id']}")
+    assert done["status"] == "aborted" and b["id"] in done["error"]
+
+
+def test_an_engine_failure_aborts_the_match_not_the_worker(arena: Arena, pair, monkeypatch) -> None:
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+
+    def broken(**kwargs):
+        raise ZeroDivisionError("engine bug")
+
+    monkeypatch.setattr(execution, "run_match", broken)
+    assert execute(arena.runtime, match["id"]) is RunOutcome.ABORTED
+    assert (
+        arena.get(f"/api/v1/matches/{match['id']}")["error"] == "engine error: ZeroDivisionError: engine bug"
+    )
+    assert execute(arena.runtime, "m-unknown") is RunOutcome.MISSING
+
+
+def test_faults_by_bot_counts_kinds_and_forfeits_but_not_moves_made_after_a_forfeit() -> None:
+    replay = {
+        "seats": [
+            {"seat": 0, "bot_id": "x", "forfeited": True},
+            {"seat": 1, "bot_id": "y", "forfeited": False},
+        ],
+        "moves": [
+            {"seat": 0, "fault": {"kind": "timeout"}},
+            {"seat": 1, "fault": None},
+            {"seat": 0, "fault": {"kind": "illegal_move"}},
+            {"seat": 0, "fault": {"kind": "timeout"}},
+            {"seat": 0, "fault": {"kind": "forfeited"}},
+        ],
+    }
+    assert execution.faults_by_bot(replay) == {"x": {"timeout": 2, "illegal_move": 1, "forfeit": 1}}

@@ -1,0 +1,79 @@
+"""The OpenAPI document and the docs pages the platform serves itself."""
+
+from __future__ import annotations
+
+from tests.platform.conftest import Arena
+
+OPERATIONS = {
+    ("/api/v1/games", "get"): "200",
+    ("/api/v1/games/{game_id}", "get"): "200",
+    ("/api/v1/bots", "get"): "200",
+    ("/api/v1/bots", "post"): "201",
+    ("/api/v1/bots/{bot_id}", "get"): "200",
+    ("/api/v1/bots/{bot_id}", "patch"): "200",
+    ("/api/v1/bots/{bot_id}", "delete"): "204",
+    ("/api/v1/matches", "get"): "200",
+    ("/api/v1/matches", "post"): "202",
+    ("/api/v1/matches/{match_id}", "get"): "200",
+    ("/api/v1/matches/{match_id}/replay", "get"): "200",
+    ("/api/v1/tournaments", "get"): "200",
+    ("/api/v1/tournaments", "post"): "202",
+    ("/api/v1/tournaments/{tournament_id}", "get"): "200",
+    ("/api/v1/ladders/{game_id}", "get"): "200",
+}
+
+
+def test_every_operation_is_described_with_one_success_code(arena: Arena) -> None:
+    spec = arena.get("/api/v1/openapi.json")
+    assert spec["openapi"].startswith("3.") and spec["info"]["title"] == "Volcano Arena"
+    found = {
+        (path, method) for path, item in spec["paths"].items() for method in item if method != "parameters"
+    }
+    assert found == set(OPERATIONS)
+    for (path, method), success in OPERATIONS.items():
+        codes = [code for code in spec["paths"][path][method]["responses"] if code.startswith("2")]
+        assert codes == [success], (path, method, codes)
+
+
+def test_schemas_and_security_are_named(arena: Arena) -> None:
+    spec = arena.get("/api/v1/openapi.json")
+    schemas = spec["components"]["schemas"]
+    assert {
+        "BotCreate",
+        "BotCreated",
+        "MatchCreate",
+        "Match",
+        "TournamentCreate",
+        "Tournament",
+        "Ladder",
+        "Error",
+    } <= set(schemas)
+    assert set(schemas["MatchCreate"]["required"]) == {"game", "bots"}
+    assert spec["components"]["securitySchemes"]["bearerAuth"] == {"type": "http", "scheme": "bearer"}
+    assert spec["paths"]["/api/v1/matches"]["post"]["security"] == [{"bearerAuth": []}]
+    assert "security" not in spec["paths"]["/api/v1/matches"]["get"]
+    responses = spec["paths"]["/api/v1/matches"]["post"]["responses"]
+    for code in ("401", "422"):
+        error = responses[code]
+        if "$ref" in error:
+            error = spec["components"]["responses"][error["$ref"].split("/")[-1]]
+        assert error["content"]["application/json"]["schema"]["$ref"].endswith("/Error")
+
+
+def test_the_docs_page_needs_nothing_from_outside(arena: Arena) -> None:
+    answer = arena.client.get("/api/v1/docs")
+    assert answer.status_code == 200 and answer.mimetype == "text/html"
+    page = answer.get_data(as_text=True)
+    assert 'fetch("openapi.json")' in page
+    assert "<script src" not in page and "<link" not in page  # no outside assets
+    assert arena.client.get("/").headers["Location"].endswith("/api/v1/docs")
+    assert arena.client.get("/api/v1/swagger-ui").status_code == 200
+
+
+def test_health_and_unknown_routes(arena: Arena) -> None:
+    health = arena.get("/api/v1/health")
+    assert health["status"] == "ok" and health["mode"] == "embedded" and "nim" in health["games"]
+    answer = arena.client.get("/api/v1/nothing-here")
+    assert answer.status_code == 404 and set(answer.get_json()) == {"code", "status", "message", "errors"}
+    answer = arena.client.put("/api/v1/games")
+    assert answer.status_code == 405 and answer.get_json()["code"] == 405
