@@ -13,6 +13,9 @@ from referee.game import Game, SetupError
 
 GAME_MODULES: dict[str, str] = {
     "vulkan": "referee.vulkan",
+    "volcano": "referee.volcano",
+    "boulderville": "referee.boulderville",
+    "catan-volcano": "referee.catan_volcano",
 }
 
 
