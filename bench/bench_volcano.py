@@ -3,8 +3,10 @@
 Random playouts of the default variant (2 and 3 seats, Power Play on and off), timing the engine's
 ``legal_moves``, ``apply`` and ``observation`` separately. The baseline, measured in the same run, is
 the same driver loop against a stand-in state that lists a fixed 40 small moves and applies nothing:
-the least any engine behind this interface can cost a move. The ratio engine / baseline is how many
-such bare moves one Volcano move costs, a figure that carries across machines better than raw speed.
+the least any engine behind this interface can cost a move. It runs after every game for as many
+moves as that game had, so both see the same load on a shared machine. The ratio engine / baseline
+is how many such bare moves one Volcano move costs, a figure that carries across machines better
+than raw speed.
 
     python bench/bench_volcano.py [--games 40]
 """
@@ -29,6 +31,7 @@ class Tally:
     legal_s: float = 0.0
     apply_s: float = 0.0
     observe_s: float = 0.0
+    baseline_s: float = 0.0
     reasons: Counter[str] = field(default_factory=Counter)
 
     @property
@@ -42,6 +45,7 @@ def random_playouts(seats: int, games: int, options: dict) -> Tally:
     for seed in range(games):
         state = game.new_state(game.default_variant, seats=seats, seed=seed, options=options)
         chooser = Rng(seed + 10_000)
+        moves_before = tally.moves
         while state.outcome() is None:
             started = time.perf_counter()
             moves = state.legal_moves()
@@ -55,6 +59,7 @@ def random_playouts(seats: int, games: int, options: dict) -> Tally:
             tally.moves += 1
         tally.games += 1
         tally.reasons[state.outcome().reason] += 1
+        tally.baseline_s += bare_loop(tally.moves - moves_before)
     return tally
 
 
@@ -90,14 +95,13 @@ def main() -> None:
     for seats in (2, 3):
         for power_play in (True, False):
             tally = random_playouts(seats, args.games, {"power_play": power_play})
-            baseline_s = bare_loop(tally.moves)
             per_move = 1e6 / tally.moves
             endings = ", ".join(f"{reason} {count}" for reason, count in sorted(tally.reasons.items()))
             print(
                 f"{seats:>5} {'on' if power_play else 'off':>10} {tally.games / tally.play_s:>8.1f}"
                 f" {tally.moves / tally.play_s:>9.0f} {tally.moves / tally.games:>10.0f}"
                 f" {tally.legal_s * per_move:>8.1f} {tally.apply_s * per_move:>8.1f}"
-                f" {tally.observe_s * per_move:>10.1f} {tally.play_s / baseline_s:>10.1f}  {endings}"
+                f" {tally.observe_s * per_move:>10.1f} {tally.play_s / tally.baseline_s:>10.1f}  {endings}"
             )
     print("games/s and moves/s count legal_moves + apply (what a playout needs); observe is extra,")
     print("paid by the match runner on every move; x baseline = (legal + apply) / bare driver loop.")

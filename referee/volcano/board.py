@@ -97,16 +97,11 @@ class Board:
 
     def to_json(self) -> list[list[dict[str, Any]]]:
         """Rows of squares, each ``{"stack": [pieces bottom to top], "cap": null|"black"|"white"}``."""
-        return [
-            [
-                {
-                    "stack": [piece.to_json() for piece in self.stacks[index_of(row, column)]],
-                    "cap": _cap_json(self.caps[index_of(row, column)]),
-                }
-                for column in range(BOARD_SIZE)
-            ]
-            for row in range(BOARD_SIZE)
+        squares = [
+            {"stack": [{"colour": p.colour.value, "size": p.size} for p in stack], "cap": _cap_json(cap)}
+            for stack, cap in zip(self.stacks, self.caps, strict=True)
         ]
+        return [squares[row * BOARD_SIZE : (row + 1) * BOARD_SIZE] for row in range(BOARD_SIZE)]
 
     @classmethod
     def from_json(cls, data: Any, where: str) -> Board:

@@ -121,5 +121,3 @@ def step_cap(board: Board, origin: int, direction: str) -> Eruption:
         if not landing.captured:
             board.stacks[landing.square].append(landing.piece)
     return Eruption(cap, origin, direction, cap_to, tuple(flow), stopped, len(stack))
-
-

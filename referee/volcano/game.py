@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from copy import deepcopy
 
 from referee.game import JSON, Game, OptionSpec, Outcome, SetupError, VariantSpec
 from referee.rng import Rng
@@ -16,7 +15,7 @@ from referee.volcano.board import Board, BoardError
 from referee.volcano.edition import DEFAULT_STEP_LIMIT, DEFAULT_TURN_LIMIT
 from referee.volcano.pieces import Piece
 from referee.volcano.setup import explicit_position, seeded_position
-from referee.volcano.state import VolcanoState
+from referee.volcano.state import VolcanoState, copy_json
 
 VARIANT = "fiesta-caldera"
 
@@ -99,10 +98,10 @@ class VolcanoGame(Game):
             board=board,
             captures=[[Piece.from_json(item) for item in held] for held in data["captures"]],
             to_move=data["to_move"],
-            turn_moves=deepcopy(data["turn_moves"]),
+            turn_moves=copy_json(data["turn_moves"]),
             turns_played=data["turns_played"],
             passes_in_row=data["passes_in_row"],
-            last_eruption=deepcopy(data["last_eruption"]),
+            last_eruption=copy_json(data["last_eruption"]),
             result=None if outcome is None else Outcome.from_json(outcome),
         )
 

@@ -22,7 +22,6 @@ used are read off it, so the state holds each fact once.
 from __future__ import annotations
 
 from collections.abc import Callable
-from copy import deepcopy
 from typing import Any
 
 from referee.game import JSON, IllegalMove, Move, Outcome, State, places_from_keys
@@ -31,6 +30,21 @@ from referee.volcano.edition import CALDERA
 from referee.volcano.eruption import can_step, step_cap
 from referee.volcano.pieces import Piece, PieceError
 from referee.volcano.trios import Trios, count_trios, winning_reason
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of plain JSON (dicts, lists, scalars): views must never share the state's lists.
+
+    >>> moves = [{"type": "step", "from": [0, 0], "dir": "E"}]
+    >>> copy_json(moves) == moves and copy_json(moves)[0]["from"] is not moves[0]["from"]
+    True
+    """
+    if isinstance(value, dict):
+        return {key: copy_json(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [copy_json(item) for item in value]
+    return value
+
 
 STEP = "step"
 POWER_PLAY = "power_play"
@@ -199,10 +213,10 @@ class VolcanoState(State):
             "trios": [self.trios(s).to_json() for s in range(self.seats)],
             "steps_this_turn": self.steps_this_turn,
             "power_play_used": self.power_play_used,
-            "turn_moves": deepcopy(self.turn_moves),
+            "turn_moves": copy_json(self.turn_moves),
             "turn": self.turns_played,
             "passes_in_row": self.passes_in_row,
-            "last_eruption": deepcopy(self.last_eruption),
+            "last_eruption": copy_json(self.last_eruption),
             "options": dict(self.options),
         }
 
@@ -217,10 +231,10 @@ class VolcanoState(State):
             "board": self.board.to_json(),
             "captures": self._captures_json(),
             "to_move": self.to_move,
-            "turn_moves": deepcopy(self.turn_moves),
+            "turn_moves": copy_json(self.turn_moves),
             "turns_played": self.turns_played,
             "passes_in_row": self.passes_in_row,
-            "last_eruption": deepcopy(self.last_eruption),
+            "last_eruption": copy_json(self.last_eruption),
             "outcome": None if self.result is None else self.result.to_json(),
         }
 
