@@ -27,7 +27,7 @@ def _check_games(games: list[str]) -> dict[str, Any]:
         try:
             get_game(game_id)
         except SetupError as error:
-            errors.setdefault("games", {})[index] = [str(error)]
+            errors.setdefault("games", {})[str(index)] = [str(error)]
     if len(set(games)) != len(games):
         merge_errors(errors, field_error("games", "each game may be named once"))
     return errors

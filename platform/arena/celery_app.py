@@ -30,7 +30,7 @@ def make_celery(settings: Settings) -> Celery:
             "unacked_restore_throttle": 1,
         }
     else:
-        broker = "memory://"
+        broker = "memory://localhost/"
         transport = {"polling_interval": 0.02}
     app.conf.update(
         broker_url=broker,

@@ -60,12 +60,23 @@ def from_setup_error(error: SetupError) -> InvalidRequest:
 
 
 def merge_errors(into: FieldErrors, more: FieldErrors) -> FieldErrors:
-    """Merge nested field errors, concatenating message lists."""
+    """Merge nested field errors, concatenating message lists.
+
+    Where one side has messages about a field as a whole and the other about its parts, the whole
+    field's messages go under ``_schema`` (marshmallow's name for them):
+
+    >>> merge_errors({"bots": ["needs 2 seats"]}, {"bots": {"0": ["no such bot"]}})
+    {'bots': {'0': ['no such bot'], '_schema': ['needs 2 seats']}}
+    """
     for name, value in more.items():
-        if isinstance(value, dict) and isinstance(into.get(name), dict):
-            merge_errors(into[name], value)
-        elif isinstance(value, list) and isinstance(into.get(name), list):
-            into[name] = [*into[name], *value]
-        else:
+        current = into.get(name)
+        if current is None:
             into[name] = value
+        elif isinstance(value, dict) and isinstance(current, dict):
+            merge_errors(current, value)
+        elif isinstance(value, list) and isinstance(current, list):
+            into[name] = [*current, *value]
+        else:
+            parts, whole = (value, current) if isinstance(value, dict) else (current, value)
+            into[name] = merge_errors(dict(parts), {"_schema": whole})
     return into

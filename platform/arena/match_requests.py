@@ -47,13 +47,13 @@ def check_bots(
 ) -> tuple[dict[str, Record], dict[str, Any]]:
     """The bots by id, and field errors for those that do not exist or do not play ``game_id``."""
     found = runtime.store.get_bots(bot_ids)
-    problems: dict[int, list[str]] = {}
+    problems: dict[str, list[str]] = {}
     for index, bot_id in enumerate(bot_ids):
         bot = found.get(bot_id)
         if bot is None:
-            problems[index] = [f"no bot with id {bot_id!r}"]
+            problems[str(index)] = [f"no bot with id {bot_id!r}"]
         elif game_id not in bot["games"]:
-            problems[index] = [f"bot {bot_id!r} ({bot['name']}) does not play {game_id}"]
+            problems[str(index)] = [f"bot {bot_id!r} ({bot['name']}) does not play {game_id}"]
     return found, ({"bots": problems} if problems else {})
 
 

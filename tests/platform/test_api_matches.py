@@ -191,3 +191,15 @@ def test_a_broken_queue_aborts_the_match_and_answers_503(arena: Arena, duelists)
     assert answer.status_code == 503 and set(answer.get_json()) == ERROR_KEYS
     (match,) = arena.get("/api/v1/matches")
     assert match["status"] == "aborted" and "could not be queued" in match["error"]
+
+
+def test_a_wrong_seat_count_and_a_missing_bot_are_both_reported(arena: Arena) -> None:
+    answer = arena.client.post(
+        "/api/v1/matches", json={"game": "nim", "bots": ["b-x"]}, headers=arena.admin()
+    )
+    assert answer.get_json()["errors"] == {
+        "bots": {
+            "0": ["no bot with id 'b-x'"],
+            "_schema": ["variant standard is played by 2, 3 seats, not 1"],
+        }
+    }

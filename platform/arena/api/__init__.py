@@ -104,8 +104,8 @@ def create_app(runtime: Runtime) -> Flask:
             },
             "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}}},
         },
-        JSON_SORT_KEYS=False,
     )
+    app.json.sort_keys = False  # records keep their fields in a readable order
     app.extensions[EXTENSION] = runtime
     api = ArenaApi(app)
     for blueprint in (games.blp, bots.blp, matches.blp, tournaments.blp, ladders.blp):

@@ -1,0 +1,158 @@
+"""The platform's subcommands of ``arena``: ``serve``, ``worker`` and ``demo``.
+
+``arena.cli`` calls :func:`add_commands`; each subcommand's ``func(args)`` returns the exit code.
+Bad input raises :class:`arena.local_play.UsageError`, which the CLI prints before exiting 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import socket
+import sys
+from pathlib import Path
+
+from arena.local_play import UsageError
+from arena.settings import Settings, SettingsError
+
+
+def _settings() -> Settings:
+    try:
+        return Settings.from_env()
+    except SettingsError as error:
+        raise UsageError(str(error)) from None
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """Bind the API's socket here, so a busy port is a clear message and exit 2 (werkzeug would exit 1)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        return socket.create_server((host, port), family=family)
+    except OSError as error:
+        raise UsageError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from werkzeug.serving import make_server
+
+    from arena.api import create_app
+
+    settings, generated = _settings().with_admin_token()
+    if generated:
+        print(
+            f"ARENA_ADMIN_TOKEN is not set; this run's organizer token: {settings.admin_token}",
+            file=sys.stderr,
+        )
+    embedded = None
+    if settings.embedded:
+        from arena.embedded import EmbeddedPlatform
+
+        embedded = EmbeddedPlatform(settings)
+        runtime = embedded.runtime
+        where = "embedded: in-memory store, match worker in this process (set REDIS_URL for a deployment)"
+    else:
+        from redis.exceptions import RedisError
+
+        from arena.wiring import redis_runtime
+
+        runtime = redis_runtime(settings)
+        try:
+            runtime.store.ping()
+        except RedisError as error:
+            raise UsageError(f"cannot reach Redis at {settings.redis_url}: {error}") from None
+        where = f"store and queue on {settings.redis_url.split('@')[-1]}; run workers with `arena worker`"
+    try:
+        listener = _listen(args.host, args.port)
+        port = listener.getsockname()[1]
+        server = make_server(args.host, port, create_app(runtime), threaded=True, fd=listener.fileno())
+        print(f"Volcano Arena API at http://{args.host}:{server.port}/api/v1 (docs: /api/v1/docs); {where}")
+        with contextlib.suppress(KeyboardInterrupt):
+            server.serve_forever()
+    finally:
+        if embedded is not None:
+            embedded.close()
+    return 0
+
+
+def _worker(args: argparse.Namespace) -> int:
+    settings = _settings()
+    if settings.embedded:
+        raise UsageError("arena worker needs REDIS_URL (without it, `arena serve` runs its own worker)")
+    from arena.celery_app import make_celery
+
+    concurrency = args.concurrency or settings.worker_concurrency
+    app = make_celery(settings)
+    app.worker_main(
+        [
+            "worker",
+            "--pool=threads",
+            f"--concurrency={concurrency}",
+            f"--queues={settings.queue}",
+            f"--loglevel={args.loglevel}",
+            "--without-gossip",
+            "--without-mingle",
+        ]
+    )
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from arena.demo import DemoError, DemoOptions, run_demo
+
+    if args.games < 1 or args.move_ms < 1:
+        raise UsageError("--games and --move-ms must be at least 1")
+    options = DemoOptions(
+        games=args.game,
+        games_per_pairing=args.games,
+        move_ms=args.move_ms,
+        out=Path(args.out),
+        seed=args.seed,
+        concurrency=args.concurrency,
+        timeout_s=args.timeout,
+    )
+    try:
+        return run_demo(options)
+    except DemoError as error:
+        raise UsageError(str(error)) from None
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    """Register ``serve``, ``worker`` and ``demo`` on the ``arena`` parser's subcommands."""
+    serve = commands.add_parser(
+        "serve",
+        help="run the REST API (embedded store and worker unless REDIS_URL is set)",
+        description="Serve the API under /api/v1. Without REDIS_URL the platform runs on its embedded "
+        "default: an in-memory store and a match worker in this process. With REDIS_URL it uses that "
+        "Redis, and matches are played by `arena worker` processes.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    serve.set_defaults(func=_serve)
+
+    worker = commands.add_parser(
+        "worker",
+        help="play queued matches (a Celery worker on REDIS_URL)",
+        description="A Celery worker with a pool of threads: matches wait on bots, so one worker plays "
+        "many at once. Same as `celery -A arena.celery_app worker`.",
+    )
+    worker.add_argument(
+        "--concurrency", type=int, default=0, help="matches at once (default ARENA_WORKER_CONCURRENCY or 16)"
+    )
+    worker.add_argument("--loglevel", default="INFO", help="log level (default INFO)")
+    worker.set_defaults(func=_worker)
+
+    demo = commands.add_parser(
+        "demo",
+        help="run a tournament per game between the reference bots, in-process",
+        description="Start the platform on its embedded default, serve the reference bots over loopback "
+        "HTTP, register them through the API, run a round robin per game, print standings and ladders, "
+        "and write every replay.",
+    )
+    demo.add_argument("--game", action="append", default=[], help="only this game (repeat for more)")
+    demo.add_argument("--games", type=int, default=2, help="games per pairing (default 2)")
+    demo.add_argument("--move-ms", type=int, default=1000, help="time per move in ms (default 1000)")
+    demo.add_argument("--out", default="var/replays", help="directory for replays (default var/replays)")
+    demo.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
+    demo.add_argument("--concurrency", type=int, default=8, help="matches played at once (default 8)")
+    demo.add_argument("--timeout", type=float, default=600.0, help="give up after this many seconds")
+    demo.set_defaults(func=_demo)
