@@ -99,6 +99,13 @@ def main() -> None:
     print(f"referee per move (everything)  {referee_ms:8.3f} ms   (median think time {think:.3f} ms)")
     print(f"ratio referee / plain HTTP      {referee_ms / http_ms:8.2f}")
     print(f"ratio referee / (HTTP + engine) {referee_ms / (http_ms + engine_ms):8.2f}")
+    # the referee also sends a start and an end notice to every seat: more calls than moves
+    calls = moves_total + 2 * seats * args.matches
+    per_call = referee_s * 1000 / calls
+    print(
+        f"referee per HTTP call (notices included) {per_call:.3f} ms, "
+        f"ratio to plain HTTP {per_call / http_ms:.2f}"
+    )
 
 
 if __name__ == "__main__":

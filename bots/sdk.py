@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, Response, request
-from werkzeug.serving import BaseWSGIServer, make_server
+from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from bots.base import Bot, Request
 from referee.protocol import SIGNATURE_HEADER, signature_matches
@@ -111,9 +111,16 @@ def create_bot_app(
     return app
 
 
+class _QuietHandler(WSGIRequestHandler):
+    """No access log: a bot served beside a referee or a test would otherwise print every move."""
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        return
+
+
 def serve_app_in_thread(app: Flask, host: str = "127.0.0.1", port: int = 0) -> tuple[BaseWSGIServer, str]:
     """Serve a WSGI app from a daemon thread; returns the server (``shutdown()`` it) and base URL."""
-    server = make_server(host, port, app, threaded=True)
+    server = make_server(host, port, app, threaded=True, request_handler=_QuietHandler)
     threading.Thread(target=server.serve_forever, name=f"bot-server:{server.port}", daemon=True).start()
     return server, f"http://{host}:{server.port}"
 

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from referee.agents import Agent, Reply
-from referee.game import JSON, Outcome, SetupError, canonical_json
+from referee.game import JSON, Outcome, SetupError
 from referee.protocol import Fault, request_base
 from referee.registry import get_game
 from referee.replay import REPLAY_FORMAT, result_with_forfeits
@@ -147,8 +147,12 @@ def run_match(
             move_request["legal_moves"] = legal
             reply = account.entry.agent.ask(move_request, (time.move_ms + account.bank_ms) / 1000.0)
             account.bank_ms = max(0, account.bank_ms - max(0, round(reply.think_ms) - time.move_ms))
-            if reply.fault is None and not _is_among(reply.move, legal):
-                reply = Reply(None, reply.think_ms, Fault.ILLEGAL_MOVE, "not one of the legal moves")
+            if reply.fault is None:
+                chosen = _find_legal(reply.move, legal)
+                if chosen is None:
+                    reply = Reply(None, reply.think_ms, Fault.ILLEGAL_MOVE, "not one of the legal moves")
+                else:
+                    reply = Reply(chosen, reply.think_ms, log=reply.log)
         record = _record(len(moves), seat, reply, legal, fallback_rng)
         if reply.fault is not None and reply.fault is not Fault.FORFEITED:
             account.faults += 1
@@ -197,11 +201,17 @@ def run_match(
     }
 
 
-def _is_among(move: dict[str, Any] | None, legal: list[dict[str, Any]]) -> bool:
-    if move is None:
-        return False
-    wanted = canonical_json(move)
-    return any(canonical_json(candidate) == wanted for candidate in legal)
+def _find_legal(move: dict[str, Any] | None, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The legal move equal to the bot's answer, or None.
+
+    Plain equality ignores key order as the protocol wants, and is far cheaper than spelling every
+    legal move as canonical JSON. It also takes ``1.0`` or ``true`` for ``1``; returning the engine's
+    own legal move (never the bot's object) keeps such spellings out of the engine and the replay.
+    """
+    try:
+        return legal[legal.index(move)]
+    except ValueError:
+        return None
 
 
 def _record(turn: int, seat: int, reply: Reply, legal: list[dict[str, Any]], rng: Rng) -> dict[str, Any]:

@@ -142,3 +142,19 @@ def test_every_request_the_runner_sends_is_of_the_protocol_schema() -> None:
         assert list(validator.iter_errors(message)) == [], message["type"]
     bad = {k: v for k, v in agent.requests[1].items() if k not in ("timeout_s", "legal_moves")}
     assert list(validator.iter_errors(bad)), "a move request without legal_moves must fail the schema"
+
+
+class KeyShuffler:
+    """Answers with the last legal move, its keys in another order and its numbers as floats."""
+
+    def choose(self, request: dict) -> dict:
+        move = request["legal_moves"][-1]
+        return {key: float(value) for key, value in reversed(list(move.items()))}
+
+
+def test_a_legal_move_in_another_spelling_is_accepted_and_recorded_as_the_engine_spells_it() -> None:
+    replay = _play([_seat("a", KeyShuffler()), _seat("b", TakeOne())])
+    first = replay["moves"][0]
+    assert first["source"] == "bot" and first["fault"] is None
+    assert first["move"] == {"take": 3} and isinstance(first["move"]["take"], int)
+    assert verify_replay(replay) == []
