@@ -45,6 +45,15 @@ class Reply:
     log: str | None = None
 
     @classmethod
+    def from_answer(cls, document: Any, think_ms: float) -> Reply:
+        """The reply for a decoded answer: its move and log, or an invalid-response fault."""
+        try:
+            move, log = parse_move_response(document)
+        except BadResponse as error:
+            return cls(None, think_ms, Fault.INVALID_RESPONSE, str(error))
+        return cls(move, think_ms, log=log)
+
+    @classmethod
     def failed(cls, fault: Fault, detail: str, started: float) -> Reply:
         return cls(None, _elapsed_ms(started), fault, detail[:300])
 
@@ -80,11 +89,7 @@ class LocalAgent:
         think_ms = _elapsed_ms(started)
         if think_ms > timeout_s * 1000.0:
             return Reply(None, think_ms, Fault.TIMEOUT, f"answered after {think_ms:.0f} ms")
-        try:
-            move, log = parse_move_response(document)
-        except BadResponse as error:
-            return Reply(None, think_ms, Fault.INVALID_RESPONSE, str(error))
-        return Reply(move, think_ms, log=log)
+        return Reply.from_answer(document, think_ms)
 
     def notify(self, request: dict[str, Any], timeout_s: float) -> None:
         notice = getattr(self.bot, "notice", None)
@@ -137,11 +142,7 @@ class HttpAgent:
             document = json.loads(body)
         except (ValueError, UnicodeDecodeError):
             return Reply(None, think_ms, Fault.INVALID_RESPONSE, "answer is not JSON")
-        try:
-            move, log = parse_move_response(document)
-        except BadResponse as error:
-            return Reply(None, think_ms, Fault.INVALID_RESPONSE, str(error))
-        return Reply(move, think_ms, log=log)
+        return Reply.from_answer(document, think_ms)
 
     def notify(self, request: dict[str, Any], timeout_s: float) -> None:
         try:
