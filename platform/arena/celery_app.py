@@ -45,7 +45,6 @@ def make_celery(settings: Settings) -> Celery:
         worker_pool="threads",
         worker_concurrency=settings.worker_concurrency,
         worker_prefetch_multiplier=1,
-        worker_hijack_root_logger=False,
     )
     app.arena_settings = settings
     register(app)

@@ -1,0 +1,19 @@
+"""``arena worker`` with the test games registered: the worker process of the integration tests.
+
+Run as ``python -m tests.platform.nim_worker`` from the repository root, with the platform's
+environment variables set (``REDIS_URL``, ``ARENA_QUEUE``...).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from referee import registry
+
+registry.GAME_MODULES["nim"] = "tests.referee.toy_game"
+registry.GAME_MODULES["party"] = "tests.platform.party_game"
+
+if __name__ == "__main__":
+    from arena.cli import main
+
+    sys.exit(main(["worker", *sys.argv[1:]]))
