@@ -5,10 +5,10 @@ A move is a flat JSON object: ``type`` and the fields of :data:`MOVES` in that o
 integer, a string or null, e.g. ``{"type": "build_road", "edge": 17}``. Its key, the tuple of its
 values, is what the state compares, so checking a move costs one set look-up.
 
-After each move the engine plays on by itself while the seat to decide has a single choice (the
-roll when no card can be played first, the end of a turn with nothing to do, a discard or a gold
-pick with one kind left, a trade answer from a seat that cannot pay): bots are asked only real
-questions.
+After each move the engine plays on by itself while the seat to decide has a single choice that
+the whole table can see is forced (:data:`FORCED_IN_PUBLIC`): the roll of a seat holding no
+development card, the turn of a seat holding no card at all, a trade answer from a seat holding
+fewer cards than asked, a gold pick when the bank has one kind left, a setup road with one place.
 
 >>> MOVES["move_robber"].fields
 ('hex', 'victim')
@@ -142,12 +142,48 @@ def play(state: CatanState, key: Key) -> list[Move]:
     return settle(state)
 
 
+def _always(state: CatanState) -> bool:
+    return True
+
+
+def _holds_no_cards(state: CatanState) -> bool:
+    seat = state.current
+    return not any(state.hands[seat]) and not any(state.devs[seat])
+
+
+def _holds_no_development_cards(state: CatanState) -> bool:
+    return not any(state.devs[state.current])
+
+
+def _cannot_pay_by_count(state: CatanState) -> bool:
+    offer = state.offer
+    return offer is not None and sum(state.hands[state.current]) < offer["get_count"]
+
+
+FORCED_IN_PUBLIC: dict[str, Callable[[CatanState], bool]] = {
+    "place_settlement": _always,
+    "place_road": _always,
+    "roll": _holds_no_development_cards,
+    "discard": lambda state: False,
+    "robber": _always,
+    "gold": _always,
+    "main": _holds_no_cards,
+    "road_building": _always,
+    "trade_answer": _cannot_pay_by_count,
+    "trade_confirm": _always,
+}
+"""When a single-choice decision may be played by the engine: only when the table can tell it is
+forced from what it sees (card counts, the board, the bank). Otherwise the seat is asked even for
+its one move, so that how often a seat is asked never tells the others about its hidden cards
+(a roll played by the engine would show that the seat had no card to play first)."""
+
+
 def settle(state: CatanState) -> list[Move]:
-    """Check the win, then play single-choice decisions until a seat has a real choice (or the end)."""
+    """Check the win, then play decisions that are forced in public view until a seat must be asked."""
     while True:
         flow.check_win(state)
         legal = PHASES[state.phase](state)
-        if len(legal) != 1:
+        if len(legal) != 1 or not FORCED_IN_PUBLIC[state.phase](state):
             return legal
         only = legal[0]
         MOVES[only["type"]].play(state, tuple(only.values()))

@@ -96,3 +96,34 @@ def test_the_observation_carries_the_board_geometry_and_is_json() -> None:
     assert {v["number"] for v in board["volcanoes"]} == {4, 5, 6}
     assert all(v["gold"] for v in board["volcanoes"])
     assert view["phase"] == "place_settlement" and view["to_move"] == 0
+
+
+def test_a_seat_is_asked_for_a_forced_move_when_only_its_hidden_cards_force_it() -> None:
+    # seat 1 holds a victory point card (nothing to play before the roll) or a knight (something
+    # to play): either way it is asked, so the count of requests says nothing about the card
+    for card, choices in (
+        ("victory_point", [{"type": "roll"}]),
+        ("knight", [{"type": "roll"}, {"type": "play_knight"}]),
+    ):
+        state = table("base", 4)
+        deal_card(state, 1, card)
+        start_turn(state, 0, "main")
+        give(state, 0, wood=4)
+        state.apply({"type": "end_turn"})
+        assert state.current_seat == 1 and state.phase == "roll"
+        assert state.legal_moves() == choices
+
+
+def test_a_seat_that_cannot_pay_is_asked_unless_its_card_count_shows_it() -> None:
+    state = start_turn(table("base", 4), 0, "main")
+    give(state, 0, wood=2)
+    give(state, 1, sheep=2)  # two cards, no ore: it cannot accept, but only it knows why
+    state.apply(
+        {"type": "offer_trade", "to": "all", "give": "wood", "give_count": 1, "get": "ore", "get_count": 1}
+    )
+    assert state.current_seat == 1
+    assert state.legal_moves() == [{"type": "decline_trade"}]
+    state.apply({"type": "decline_trade"})
+    # seats 2 and 3 hold no cards at all, which everyone sees: they decline without being asked
+    assert state.phase == "main" and state.current_seat == 0
+    assert [e["seat"] for e in state.events if e["type"] == "decline_trade"] == [1, 2, 3]

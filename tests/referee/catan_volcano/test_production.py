@@ -82,7 +82,7 @@ def test_a_seven_makes_big_hands_discard_half_rounded_down_one_card_at_a_time() 
     state = _producing_table()
     give(state, 0, wood=5, ore=4)  # 9 cards: discards 4
     give(state, 1, sheep=7)  # 7 cards: keeps them
-    give(state, 2, wheat=8)  # 8 cards: discards 4 (one kind only, the engine discards for it)
+    give(state, 2, wheat=8)  # 8 cards: discards 4
     rig(state, 3, 4)
     state.apply(ROLL)
     assert events(state, "discards_due")[-1]["counts"] == [4, 0, 4, 0]
@@ -95,7 +95,12 @@ def test_a_seven_makes_big_hands_discard_half_rounded_down_one_card_at_a_time() 
         state.apply({"type": "discard", "resource": resource})
         assert state.current_seat == 0
     state.apply({"type": "discard", "resource": "ore"})
-    # seat 2 had a single kind: its four discards were forced and played by the engine
+    # seat 2 holds one kind only, but it is asked all the same: whether a hand holds one kind or
+    # more is hidden, and being asked or not would tell the table
+    assert state.current_seat == 2
+    assert state.legal_moves() == [{"type": "discard", "resource": "wheat"}]
+    for _ in range(4):
+        state.apply({"type": "discard", "resource": "wheat"})
     assert hand(state, 0) == {"wood": 3, "ore": 2}
     assert hand(state, 1) == {"sheep": 7}
     assert hand(state, 2) == {"wheat": 4}
