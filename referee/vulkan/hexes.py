@@ -143,20 +143,25 @@ def random_cells(rng: Rng, count: int, min_neighbours: int, attempts: int) -> li
     drawn again, from the same stream, up to ``attempts`` times.
     """
     for _ in range(attempts):
-        placed = [(0, 0), step((0, 0), rng.below(6))]
-        group = set(placed)
-        while len(placed) < count:
-            frontier = sorted(
-                {other for cell in group for other in neighbours_of(cell) if other not in group}
-            )
-            weighted = [(cell, touching(cell, group)) for cell in frontier]
-            weighted = [(cell, n**3) for cell, n in weighted if n >= min_neighbours]
+        group: set[Coord] = set()
+        frontier: dict[Coord, int] = {}  # free cell -> how many placed cells it touches
+        for cell in ((0, 0), step((0, 0), rng.below(6))):
+            _place(cell, group, frontier)
+        while len(group) < count:
+            weighted = [(cell, n**3) for cell, n in sorted(frontier.items()) if n >= min_neighbours]
             chosen = _weighted_pick(weighted, rng.below(sum(weight for _, weight in weighted)))
-            placed.append(chosen)
-            group.add(chosen)
+            _place(chosen, group, frontier)
         if enclosed(group):
             return sorted(group)
     raise RuntimeError(f"no layout with an enclosed cell in {attempts} attempts")
+
+
+def _place(cell: Coord, group: set[Coord], frontier: dict[Coord, int]) -> None:
+    group.add(cell)
+    frontier.pop(cell, None)
+    for other in neighbours_of(cell):
+        if other not in group:
+            frontier[other] = frontier.get(other, 0) + 1
 
 
 def _weighted_pick(weighted: list[tuple[Coord, int]], pick: int) -> Coord:

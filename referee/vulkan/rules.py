@@ -11,6 +11,7 @@ award; the state then clears them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from referee.vulkan.hexes import NO_CELL, Layout
@@ -124,37 +125,55 @@ def is_straight_run(board: Board, path: tuple[int, ...]) -> bool:
     return all(board.layout.neighbours[a][direction] == b for a, b in zip(path, path[1:], strict=False))
 
 
-def drop_loads(board: Board, path: tuple[int, ...], colour: int, available: int) -> list[int]:
-    """Drop one load of ``colour`` on each tile of ``path`` with a free space, in flight order, while
-    ``available`` loads last. Returns the cells dropped on (the flight may go on over full tiles and
-    after the loads run out; that changes nothing)."""
+def planned_drops(board: Board, path: tuple[int, ...], available: int) -> list[int]:
+    """The tiles a flight along ``path`` drops on: each tile with a free space, in flight order,
+    while ``available`` loads last (the flight may go on over full tiles and after the loads run
+    out; that changes nothing). Two flights with the same drops and colour have the same effect."""
     dropped = []
+    loads, spaces = board.loads, board.spaces
     for cell in path:
         if len(dropped) == available:
             break
-        if board.has_room(cell):
-            board.loads[cell].append(colour)
+        if len(loads[cell]) < spaces[cell]:
             dropped.append(cell)
     return dropped
 
 
-def extinguish_cascade(board: Board) -> list[list[int]]:
+def drop_loads(board: Board, path: tuple[int, ...], colour: int, available: int) -> list[int]:
+    """Drop one load of ``colour`` on each tile :func:`planned_drops` names; return those tiles."""
+    dropped = planned_drops(board, path, available)
+    for cell in dropped:
+        board.loads[cell].append(colour)
+    return dropped
+
+
+def extinguish_cascade(board: Board, touched: Iterable[int] | None = None) -> list[list[int]]:
     """Take every extinguished tile off the table, in rounds, until none is left; return the rounds.
 
     A forest tile is extinguished when it is full and has two free edges next to each other. All the
     tiles that qualify in one round go out together; their leaving frees edges of their neighbours,
     which may then qualify in the next round. Leaving only ever frees edges, so the tiles that go out
     do not depend on the order in which they are looked at.
+
+    ``touched`` names the only tiles that can qualify in the first round: between turns no tile on
+    the table qualifies, so after a flight only the tiles it dropped on can (None: look at them all).
+    Later rounds look at the neighbours of the tiles that just went out.
     """
-    candidates = [cell for cell in board.forest() if board.is_full(cell)]
+    neighbours = board.layout.neighbours
+    candidates = sorted(set(board.forest() if touched is None else touched))
     rounds = []
     while True:
-        out = [cell for cell in candidates if board.present[cell] and board.has_adjacent_free_edges(cell)]
+        out = [
+            cell
+            for cell in candidates
+            if board.is_forest(cell) and board.is_full(cell) and board.has_adjacent_free_edges(cell)
+        ]
         if not out:
             return rounds
         for cell in out:
             board.present[cell] = False
         rounds.append(out)
+        candidates = sorted({other for cell in out for other in neighbours[cell] if other != NO_CELL})
 
 
 def isolate(board: Board) -> list[int]:
@@ -177,6 +196,16 @@ def isolate(board: Board) -> list[int]:
     for cell in cut_off:
         board.present[cell] = False
     return cut_off
+
+
+def resolve(board: Board, dropped: Iterable[int]) -> tuple[list[list[int]], list[int]]:
+    """Everything that follows the drops: the extinguishing rounds, then the isolated tiles.
+
+    Before the flight every tile was connected to the volcano, so only a tile going out can cut
+    others off: without one, the connection search is skipped.
+    """
+    rounds = extinguish_cascade(board, dropped)
+    return rounds, isolate(board) if rounds else []
 
 
 MAJORITY = "majority"

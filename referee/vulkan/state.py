@@ -25,7 +25,7 @@ from typing import Any
 from referee.game import JSON, IllegalMove, Move, Outcome, State, places_from_keys
 from referee.vulkan.edition import EDITION
 from referee.vulkan.hexes import NO_CELL, Coord, Layout
-from referee.vulkan.rules import Board, award_to, drop_loads, extinguish_cascade, flight_paths, isolate
+from referee.vulkan.rules import Board, award_to, drop_loads, flight_paths, resolve
 from referee.vulkan.setup import Award, StartPosition
 from referee.vulkan.variants import VARIANTS
 
@@ -247,6 +247,10 @@ class VulkanState(State):
         """Whether ``seat`` could make a flight now: it has a load and some forest tile has room."""
         return any(self.supply[seat]) and self.board.any_room()
 
+    def move_of(self, key: Key) -> Move:
+        """The JSON of a move given in canonical form (the inverse of :meth:`key_of`)."""
+        return MOVE_JSON[key[0]](self, key)
+
     def key_of(self, move: Any) -> Key:
         """The canonical form of a move as a bot sends it; :class:`IllegalMove` if it is malformed."""
         if not isinstance(move, Mapping) or not isinstance(move.get("type"), str):
@@ -422,11 +426,12 @@ def _fly(state: VulkanState, key: Key) -> list[dict[str, JSON]]:
     events: list[dict[str, JSON]] = [
         {"kind": "drop", "tile": state._coord(cell), "colour": COLOURS[colour]} for cell in dropped
     ]
-    for round_number, cells in enumerate(extinguish_cascade(board), start=1):
+    rounds, cut_off = resolve(board, dropped)
+    for round_number, cells in enumerate(rounds, start=1):
         for cell in cells:
             events.append({"kind": "extinguished", "tile": state._coord(cell), "round": round_number})
             events.append(_hand_out(state, cell, flyer))
-    for cell in isolate(board):
+    for cell in cut_off:
         events.append({"kind": "isolated", "tile": state._coord(cell)})
         if not board.loads[cell] and state.loses_on_empty_isolation:
             state.ended = EMPTY_TILE_ISOLATED

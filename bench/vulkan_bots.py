@@ -1,0 +1,97 @@
+"""Vulkan!'s reference bots against each other: greedy against random, in process on the engine.
+
+For each seat count (2, 3, 4) one greedy bot plays against random bots, sitting in each seat equally
+often (game g puts it in seat g mod n). Each bot gets the protocol's move request, built as the
+runner builds it. Printed per seat count: greedy's win rate (place 1, shared or not), its mean place
+against the random seats', and the mean scores. The team variants get a line each too: the team's
+win rate and mean team score with every seat greedy, then with every seat random.
+
+    python bench/vulkan_bots.py [--games 240] [--seed 1] [--layout classic]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Sequence
+
+from bots.vulkan import BOTS
+from referee.game import Outcome
+from referee.protocol import request_base
+from referee.rng import derive_seed
+from referee.vulkan import GAME
+
+
+def play(variant: str, names: Sequence[str], seed: int, layout: str) -> Outcome:
+    """One game in process, each seat asked through a protocol move request."""
+    seats = len(names)
+    state = GAME.new_state(variant, seats=seats, seed=seed, options={"layout": layout})
+    bots = [BOTS[name](derive_seed(seed, "bench-bot", seat)) for seat, name in enumerate(names)]
+    while (seat := state.current_seat) is not None:
+        request = request_base(
+            kind="move",
+            match_id=f"bench-{seed}",
+            game=GAME.id,
+            variant=variant,
+            seat=seat,
+            seats=seats,
+            turn=state.turn,
+            time={"move_ms": 2000, "bank_ms": 0},
+            observation=state.observation(seat),
+        )
+        request["legal_moves"] = state.legal_moves()
+        state.apply(bots[seat].choose(request))
+    outcome = state.outcome()
+    assert outcome is not None
+    return outcome
+
+
+def head_to_head(seats: int, games: int, seed: int, layout: str) -> str:
+    wins, places, other_places, scores, other_scores = 0, [], [], [], []
+    for game in range(games):
+        greedy_seat = game % seats
+        names = ["greedy" if s == greedy_seat else "random" for s in range(seats)]
+        outcome = play("competitive", names, seed + game, layout)
+        wins += outcome.places[greedy_seat] == 1
+        places.append(outcome.places[greedy_seat])
+        scores.append(outcome.scores[greedy_seat])
+        for s in range(seats):
+            if s != greedy_seat:
+                other_places.append(outcome.places[s])
+                other_scores.append(outcome.scores[s])
+    return (
+        f"{seats} seats  {games:>4} games  greedy wins {wins / games:6.1%}  "
+        f"mean place greedy {statistics.mean(places):.2f} / random {statistics.mean(other_places):.2f}  "
+        f"mean score greedy {statistics.mean(scores):5.1f} / random {statistics.mean(other_scores):5.1f}"
+    )
+
+
+def team_line(variant: str, seats: int, games: int, seed: int, layout: str) -> str:
+    parts = []
+    for name in ("greedy", "random"):
+        outcomes = [play(variant, [name] * seats, seed + game, layout) for game in range(games)]
+        won = sum(1 for outcome in outcomes if outcome.team_won)
+        mean_score = statistics.mean(outcome.scores[0] for outcome in outcomes)
+        parts.append(f"all {name}: team won {won / games:5.1%}, mean team score {mean_score:5.1f}")
+    return f"{variant} {seats} seat(s)  {games:>4} games  " + "  |  ".join(parts)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=240, help="games per seat count (a multiple of 12)")
+    parser.add_argument("--team-games", type=int, default=60, help="games per team-variant line")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--layout", default="classic", choices=["classic", "random"])
+    args = parser.parse_args()
+    print(f"greedy against random, layout {args.layout}, seeds {args.seed}..{args.seed + args.games - 1}")
+    for seats in (2, 3, 4):
+        started = time.perf_counter()
+        line = head_to_head(seats, args.games, args.seed, args.layout)
+        print(f"{line}  ({time.perf_counter() - started:.0f} s)", flush=True)
+    for variant, seats in (("solitaire", 1), ("cooperative", 2), ("cooperative", 4)):
+        print(team_line(variant, seats, args.team_games, args.seed, args.layout), flush=True)
+
+
+if __name__ == "__main__":
+    main()

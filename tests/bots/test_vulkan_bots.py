@@ -1,0 +1,144 @@
+"""Vulkan!'s reference bots: always legal through the runner, and greedy's choices on set positions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bots.registry import make_bot
+from bots.vulkan import BOTS, GreedyBot, best_gain, flight_gains
+from referee.agents import LocalAgent
+from referee.protocol import request_base
+from referee.runner import SeatBot, run_match
+from referee.vulkan import GAME, VulkanState
+from tests.referee.vulkan.helpers import tile
+
+
+def request(state: VulkanState) -> dict[str, Any]:
+    """The move request a bot gets from the runner for this position."""
+    seat = state.current_seat
+    assert seat is not None
+    message = request_base(
+        kind="move",
+        match_id="test",
+        game="vulkan",
+        variant=state.variant,
+        seat=seat,
+        seats=state.seats,
+        turn=state.turn,
+        time={"move_ms": 2000, "bank_ms": 0},
+        observation=state.observation(seat),
+    )
+    message["legal_moves"] = state.legal_moves()
+    return message
+
+
+def drops_of(state: VulkanState, move: dict[str, Any]) -> list[list[int]]:
+    trial = GAME.load_state(state.to_json())
+    trial.apply(move)
+    return [event["tile"] for event in trial.last["events"] if event["kind"] == "drop"]
+
+
+def test_the_reference_bots_are_registered() -> None:
+    assert set(BOTS) == {"random", "greedy"}
+    assert isinstance(make_bot("vulkan", "greedy", 1), GreedyBot)
+
+
+@pytest.mark.parametrize(
+    ("variant", "names"),
+    [
+        ("competitive", ("greedy", "random")),
+        ("competitive", ("random", "greedy", "greedy")),
+        ("solitaire", ("greedy",)),
+        ("cooperative", ("greedy", "random", "greedy", "random")),
+    ],
+)
+def test_matches_through_the_runner_see_only_legal_moves(variant: str, names: tuple[str, ...]) -> None:
+    seats = [SeatBot(f"{name}-{i}", name, LocalAgent(BOTS[name](i))) for i, name in enumerate(names)]
+    replay = run_match(match_id="bots", game_id="vulkan", variant=variant, seats=seats, seed=6)
+    assert all(move["fault"] is None for move in replay["moves"])
+    assert replay["result"]["reason"] in {"no_flights_left", "empty_tile_isolated", "all_tiles_gathered"}
+
+
+def test_greedy_is_reproducible_from_its_seed() -> None:
+    state = GAME.new_state("competitive", seats=3, seed=2)
+    state.apply(state.legal_moves()[4])
+    state.apply(state.legal_moves()[100])
+    first = [GreedyBot(seed).choose(request(state)) for seed in range(4)]
+    again = [GreedyBot(seed).choose(request(state)) for seed in range(4)]
+    assert first == again
+    assert all(move in state.legal_moves() for move in first)
+
+
+def test_greedy_takes_the_6_that_is_one_load_from_going_out() -> None:
+    # Both "6"s are one load from going out. At (-2, 0) red and green lie: a red load puts it out
+    # with red's majority. At (2, 0) two greens lie: a red load there would put it out for green.
+    state = GAME.new_state(
+        "competitive",
+        seats=4,
+        seed=0,
+        setup={
+            "tiles": [
+                tile(0, 0, 1),
+                tile(1, 0, 5),
+                tile(2, 0, 6, "green", "green"),
+                tile(-1, 0, 5),
+                tile(-2, 0, 6, "red", "green"),
+            ],
+            "volcano": [0, 0],
+            "to_move": 0,
+        },
+    )
+    for seed in range(6):
+        move = GreedyBot(seed).choose(request(state))
+        assert [-2, 0] in drops_of(state, move)
+        assert [2, 0] not in drops_of(state, move)  # would hand green the other "6"
+
+
+def test_greedy_does_not_leave_a_tile_ripe_for_the_next_seat() -> None:
+    # Seat 0 (red and yellow) must drop somewhere. A load on the "6" at (1, 0) leaves it one load
+    # from going out with green's majority, for seat 1 to take; the "5" at (-1, 0) is harmless.
+    state = GAME.new_state(
+        "competitive",
+        seats=2,
+        seed=0,
+        setup={
+            "tiles": [tile(0, 0, 1), tile(1, 0, 6, "green"), tile(-1, 0, 5), tile(-2, 0, 6)],
+            "volcano": [0, 0],
+            "to_move": 0,
+        },
+    )
+    takes_the_6 = [move for move in state.legal_moves() if [1, 0] in move["path"]]
+    assert takes_the_6  # the bad flights exist, and greedy sees what they give away
+    after = GAME.load_state(state.to_json())
+    after.apply(takes_the_6[0])
+    assert best_gain(after) == 6
+    for seed in range(6):
+        move = GreedyBot(seed).choose(request(state))
+        assert [1, 0] not in drops_of(state, move)
+
+
+def test_greedy_never_loses_the_solitaire_game_when_it_can_avoid_it() -> None:
+    # Filling the "2" alone would isolate the empty "6" behind it and lose; dropping on both tiles
+    # puts the "2" out and wins the "6" with the load it got.
+    state = GAME.new_state(
+        "solitaire",
+        seats=1,
+        seed=0,
+        setup={"tiles": [tile(0, 0, 1), tile(1, 0, 2), tile(2, 0, 6), tile(-1, 0, 6)], "volcano": [0, 0]},
+    )
+    gains, lost = flight_gains(state, (0, (state.board.layout.index[(1, 0)],)))
+    assert lost and gains == [2]
+    for seed in range(6):
+        move = GreedyBot(seed).choose(request(state))
+        assert sorted(drops_of(state, move)) == [[1, 0], [2, 0]]
+        state_after = GAME.load_state(state.to_json())
+        state_after.apply(move)
+        assert state_after.ended is None and state_after.score(0) == 8
+
+
+def test_greedy_answers_the_volcano_request_with_a_legal_choice() -> None:
+    state = GAME.new_state("competitive", seats=2, seed=8)
+    move = GreedyBot(3).choose(request(state))
+    assert move["type"] == "volcano" and move in state.legal_moves()
