@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.boulderville import GAME, BouldervilleState
+from referee.boulderville.edition import EDITION, TownspersonCard
 from referee.boulderville.table import Table
 from referee.rng import Rng
 
@@ -18,6 +19,15 @@ SCIENTISTS = ("seismologist", "volcanologist", "meteorologist", "geologist")
 
 SCEPTIC = {"id": "t10", "space": "west_estate_a"}
 """Old Mr Finch, belief 14: never believes at a low counter and keeps the game going."""
+
+
+def card(card_id: str) -> TownspersonCard:
+    """A townsperson card, so tests read their numbers from the edition rather than repeat them."""
+    return EDITION.townspeople[card_id]
+
+
+def value_of(eruption_card: str) -> int:
+    return EDITION.eruption_cards[eruption_card].value
 
 
 def scientist(seat: int, card: str | None = None, **fields: Any) -> dict[str, Any]:

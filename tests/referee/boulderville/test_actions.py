@@ -7,6 +7,7 @@ from referee.boulderville.edition import EDITION
 from tests.referee.boulderville.helpers import (
     FAR,
     SCEPTIC,
+    card,
     everyone_keeps,
     everyone_passes,
     person,
@@ -57,19 +58,19 @@ def test_a_seismic_survey_lowers_any_unconvinced_townsperson_s_belief_by_two_for
     )
     assert help_targets(state, "seismic_survey") == ["t09", "t10"]
     state.apply({"type": "play", "card": "seismic_survey", "use": "help", "target": "t09"})
-    assert attributes.belief(state.table, state.table.person("t09")) == 6 - 2
+    assert attributes.belief(state.table, state.table.person("t09")) == card("t09").belief - 2
 
 
 def test_thermal_imaging_lowers_willingness_by_two() -> None:
     state = acting("thermal_imaging", "observation_deck", [person("t08", "mill_lane", "believer")])
     state.apply({"type": "play", "card": "thermal_imaging", "use": "help", "target": "t08"})
-    assert attributes.willingness(state.table, state.table.person("t08")) == 6 - 2
+    assert attributes.willingness(state.table, state.table.person("t08")) == card("t08").willingness - 2
 
 
 def test_rock_samples_add_one_to_a_townsperson_s_speed_for_good() -> None:
     state = acting("rock_samples", "observation_deck", [person("t07", "high_street", "mover")])
     state.apply({"type": "play", "card": "rock_samples", "use": "help", "target": "t07"})
-    assert attributes.speed(state.table, state.table.person("t07")) == 1 + 1
+    assert attributes.speed(state.table, state.table.person("t07")) == card("t07").speed + 1
 
 
 def test_the_evacuation_bus_adds_two_to_a_mover_s_speed_for_this_turn_only() -> None:
@@ -87,16 +88,16 @@ def test_the_evacuation_bus_adds_two_to_a_mover_s_speed_for_this_turn_only() -> 
 
 
 def test_a_press_conference_lowers_every_belief_by_one_this_turn_and_the_next() -> None:
-    # the Garcias (belief 6) at a counter of 6: they believe while the meeting lasts
-    state = acting("press_conference", "observation_deck", [person("t09", "mill_lane")], eruption=5)
+    belief = card("t09").belief  # the Garcias
+    state = acting("press_conference", "observation_deck", [person("t09", "mill_lane")], eruption=belief - 2)
     state.apply({"type": "play", "card": "press_conference", "use": "help"})
-    assert attributes.belief(state.table, state.table.person("t09")) == 5
+    assert attributes.belief(state.table, state.table.person("t09")) == belief - 1
     everyone_passes(state)
     everyone_keeps(state)
-    assert status(state, "t09") == "unconvinced"  # 5 does not exceed 5
-    assert attributes.belief(state.table, state.table.person("t09")) == 5  # turn 2: still on
+    assert status(state, "t09") == "unconvinced"  # the counter does not exceed belief - 1
+    assert attributes.belief(state.table, state.table.person("t09")) == belief - 1  # turn 2: still on
     play_turn(state, FAR)
-    assert attributes.belief(state.table, state.table.person("t09")) == 6  # turn 3: over
+    assert attributes.belief(state.table, state.table.person("t09")) == belief  # turn 3: over
 
 
 def test_sandbags_go_only_next_to_the_lava_and_hold_it_for_the_next_two_spreads() -> None:

@@ -8,6 +8,7 @@ from tests.referee.boulderville.helpers import (
     FAR,
     SCEPTIC,
     SCIENTISTS,
+    card,
     events,
     everyone_passes,
     person,
@@ -37,8 +38,9 @@ def cast(first: str, **fields) -> list[dict]:
     [({}, False), ({0: "town_hall_steps"}, False), ({0: "town_hall_steps", 1: "town_hall_offices"}, True)],
 )
 def test_each_scientist_in_the_town_hall_lowers_every_belief_by_one(in_hall: dict, believes: bool) -> None:
-    # the Garcias (belief 6) in Mill Lane; the counter stands at 5
-    state = position(stage="place", eruption=5, people=[SCEPTIC, person("t09", "mill_lane")])
+    # the Garcias in Mill Lane; the counter stands one below their belief
+    counter = card("t09").belief - 1
+    state = position(stage="place", eruption=counter, people=[SCEPTIC, person("t09", "mill_lane")])
     play_turn(state, FAR | in_hall)
     assert (status(state, "t09") == "believer") is believes
 
@@ -46,7 +48,7 @@ def test_each_scientist_in_the_town_hall_lowers_every_belief_by_one(in_hall: dic
 def test_the_science_communicator_in_the_town_hall_lowers_every_belief_by_two() -> None:
     state = position(
         stage="place",
-        eruption=5,
+        eruption=card("t09").belief - 1,
         scientists=cast("communicator"),
         people=[SCEPTIC, person("t09", "mill_lane")],
     )
@@ -59,18 +61,18 @@ def test_the_science_communicator_in_the_town_hall_lowers_every_belief_by_two() 
 
 @pytest.mark.parametrize(("shared", "believes"), [(False, False), (True, True)])
 def test_a_scientist_sharing_a_space_lowers_belief_by_two(shared: bool, believes: bool) -> None:
-    # the Garcias, belief 6; counter 5: only belief 4 or less is exceeded... 5 > 4
-    state = position(stage="place", eruption=5, people=[SCEPTIC, person("t09", "mill_lane")])
+    # the counter one below the Garcias' belief: exceeded only once it is 2 lower
+    counter = card("t09").belief - 1
+    state = position(stage="place", eruption=counter, people=[SCEPTIC, person("t09", "mill_lane")])
     play_turn(state, FAR | ({0: "mill_lane"} if shared else {}))
     assert (status(state, "t09") == "believer") is believes
 
 
 @pytest.mark.parametrize(("shared", "moves"), [(False, False), (True, True)])
 def test_a_scientist_sharing_a_space_lowers_willingness_by_one(shared: bool, moves: bool) -> None:
-    # the Petersens believe, willingness 6; the d10 shows 6, which exceeds 5 but not 6
-    state = position(
-        stage="place", rng=rng_rolling(6), people=[SCEPTIC, person("t08", "mill_lane", "believer")]
-    )
+    # the Petersens believe; the d10 shows their willingness, which only a lower willingness lets pass
+    roll = rng_rolling(card("t08").willingness)
+    state = position(stage="place", rng=roll, people=[SCEPTIC, person("t08", "mill_lane", "believer")])
     play_turn(state, FAR | ({0: "mill_lane"} if shared else {}))
     assert (status(state, "t08") == "mover") is moves
 

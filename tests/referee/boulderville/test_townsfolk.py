@@ -8,6 +8,7 @@ from referee.boulderville.edition import EDITION
 from tests.referee.boulderville.helpers import (
     FAR,
     SCEPTIC,
+    card,
     events,
     person,
     play_turn,
@@ -108,6 +109,7 @@ def test_speed_is_the_number_of_steps() -> None:
 @pytest.mark.parametrize(("roll", "moves"), [(4, False), (5, False), (6, True), (10, True)])
 def test_a_believer_starts_moving_when_the_d10_exceeds_their_willingness(roll: int, moves: bool) -> None:
     # the Okafors believe; willingness 5
+    assert card("t07").willingness == 5
     state = after_a_turn(rng=rng_rolling(roll), people=[SCEPTIC, person("t07", "mill_lane", "believer")])
     assert (status(state, "t07") == "mover") is moves
     assert events(state, "willingness_roll")[0]["roll"] == roll
@@ -128,17 +130,16 @@ def test_only_believers_roll_for_willingness() -> None:
 # ----- 6. belief ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("counter", "believes"), [(5, False), (6, False), (7, True)])
-def test_a_townsperson_believes_once_the_eruption_counter_exceeds_their_belief(
-    counter: int, believes: bool
-) -> None:
-    # the Garcias, belief 6
+@pytest.mark.parametrize(("above", "believes"), [(-1, False), (0, False), (1, True)])
+def test_one_believes_once_the_eruption_counter_exceeds_their_belief(above: int, believes: bool) -> None:
+    # the Garcias, with the counter just below, at and just above their belief
+    counter = card("t09").belief + above
     state = after_a_turn(eruption=counter, people=[SCEPTIC, person("t09", "mill_lane")])
     assert (status(state, "t09") == "believer") is believes
 
 
 def test_a_new_believer_first_rolls_for_willingness_the_next_turn() -> None:
-    state = after_a_turn(eruption=7, people=[SCEPTIC, person("t09", "mill_lane")])
+    state = after_a_turn(eruption=card("t09").belief + 1, people=[SCEPTIC, person("t09", "mill_lane")])
     assert status(state, "t09") == "believer" and events(state, "willingness_roll") == []
     play_turn(state, FAR)
     assert [e["person"] for e in events(state, "willingness_roll")] == ["t09"]
@@ -148,18 +149,20 @@ def test_a_new_believer_first_rolls_for_willingness_the_next_turn() -> None:
 
 
 def test_once_the_mayor_believes_every_other_belief_is_two_lower() -> None:
-    # counter 5: the Garcias (belief 6) believe only with the Mayor's word (6 - 2 = 4)
-    without = after_a_turn(eruption=5, people=[SCEPTIC, person("t09", "mill_lane")])
-    with_mayor = after_a_turn(
-        eruption=5, people=[SCEPTIC, person("t09", "mill_lane"), person("t01", "church_square", "believer")]
-    )
+    # the counter one below the Garcias' belief: they believe only with the Mayor's word
+    counter = card("t09").belief - 1
+    without = after_a_turn(eruption=counter, people=[SCEPTIC, person("t09", "mill_lane")])
+    mayor = person("t01", "church_square", "believer")
+    with_mayor = after_a_turn(eruption=counter, people=[SCEPTIC, person("t09", "mill_lane"), mayor])
     assert status(without, "t09") == "unconvinced" and status(with_mayor, "t09") == "believer"
 
 
 def test_a_mayor_who_comes_to_believe_this_turn_sways_the_others_from_the_next_turn() -> None:
-    # the counter (9) exceeds the Mayor's belief (8) but not the Campbells' (10) until her word counts
+    # the counter exceeds the Mayor's belief but not the Campbells' until her word counts
+    counter = card("t01").belief + 1
+    assert card("t24").belief >= counter > card("t24").belief - EDITION.roles["mayor"].belief
     state = after_a_turn(
-        eruption=9, people=[SCEPTIC, person("t24", "mill_lane"), person("t01", "church_square")]
+        eruption=counter, people=[SCEPTIC, person("t24", "mill_lane"), person("t01", "church_square")]
     )
     assert (status(state, "t01"), status(state, "t24")) == ("believer", "unconvinced")
     play_turn(state, FAR)
@@ -167,15 +170,17 @@ def test_a_mayor_who_comes_to_believe_this_turn_sways_the_others_from_the_next_t
 
 
 def test_a_dead_mayor_sways_nobody() -> None:
+    counter = card("t09").belief - 1
     state = after_a_turn(
-        eruption=5, people=[SCEPTIC, person("t09", "mill_lane"), person("t01", None, "dead")]
+        eruption=counter, people=[SCEPTIC, person("t09", "mill_lane"), person("t01", None, "dead")]
     )
     assert status(state, "t09") == "unconvinced"
 
 
 def test_once_the_sheriff_moves_every_other_willingness_is_one_lower() -> None:
-    # the Okafors (willingness 5) roll 5: enough only with the Sheriff on the move
+    # the Okafors roll exactly their willingness: enough only with the Sheriff on the move
     people = [SCEPTIC, person("t07", "mill_lane", "believer")]
-    without = after_a_turn(rng=rng_rolling(5), people=people)
-    with_sheriff = after_a_turn(rng=rng_rolling(5), people=[*people, person("t02", "east_estate_a", "mover")])
+    roll = rng_rolling(card("t07").willingness)
+    without = after_a_turn(rng=roll, people=people)
+    with_sheriff = after_a_turn(rng=roll, people=[*people, person("t02", "east_estate_a", "mover")])
     assert status(without, "t07") == "believer" and status(with_sheriff, "t07") == "mover"

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from tests.referee.boulderville.helpers import FAR, SCEPTIC, person, place, play_turn, position, scientist
+from tests.referee.boulderville.helpers import (
+    FAR,
+    SCEPTIC,
+    card,
+    person,
+    place,
+    play_turn,
+    position,
+    scientist,
+    value_of,
+)
 
 FIELD_NOTES_RENOWN = {"type": "play", "card": "field_notes", "use": "renown"}
 
@@ -12,14 +22,14 @@ def test_a_turn_runs_the_six_phases_in_the_order_of_the_text() -> None:
         turn=2,
         lead=0,
         stage="ongoing",
-        eruption=3,
+        eruption=card("t14").belief - value_of("minor_tremor") + 1,
         terrain={"crater_floor": "lava"},
         eruption_deck=["minor_tremor"],
         people=[
             SCEPTIC,
             person("t11", "south_street", "mover"),
             person("t04", "church_square", "believer"),
-            person("t14", "school_lane"),  # Grandma Olsen, belief 3
+            person("t14", "school_lane"),  # Grandma Olsen will believe after the tremor
         ],
     )
     play_turn(state, {**FAR, 1: "station_lab"}, plays={1: FIELD_NOTES_RENOWN})
