@@ -1,0 +1,106 @@
+"""Boulderville's balance: how often four heuristic bots save the town, against four random bots.
+
+The edition is balanced when four ``heuristic`` bots win as a team clearly more often than four
+``random`` bots and neither line wins always or never. For each line the script plays ``--games``
+games (a match seed and bot seeds per game, so the figures are reproducible) and prints the team
+win rate with its 95% Wilson interval, the mean rescue track, townspeople saved and lost, turns and
+cashed renown per seat, and how often each seat was pre-eminent alone in a won game.
+
+    python bench/boulderville_bots.py [--games 500]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from bots.base import BotFactory
+from bots.boulderville import BOTS
+from referee.boulderville import GAME
+from referee.rng import derive_seed
+
+
+@dataclass
+class Line:
+    bot: str
+    games: int = 0
+    wins: int = 0
+    rescue: list[int] = field(default_factory=list)
+    saved: list[int] = field(default_factory=list)
+    dead: list[int] = field(default_factory=list)
+    turns: list[int] = field(default_factory=list)
+    renown: list[float] = field(default_factory=list)
+    first_alone: Counter[int] = field(default_factory=Counter)
+    seconds: float = 0.0
+
+
+def play(seed: int, factory: BotFactory) -> tuple:
+    state = GAME.new_state("standard", seats=4, seed=seed)
+    bots = [factory(derive_seed(seed, "bench-bot", seat)) for seat in range(4)]
+    while (seat := state.current_seat) is not None:
+        request = {"seat": seat, "observation": state.observation(seat), "legal_moves": state.legal_moves()}
+        state.apply(bots[seat].choose(request))
+    outcome = state.outcome()
+    assert outcome is not None
+    return outcome
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    rate = wins / games
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    spread = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return centre - spread, centre + spread
+
+
+def run(bot: str, games: int) -> Line:
+    line = Line(bot)
+    started = time.perf_counter()
+    for index in range(games):
+        outcome = play(derive_seed(2024, "boulderville-balance", index), BOTS[bot])
+        details = outcome.details
+        line.games += 1
+        line.wins += bool(outcome.team_won)
+        line.rescue.append(details["rescue"])
+        line.saved.append(len(details["saved"]))
+        line.dead.append(len(details["dead"]))
+        line.turns.append(details["turns"])
+        line.renown.append(statistics.fmean(outcome.scores))
+        if outcome.team_won and list(outcome.places).count(1) == 1:
+            line.first_alone[outcome.places.index(1)] += 1
+    line.seconds = time.perf_counter() - started
+    return line
+
+
+def report(line: Line) -> None:
+    low, high = wilson(line.wins, line.games)
+    mean = statistics.fmean
+    print(
+        f"4 x {line.bot:<9}  team wins {line.wins:4d}/{line.games} = {line.wins / line.games:6.1%}"
+        f"  (95% {low:.1%}-{high:.1%})"
+    )
+    print(
+        f"    rescue track {mean(line.rescue):+.1f}  saved {mean(line.saved):.1f}  lost {mean(line.dead):.1f}"
+        f"  turns {mean(line.turns):.1f}  cashed renown per seat {mean(line.renown):.1f}"
+    )
+    seats = ", ".join(f"seat {seat}: {line.first_alone[seat]}" for seat in range(4))
+    print(f"    pre-eminent alone in won games: {seats}   ({line.seconds:.1f} s)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=500)
+    args = parser.parse_args()
+    lines = [run(bot, args.games) for bot in ("heuristic", "random")]
+    for line in lines:
+        report(line)
+    gap = lines[0].wins / lines[0].games - lines[1].wins / lines[1].games
+    print(f"heuristic - random: {gap:+.1%} of games")
+
+
+if __name__ == "__main__":
+    main()
