@@ -175,15 +175,21 @@ def _start_tournaments(api: _Api, plans: list[GamePlan], options: DemoOptions) -
         plan.tournament = api.call("POST", "/api/v1/tournaments", 202, json=body, headers=api.admin)["id"]
 
 
+def _tournament(api: _Api, plan: GamePlan) -> dict[str, Any]:
+    return api.call("GET", f"/api/v1/tournaments/{plan.tournament}", 200)
+
+
 def _wait(api: _Api, plans: list[GamePlan], options: DemoOptions, err: TextIO) -> bool:
     started = time.monotonic()
+    shown = ""
     while True:
-        progress = [
-            api.call("GET", f"/api/v1/tournaments/{plan.tournament}", 200)["progress"] for plan in plans
-        ]
+        progress = [_tournament(api, plan)["progress"] for plan in plans]
         done, total = sum(p["done"] for p in progress), sum(p["total"] for p in progress)
-        err.write(_bar(done, total, started))
-        err.flush()
+        bar = _bar(done, total, started)
+        if bar != shown:  # redraw only on change: a log file gets one line a second at most
+            err.write(bar)
+            err.flush()
+            shown = bar
         if done == total:
             err.write("\n")
             return True
@@ -195,7 +201,7 @@ def _wait(api: _Api, plans: list[GamePlan], options: DemoOptions, err: TextIO) -
 
 def _report(api: _Api, plans: list[GamePlan], out: TextIO) -> None:
     for plan in plans:
-        tournament = api.call("GET", f"/api/v1/tournaments/{plan.tournament}", 200)
+        tournament = _tournament(api, plan)
         progress = tournament["progress"]
         print(
             f"\n== {plan.game.title} ({plan.game.id} / {plan.variant}, {plan.seats} seats): "
@@ -231,7 +237,7 @@ def _write_replays(api: _Api, plans: list[GamePlan], directory: Path) -> int:
     directory.mkdir(parents=True, exist_ok=True)
     written = 0
     for plan in plans:
-        tournament = api.call("GET", f"/api/v1/tournaments/{plan.tournament}", 200)
+        tournament = _tournament(api, plan)
         for match in tournament["matches"]:
             if match["status"] != "finished":
                 continue

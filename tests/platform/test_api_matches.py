@@ -203,3 +203,13 @@ def test_a_wrong_seat_count_and_a_missing_bot_are_both_reported(arena: Arena) ->
             "_schema": ["variant standard is played by 2, 3 seats, not 1"],
         }
     }
+
+
+def test_the_token_is_checked_before_the_body(arena: Arena) -> None:
+    """Without the organizer token nobody learns what a valid request would need."""
+    for url in ("/api/v1/matches", "/api/v1/tournaments"):
+        answer = arena.client.post(url, json={"nonsense": True})
+        assert answer.status_code == 401, url
+    alice = arena.register("Alice", "/first/a", ["nim"])
+    answer = arena.client.patch(f"/api/v1/bots/{alice['id']}", json={"nonsense": True})
+    assert answer.status_code == 401

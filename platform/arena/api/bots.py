@@ -9,7 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from arena import bot_accounts
-from arena.api.context import needs_token, presented_token, runtime
+from arena.api.context import bot_owner_only, presented_token, runtime
 from arena.api.schemas import (
     BotCreatedSchema,
     BotCreateSchema,
@@ -57,16 +57,16 @@ class BotById(MethodView):
         """One bot: its games, faults and ratings"""
         return bot_accounts.public_view(runtime(), bot_accounts.get(runtime(), bot_id))
 
+    @bot_owner_only(blp)
     @blp.arguments(BotUpdateSchema)
     @blp.response(200, BotOwnerSchema)
-    @needs_token(blp, "the bot's token")
     def patch(self, changes: dict[str, Any], bot_id: str) -> dict[str, Any]:
         """Change a bot's name, endpoint or games (needs the bot's token)"""
         bot = bot_accounts.update(runtime(), bot_id, presented_token(), changes)
         return bot_accounts.owner_view(runtime(), bot)
 
+    @bot_owner_only(blp)
     @blp.response(204)
-    @needs_token(blp, "the bot's token")
     def delete(self, bot_id: str) -> None:
         """Delete a bot (needs the bot's token); its past matches stay"""
         bot_accounts.delete(runtime(), bot_id, presented_token())

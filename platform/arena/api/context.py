@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from flask import current_app, request
 from flask_smorest import Blueprint
 
+from arena import bot_accounts
 from arena.api.schemas import ErrorSchema
 from arena.auth import bearer_token
+from arena.match_requests import require_organizer
 from arena.runtime import Runtime
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -26,13 +29,36 @@ def presented_token() -> str | None:
     return bearer_token(request.headers.get("Authorization"))
 
 
-def needs_token(blp: Blueprint, who: str) -> Callable[[F], F]:
-    """Mark a view as needing a bearer token in the OpenAPI document (security and the 401)."""
+def _documented(blp: Blueprint, who: str, view: F) -> F:
+    view = blp.alt_response(401, schema=ErrorSchema, description=f"missing or wrong token: needs {who}")(view)
+    return blp.doc(security=BEARER)(view)
+
+
+def organizer_only(blp: Blueprint) -> Callable[[F], F]:
+    """The view needs the organizer token, checked before the request body is even read."""
 
     def mark(view: F) -> F:
-        view = blp.alt_response(401, schema=ErrorSchema, description=f"missing or wrong token: needs {who}")(
-            view
-        )
-        return blp.doc(security=BEARER)(view)
+        @functools.wraps(view)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            require_organizer(runtime(), presented_token())
+            return view(*args, **kwargs)
+
+        return _documented(blp, "the organizer token", checked)  # type: ignore[arg-type]
+
+    return mark
+
+
+def bot_owner_only(blp: Blueprint) -> Callable[[F], F]:
+    """The view needs the token of the bot named by ``bot_id`` (or the organizer token)."""
+
+    def mark(view: F) -> F:
+        @functools.wraps(view)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            bot_accounts.authorize(
+                runtime(), bot_accounts.get(runtime(), kwargs["bot_id"]), presented_token()
+            )
+            return view(*args, **kwargs)
+
+        return _documented(blp, "the bot's token", checked)  # type: ignore[arg-type]
 
     return mark

@@ -10,7 +10,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from arena import match_requests
-from arena.api.context import needs_token, presented_token, runtime
+from arena.api.context import organizer_only, runtime
 from arena.api.schemas import MatchCreateSchema, MatchQuerySchema, MatchSchema
 from arena.errors import NotFound
 from referee.replay import decompress
@@ -36,16 +36,15 @@ class Matches(MethodView):
         progress = store.progress([m["id"] for m in matches if m["status"] == "running"])
         return [match_requests.public_view(m, progress.get(m["id"])) for m in matches]
 
+    @organizer_only(blp)
     @blp.arguments(MatchCreateSchema)
     @blp.response(202, MatchSchema)
-    @needs_token(blp, "the organizer token")
     def post(self, data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
         """Request a match (needs the organizer token); it is queued for a worker
 
         Game, variant, seat count, options and setup are checked by the game itself, and every bot
         must exist and play the game, before anything is queued.
         """
-        match_requests.require_organizer(runtime(), presented_token())
         match = match_requests.create(runtime(), data)
         location = url_for("matches.MatchById", match_id=match["id"])
         return match_requests.public_view(match), {"Location": location}

@@ -8,8 +8,8 @@ from flask import url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from arena import match_requests, tournament_requests
-from arena.api.context import needs_token, presented_token, runtime
+from arena import tournament_requests
+from arena.api.context import organizer_only, runtime
 from arena.api.schemas import (
     MatchQuerySchema,
     TournamentCreateSchema,
@@ -30,9 +30,9 @@ class Tournaments(MethodView):
         found = (store.get_tournament(tid) for tid in store.recent_tournament_ids(query["limit"]))
         return [tournament for tournament in found if tournament is not None]
 
+    @organizer_only(blp)
     @blp.arguments(TournamentCreateSchema)
     @blp.response(202, TournamentSchema)
-    @needs_token(blp, "the organizer token")
     def post(self, data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
         """Start a tournament (needs the organizer token): every match is queued at once
 
@@ -40,7 +40,6 @@ class Tournaments(MethodView):
         every combination of the others. Each pairing plays games_per_pairing games, rounded up to
         a multiple of the seats, rotating the seats so each bot sits in each seat equally often.
         """
-        match_requests.require_organizer(runtime(), presented_token())
         tournament = tournament_requests.create(runtime(), data)
         location = url_for("tournaments.TournamentById", tournament_id=tournament["id"])
         return tournament_requests.public_view(runtime(), tournament), {"Location": location}
