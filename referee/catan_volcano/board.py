@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from referee.catan_volcano.edition import EDITION, GOLD, NOTHING
@@ -48,6 +48,8 @@ class BoardTables:
     """Per dice total 0..12: the volcanoes that erupt on it."""
     node_harbour: tuple[int, ...]
     """Per node: the harbour kind index there (see :data:`HARBOUR_KINDS`), or -1."""
+    harbour_nodes: tuple[tuple[int, int], ...]
+    """The (node, harbour kind index) pairs of the 18 harbour nodes."""
     volcano_nodes: frozenset[int]
     """Nodes on a volcano's corner (the ``no_start_on_volcano`` twist keeps first settlements off)."""
 
@@ -119,7 +121,7 @@ class Layout:
         return cls(tuple(terrains), tuple(numbers), tuple(harbours))
 
 
-@cache
+@lru_cache(maxsize=256)
 def _tables(
     terrains: tuple[str, ...], numbers: tuple[int | None, ...], harbours: tuple[str, ...], gold: bool
 ) -> BoardTables:
@@ -144,6 +146,7 @@ def _tables(
         hexes_by_number=tuple(tuple(hexes) for hexes in by_number),
         volcanoes_by_number=tuple(tuple(hexes) for hexes in volcanoes),
         node_harbour=tuple(node_harbour),
+        harbour_nodes=tuple((node, kind) for node, kind in enumerate(node_harbour) if kind >= 0),
         volcano_nodes=volcano_nodes,
     )
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from copy import deepcopy
 from typing import Any
 
+from referee.catan_volcano import flow, moves, view
 from referee.catan_volcano.board import BoardTables, Layout
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.geometry import EDGE_COUNT, NODE_COUNT
@@ -273,5 +274,3 @@ class CatanState(State):
 
 
 _OPTION_FALLBACKS: dict[str, JSON] = {"robber_stops_eruption": True, "no_start_on_volcano": False}
-
-from referee.catan_volcano import flow, moves, view  # noqa: E402  (the rules import this module)

@@ -29,8 +29,8 @@ def rates(state: CatanState, seat: int) -> list[int]:
     """The seat's maritime rate per resource: 4, 3 with a 3:1 harbour, 2 with that resource's."""
     best = [EDITION.bank_rate] * 5
     node_owner = state.node_owner
-    for node, kind in enumerate(state.tables.node_harbour):
-        if kind >= 0 and node_owner[node] == seat:
+    for node, kind in state.tables.harbour_nodes:
+        if node_owner[node] == seat:
             if kind == GENERIC_HARBOUR_INDEX:
                 best = [min(rate, EDITION.generic_harbour_rate) for rate in best]
             else:

@@ -10,7 +10,7 @@ concerned (:func:`referee.catan_volcano.events.visible`).
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from referee.catan_volcano import awards, geometry, trading
@@ -26,7 +26,7 @@ RESOURCES = EDITION.resources
 LEVELS = {1: "settlement", 2: "city"}
 
 
-@cache
+@lru_cache(maxsize=256)
 def board_view(layout: Layout, tables: BoardTables, variable_lava: bool) -> dict[str, Any]:
     """The board as JSON (the same object for every observation of a game: do not change it)."""
     produce = tables.production
