@@ -21,7 +21,7 @@ from collections import deque
 from referee.boulderville.attributes import belief, speed, willingness
 from referee.boulderville.edition import EDITION
 from referee.boulderville.hazards import blocked, bridge_standing
-from referee.boulderville.table import BELIEVER, MOVER, SAVED, UNCONVINCED, Person, Table
+from referee.boulderville.table import BELIEVER, MOVER, SAVED, UNCONVINCED, Person, Scientist, Table
 
 
 def exit_in_use(table: Table) -> str:
@@ -48,9 +48,9 @@ def distances_to_exit(table: Table, exit_name: str) -> dict[str, int]:
     return steps
 
 
-def _leave(table: Table, person: Person, exit_name: str) -> None:
+def _leave(table: Table, person: Person, exit_name: str, escort: Scientist | None) -> None:
+    """Off the board by the exit; a scientist who walked with them goes too (a bystander stays)."""
     value = EDITION.townspeople[person.id].value
-    escort = table.scientist_at(person.space) if person.space else None
     table.log(
         "townsperson_saved",
         person=person.id,
@@ -85,7 +85,7 @@ def move_person(table: Table, person: Person, steps: dict[str, int], exit_name: 
     start = person.space
     for _ in range(speed(table, person)):
         if steps[person.space] == 1:
-            _leave(table, person, exit_name)
+            _leave(table, person, exit_name, escort)
             return
         nxt = _step(table, person, steps, escort is not None)
         if nxt is None:

@@ -109,6 +109,20 @@ def test_a_scientist_leaving_the_board_with_a_townsperson_keeps_its_tokens_and_r
     assert state.table.stage == "place" and 0 in state.table.queue
 
 
+def test_a_scientist_a_townsperson_only_walks_past_stays_on_the_board() -> None:
+    # Sally Reed walks onto the bridge where seat 2 stands, then off the board: seat 2 stays behind
+    state = position(stage="place", people=[SCEPTIC, person("t11", "river_walk", "mover")])
+    play_turn(state, FAR | {2: "bridge"})
+    assert status(state, "t11") == "saved"
+    assert [e["escort"] for e in events(state, "townsperson_saved")] == [None]
+
+
+def test_a_scientist_walking_out_with_a_townsperson_is_named_as_the_escort() -> None:
+    state = position(stage="place", people=[SCEPTIC, person("t11", "freeway", "mover")])
+    play_turn(state, FAR | {1: "freeway"})
+    assert [e["escort"] for e in events(state, "townsperson_saved")] == [1]
+
+
 # ----- play actions ----------------------------------------------------------------------------------
 
 
