@@ -7,8 +7,6 @@ match has been stored, so a worker killed mid-match loses nothing; the match is 
 
 from __future__ import annotations
 
-from typing import Any
-
 from celery import Celery, Task
 
 from arena.execution import RunOutcome, execute
@@ -58,7 +56,3 @@ class CeleryQueue:
 
     def __repr__(self) -> str:
         return f"CeleryQueue({self.queue!r})"
-
-
-def describe(app: Celery) -> dict[str, Any]:
-    return {"broker": app.conf.broker_url.split("@")[-1], "queue": app.conf.task_default_queue}

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arena.ladder import apply_result, new_row, ranked
 from arena.scoring import seat_points, seat_verdicts
@@ -127,3 +129,30 @@ def test_verdicts_and_points(places, team, team_won, verdicts, points) -> None:
     outcome = result(places, team_won=team_won)
     assert seat_verdicts(outcome, team) == verdicts
     assert seat_points(outcome, team) == pytest.approx(points)
+
+
+CREW_OF_THREE = VariantSpec("crew3", seats=(3,), description="", team=True)
+outcomes = st.lists(
+    st.tuples(
+        st.permutations(["a", "b", "c", "d"]).map(lambda bots: bots[:3]),
+        st.lists(st.integers(1, 3), min_size=3, max_size=3),
+        st.sampled_from([True, False]),
+    ),
+    min_size=1,
+    max_size=25,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(outcomes, st.sampled_from([RATED, CREW_OF_THREE]))
+def test_random_seasons_keep_the_counts_consistent(season, spec) -> None:
+    rows: dict = {}
+    for index, (seats, places, team_won) in enumerate(season):
+        outcome = result(places, [float(p) for p in places], team_won if spec.team else None)
+        rows = {**rows, **apply_result(rows, spec, seats, outcome, f"m{index}")}
+    for row in rows.values():
+        assert row["games"] == row["wins"] + row["draws"] + row["losses"]
+        assert 0 <= row["rated_games"] <= row["games"]
+        assert row["team_wins"] <= row["team_games"] == (row["games"] if spec.team else 0)
+    # at most 25 matches: every bot is under 30 rated games, K is 40 for all, so Elo is zero-sum
+    assert sum(row["rating"] - 1500.0 for row in rows.values()) == pytest.approx(0.0, abs=1e-6)
