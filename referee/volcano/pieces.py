@@ -62,14 +62,22 @@ class Piece(NamedTuple):
 
     @classmethod
     def from_json(cls, data: Any) -> Piece:
-        """Read ``{"colour": ..., "size": ...}`` exactly; anything else raises :class:`PieceError`."""
+        """Read ``{"colour": ..., "size": ...}`` exactly; anything else raises :class:`PieceError`.
+
+        >>> Piece.from_json({"colour": "red", "size": 2.0})
+        Traceback (most recent call last):
+        ...
+        referee.volcano.pieces.PieceError: size must be 1, 2 or 3, not 2.0
+        """
         if not isinstance(data, dict) or set(data) != {"colour", "size"}:
             raise PieceError('a piece is {"colour": <colour>, "size": 1, 2 or 3}')
         colour, size = data["colour"], data["size"]
         if not isinstance(colour, str) or colour not in _COLOUR_NAMES:
             allowed = ", ".join(c.value for c in Colour)
             raise PieceError(f"colour must be one of {allowed}, not {colour!r}")
-        if isinstance(size, bool) or size not in SIZES:
+        # exactly an int: 2.0 == 2 would pass a membership test, then spell the piece "2.0" in every
+        # document after it, so a move the engine never listed would be taken; True is an int too
+        if type(size) is not int or size not in SIZES:
             raise PieceError(f"size must be 1, 2 or 3, not {size!r}")
         return cls(Colour(colour), size)
 

@@ -37,6 +37,8 @@ def test_legal_moves_are_steps_then_power_plays_in_a_fixed_order() -> None:
         {"type": "power_play", "piece": {"colour": "blue", "size": 2}},
         {"type": "power_play", "piece": {"colour": "blue"}, "to": [1, 1]},
         {"type": "power_play", "piece": {"colour": "blue", "size": 2}, "to": [9, 9]},
+        {"type": "power_play", "piece": {"colour": "blue", "size": 2.0}, "to": [1, 1]},  # sizes are integers
+        {"type": "power_play", "piece": {"colour": "blue", "size": True}, "to": [1, 1]},
         {"type": ["step"]},
         "step",
     ],

@@ -96,6 +96,8 @@ def _broken(path: list, value) -> dict:
         (_broken(["board", 1, 2], {"stack": [], "lava": 1}), "setup.board[1][2]"),
         (_broken(["board", 0, 0, "stack", 1], {"colour": "black", "size": 2}), "setup.board[0][0].stack[1]"),
         (_broken(["board", 0, 0, "stack", 1], {"colour": "red", "size": 4}), "setup.board[0][0].stack[1]"),
+        (_broken(["board", 0, 0, "stack", 1], {"colour": "red", "size": 2.0}), "setup.board[0][0].stack[1]"),
+        (_broken(["captures", 0], [{"colour": "red", "size": 3.0}]), "setup.captures[0][0]"),
         (_broken(["board", 0, 0, "cap"], "grey"), "setup.board[0][0].cap"),
         (_broken(["board", 0, 0, "cap"], None), "setup.board"),  # no cap left to move
         (_broken(["board", 0, 1, "stack"], [{"colour": "red", "size": 3}] * 3), "setup.board"),  # 4 larges
