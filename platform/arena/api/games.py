@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from flask.views import MethodView
@@ -10,7 +11,9 @@ from flask_smorest import Blueprint
 from arena.api.schemas import GameSchema
 from arena.errors import NotFound, from_setup_error
 from referee.game import SetupError
-from referee.registry import all_games, get_game
+from referee.registry import GAME_MODULES, get_game
+
+log = logging.getLogger(__name__)
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their variants")
 
@@ -20,7 +23,13 @@ class Games(MethodView):
     @blp.response(200, GameSchema(many=True))
     def get(self) -> list[dict[str, Any]]:
         """List the games, with each variant's seat counts and options"""
-        return [game.to_json() for game in all_games()]
+        games = []
+        for game_id in sorted(GAME_MODULES):
+            try:
+                games.append(get_game(game_id).to_json())
+            except Exception:  # one game that fails to load must not hide the others
+                log.exception("game %s does not load", game_id)
+        return games
 
 
 @blp.route("/<game_id>")

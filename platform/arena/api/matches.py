@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 
 from arena import match_requests
 from arena.api.context import organizer_only, runtime
-from arena.api.schemas import MatchCreateSchema, MatchQuerySchema, MatchSchema
+from arena.api.schemas import ListQuerySchema, MatchCreateSchema, MatchSchema
 from arena.errors import NotFound
 from referee.replay import decompress
 
@@ -27,7 +27,7 @@ def _get(match_id: str) -> dict[str, Any]:
 
 @blp.route("")
 class Matches(MethodView):
-    @blp.arguments(MatchQuerySchema, location="query")
+    @blp.arguments(ListQuerySchema, location="query")
     @blp.response(200, MatchSchema(many=True))
     def get(self, query: dict[str, Any]) -> list[dict[str, Any]]:
         """The most recent matches, newest first"""

@@ -205,7 +205,7 @@ class MatchSchema(Schema):
     replay_url = fields.String(allow_none=True)
 
 
-class MatchQuerySchema(Schema):
+class ListQuerySchema(Schema):
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 500))
 
 

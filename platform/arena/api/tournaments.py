@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 from arena import tournament_requests
 from arena.api.context import organizer_only, runtime
 from arena.api.schemas import (
-    MatchQuerySchema,
+    ListQuerySchema,
     TournamentCreateSchema,
     TournamentSchema,
     TournamentSummarySchema,
@@ -22,7 +22,7 @@ blp = Blueprint("tournaments", __name__, url_prefix="/api/v1/tournaments", descr
 
 @blp.route("")
 class Tournaments(MethodView):
-    @blp.arguments(MatchQuerySchema, location="query")
+    @blp.arguments(ListQuerySchema, location="query")
     @blp.response(200, TournamentSummarySchema(many=True))
     def get(self, query: dict[str, Any]) -> list[dict[str, Any]]:
         """The most recent tournaments, newest first"""
