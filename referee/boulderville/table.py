@@ -109,7 +109,9 @@ class Table:
     def from_json(cls, data: dict[str, Any]) -> Table:
         fields = dict(data)
         fields["people"] = [Person(**p) for p in data["people"]]
-        fields["scientists"] = [Scientist(**{**s, "hand": list(s["hand"])}) for s in data["scientists"]]
+        fields["scientists"] = [
+            Scientist(**{**s, "hand": list(s.get("hand", []))}) for s in data["scientists"]
+        ]
         fields["ongoing"] = [Ongoing(**o) for o in data["ongoing"]]
         for name in ("options", "terrain"):
             fields[name] = dict(data[name])
