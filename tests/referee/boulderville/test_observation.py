@@ -78,3 +78,11 @@ def test_the_seeded_game_hides_every_hand_from_the_other_seats() -> None:
         seen = state.observation(seat)
         assert sorted(seen["hand"]) == sorted(state.table.scientists[seat].hand)
         assert all("hand" not in s for s in seen["scientists"])
+
+
+def test_renown_is_always_public_tokens_and_track_alike() -> None:
+    scientists = [scientist(seat, tokens=seat, renown=10 + seat) for seat in range(4)]
+    state = position(stage="place", scientists=scientists)
+    for viewer in range(4):
+        shown = state.observation(viewer)["scientists"]
+        assert [(s["tokens"], s["renown"]) for s in shown] == [(0, 10), (1, 11), (2, 12), (3, 13)]
