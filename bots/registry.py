@@ -12,6 +12,9 @@ from bots.base import Bot, BotFactory
 
 BOT_MODULES: dict[str, str] = {
     "vulkan": "bots.vulkan",
+    "volcano": "bots.volcano",
+    "boulderville": "bots.boulderville",
+    "catan-volcano": "bots.catan_volcano",
 }
 
 
