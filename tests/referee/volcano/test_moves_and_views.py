@@ -7,6 +7,7 @@ import json
 import pytest
 
 from referee.game import IllegalMove, canonical_json
+from referee.rng import Rng
 from referee.volcano import GAME
 from tests.referee.volcano.positions import game, power_play, step
 
@@ -115,3 +116,22 @@ def test_a_state_document_loads_and_plays_on_identically() -> None:
 
     assert canonical_json(copy.to_json()) == canonical_json(state.to_json())
     assert copy.observation(1) == state.observation(1)
+
+
+def test_every_seat_sees_the_same_whole_table_and_nothing_beyond_the_state() -> None:
+    # Volcano hides nothing, and after the seeded layout nothing is left to chance: so the only
+    # difference between two seats' views is the viewer, every fact shown is one the state holds, and
+    # the state keeps no seed or RNG a view could leak the future through.
+    state = GAME.new_state("fiesta-caldera", seats=3, seed=11, options={"turn_limit": 12})
+    chooser = Rng(11)
+    assert not {"seed", "rng"} & set(state.to_json())
+    while state.outcome() is None:
+        document = state.to_json()
+        views = [state.observation(seat) for seat in range(3)]
+        for seat, view in enumerate(views):
+            assert view.pop("seat") == seat
+            assert view == views[0]
+        shared = {"board", "captures", "turn_moves", "passes_in_row", "last_eruption", "options"}
+        assert {key: views[0][key] for key in shared} == {key: document[key] for key in shared}
+        assert views[0]["to_move"] == document["to_move"] and views[0]["turn"] == document["turns_played"]
+        state.apply(chooser.choice(state.legal_moves()))

@@ -54,20 +54,24 @@ def _play_out(state: VolcanoState, seed: int) -> int:
     moves = 0
     while state.outcome() is None:
         assert moves <= limit, "a game outlived its turn and step limits"
-        capped_before = {index: list(state.board.stacks[index]) for index in state.board.cap_squares()}
+        stacks_before = [list(stack) for stack in state.board.stacks]
+        capped_before = set(state.board.cap_squares())
         turn = state.turns_played
         move = chooser.choice(state.legal_moves())
         state.apply(move)
         moves += 1
         assert _pieces_in_play(state) == total
-        for index, stack in capped_before.items():
-            # a square that held a cap never gains a piece: at most its top pieces erupt away
-            assert state.board.stacks[index] == stack[: len(state.board.stacks[index])]
+        capped = capped_before | set(state.board.cap_squares())
+        for index in capped:
+            # a square with a cap before or after the move (the stepping cap's new square included)
+            # never gains a piece: at most its top pieces erupt away
+            stack, before = state.board.stacks[index], stacks_before[index]
+            assert stack == before[: len(stack)], "a piece landed on a cap"
         eruption = state.last_eruption
         if eruption is not None and eruption["turn"] == turn:  # this very step erupted
             for landing in eruption["flow"]:
                 row, column = landing["to"]
-                assert row * 5 + column not in capped_before, "a piece landed on a cap"
+                assert row * 5 + column not in capped, "a piece landed on a cap"
         if move["type"] == "power_play":
             row, column = move["to"]
             assert row * 5 + column not in capped_before, "a Power Play put a piece on a cap"
