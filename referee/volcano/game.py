@@ -85,25 +85,32 @@ class VolcanoGame(Game):
         )
 
     def load_state(self, data: Mapping[str, JSON]) -> VolcanoState:
-        """Rebuild a state from :meth:`VolcanoState.to_json`; a damaged document is a SetupError."""
+        """Rebuild a state from :meth:`VolcanoState.to_json`.
+
+        The document normally comes from the engine itself (a replay's ``initial_state``), but a
+        stored file can be damaged: a missing field or a value of the wrong shape is a SetupError
+        naming ``state`` (or the board square), never a KeyError from deep inside.
+        """
         try:
             board = Board.from_json(data["board"], "state.board")
+            outcome = data["outcome"]
+            return VolcanoState(
+                variant=data["variant"],
+                seats=data["seats"],
+                options=dict(data["options"]),
+                board=board,
+                captures=[[Piece.from_json(item) for item in held] for held in data["captures"]],
+                to_move=data["to_move"],
+                turn_moves=copy_json(data["turn_moves"]),
+                turns_played=data["turns_played"],
+                passes_in_row=data["passes_in_row"],
+                last_eruption=copy_json(data["last_eruption"]),
+                result=None if outcome is None else Outcome.from_json(outcome),
+            )
         except BoardError as error:
             raise SetupError(str(error), error.field_name) from None
-        outcome = data["outcome"]
-        return VolcanoState(
-            variant=data["variant"],
-            seats=data["seats"],
-            options=dict(data["options"]),
-            board=board,
-            captures=[[Piece.from_json(item) for item in held] for held in data["captures"]],
-            to_move=data["to_move"],
-            turn_moves=copy_json(data["turn_moves"]),
-            turns_played=data["turns_played"],
-            passes_in_row=data["passes_in_row"],
-            last_eruption=copy_json(data["last_eruption"]),
-            result=None if outcome is None else Outcome.from_json(outcome),
-        )
+        except (KeyError, TypeError, ValueError) as error:
+            raise SetupError(f"not a Volcano state document: {error!r}", "state") from None
 
 
 GAME = VolcanoGame()

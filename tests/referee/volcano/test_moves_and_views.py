@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from referee.game import IllegalMove, canonical_json
+from referee.game import IllegalMove, SetupError, canonical_json
 from referee.rng import Rng
 from referee.volcano import GAME
 from tests.referee.volcano.positions import game, power_play, step
@@ -135,3 +135,20 @@ def test_every_seat_sees_the_same_whole_table_and_nothing_beyond_the_state() -> 
         assert {key: views[0][key] for key in shared} == {key: document[key] for key in shared}
         assert views[0]["to_move"] == document["to_move"] and views[0]["turn"] == document["turns_played"]
         state.apply(chooser.choice(state.legal_moves()))
+
+
+@pytest.mark.parametrize(
+    ("damage", "field"),
+    [
+        (lambda doc: doc.pop("captures"), "state"),
+        (lambda doc: doc.update(captures=[[{"colour": "red"}], []]), "state"),
+        (lambda doc: doc.update(options=None), "state"),
+        (lambda doc: doc["board"][0].pop(), "state.board[0]"),
+    ],
+)
+def test_a_damaged_state_document_is_a_setup_error(damage, field: str) -> None:
+    document = json.loads(json.dumps(game({(0, 0): "red1"}, {(0, 0): "black"}).to_json()))
+    damage(document)
+    with pytest.raises(SetupError) as refused:
+        GAME.load_state(document)
+    assert refused.value.field_name == field
