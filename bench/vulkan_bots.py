@@ -3,8 +3,9 @@
 For each seat count (2, 3, 4) one greedy bot plays against random bots, sitting in each seat equally
 often (game g puts it in seat g mod n). Each bot gets the protocol's move request, built as the
 runner builds it. Printed per seat count: greedy's win rate (place 1, shared or not), its mean place
-against the random seats', and the mean scores. The team variants get a line each too: the team's
-win rate and mean team score with every seat greedy, then with every seat random.
+against the random seats', the mean scores, and greedy's mean and slowest decision. The team
+variants get a line each too: the team's win rate and mean team score with every seat greedy, then
+with every seat random.
 
     python bench/vulkan_bots.py [--games 240] [--seed 1] [--layout classic]
 """
@@ -23,8 +24,11 @@ from referee.rng import derive_seed
 from referee.vulkan import GAME
 
 
-def play(variant: str, names: Sequence[str], seed: int, layout: str) -> Outcome:
-    """One game in process, each seat asked through a protocol move request."""
+def play(
+    variant: str, names: Sequence[str], seed: int, layout: str, clock: list[float] | None = None
+) -> Outcome:
+    """One game in process, each seat asked through a protocol move request. ``clock`` collects the
+    seconds each greedy decision took."""
     seats = len(names)
     state = GAME.new_state(variant, seats=seats, seed=seed, options={"layout": layout})
     bots = [BOTS[name](derive_seed(seed, "bench-bot", seat)) for seat, name in enumerate(names)]
@@ -41,18 +45,22 @@ def play(variant: str, names: Sequence[str], seed: int, layout: str) -> Outcome:
             observation=state.observation(seat),
         )
         request["legal_moves"] = state.legal_moves()
-        state.apply(bots[seat].choose(request))
+        started = time.perf_counter()
+        move = bots[seat].choose(request)
+        if clock is not None and names[seat] == "greedy":
+            clock.append(time.perf_counter() - started)
+        state.apply(move)
     outcome = state.outcome()
     assert outcome is not None
     return outcome
 
 
 def head_to_head(seats: int, games: int, seed: int, layout: str) -> str:
-    wins, places, other_places, scores, other_scores = 0, [], [], [], []
+    wins, places, other_places, scores, other_scores, clock = 0, [], [], [], [], []
     for game in range(games):
         greedy_seat = game % seats
         names = ["greedy" if s == greedy_seat else "random" for s in range(seats)]
-        outcome = play("competitive", names, seed + game, layout)
+        outcome = play("competitive", names, seed + game, layout, clock)
         wins += outcome.places[greedy_seat] == 1
         places.append(outcome.places[greedy_seat])
         scores.append(outcome.scores[greedy_seat])
@@ -63,7 +71,8 @@ def head_to_head(seats: int, games: int, seed: int, layout: str) -> str:
     return (
         f"{seats} seats  {games:>4} games  greedy wins {wins / games:6.1%}  "
         f"mean place greedy {statistics.mean(places):.2f} / random {statistics.mean(other_places):.2f}  "
-        f"mean score greedy {statistics.mean(scores):5.1f} / random {statistics.mean(other_scores):5.1f}"
+        f"mean score greedy {statistics.mean(scores):5.1f} / random {statistics.mean(other_scores):5.1f}  "
+        f"greedy decision mean {statistics.mean(clock) * 1000:.0f} ms, max {max(clock) * 1000:.0f} ms"
     )
 
 

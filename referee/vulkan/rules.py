@@ -208,6 +208,27 @@ def resolve(board: Board, dropped: Iterable[int]) -> tuple[list[list[int]], list
     return rounds, isolate(board) if rounds else []
 
 
+def next_flyer(board: Board, supply: list[list[int]], start: int) -> tuple[int | None, list[int]]:
+    """The first seat from ``start`` on, clockwise, that can fly, and the seats it skips (no loads).
+
+    A seat can fly when it holds a load and some forest tile has room. ``(None, [])`` when no seat
+    can: the game is over, and nobody is said to have passed.
+
+    >>> from referee.vulkan.hexes import Layout
+    >>> board = Board(Layout.of([(0, 0), (1, 0)]), [1, 6], [1, 3], [True, True], [[], []], volcano=0)
+    >>> next_flyer(board, [[0, 0], [0, 0], [3, 0]], start=0)
+    (2, [0, 1])
+    """
+    if board.any_room():
+        skipped = []
+        for k in range(len(supply)):
+            seat = (start + k) % len(supply)
+            if any(supply[seat]):
+                return seat, skipped
+            skipped.append(seat)
+    return None, []
+
+
 MAJORITY = "majority"
 TIE = "tie"
 SHARED_COLOUR = "shared_colour"

@@ -25,7 +25,15 @@ from typing import Any
 from referee.game import JSON, IllegalMove, Move, Outcome, State, places_from_keys
 from referee.vulkan.edition import EDITION
 from referee.vulkan.hexes import NO_CELL, Coord, Layout
-from referee.vulkan.rules import Board, award_to, drop_loads, flight_paths, resolve
+from referee.vulkan.rules import (
+    Board,
+    award_to,
+    drop_loads,
+    flight_paths,
+    is_straight_run,
+    next_flyer,
+    resolve,
+)
 from referee.vulkan.setup import Award, StartPosition
 from referee.vulkan.variants import VARIANTS
 
@@ -103,7 +111,10 @@ class VulkanState(State):
         return LEGAL_JSON[self.phase](self, keys) if keys else []
 
     def legal_keys(self) -> list[Key]:
-        """The legal moves in canonical form, in the order of :meth:`legal_moves` (cached)."""
+        """The legal moves in canonical form, in the order of :meth:`legal_moves`.
+
+        Cached until the next move: read it, do not change it.
+        """
         if self._keys is None:
             self._keys = [] if self.to_move is None else LEGAL_KEYS[self.phase](self)
         return self._keys
@@ -113,7 +124,7 @@ class VulkanState(State):
         if self._key_set is None:
             self._key_set = set(self.legal_keys())
         if key not in self._key_set:
-            raise IllegalMove(f"not a legal move now: {move!r}")
+            raise IllegalMove(f"not a legal move now ({WHY_ILLEGAL[key[0]](self, key)}): {move!r}")
         self.apply_key(key)
 
     def apply_key(self, key: Key) -> None:
@@ -276,16 +287,8 @@ class VulkanState(State):
     def _seek_flyer(self, start: int) -> list[dict[str, JSON]]:
         """Give the turn to the first seat from ``start`` on (clockwise) that can fly; return a pass
         event for each seat skipped. Nobody able to fly ends the game (no passes are recorded then)."""
-        passes: list[dict[str, JSON]] = []
-        if self.board.any_room():
-            for k in range(self.seats):
-                seat = (start + k) % self.seats
-                if any(self.supply[seat]):
-                    self.to_move = seat
-                    return passes
-                passes.append({"kind": "pass", "seat": seat, "why": "no_loads"})
-        self.to_move = None
-        return []
+        self.to_move, skipped = next_flyer(self.board, self.supply, start)
+        return [{"kind": "pass", "seat": seat, "why": "no_loads"} for seat in skipped]
 
     # ------------------------------------------------------------------ helpers for the JSON
 
@@ -461,6 +464,33 @@ def _hand_out(state: VulkanState, cell: int, flyer: int) -> dict[str, JSON]:
     }
     board.loads[cell] = []
     return event
+
+
+def _why_not_volcano(state: VulkanState, key: Key) -> str:
+    if state.phase != "volcano":
+        return "the volcano is chosen once, as the first move"
+    return "the volcano goes on a tile with tiles on all six edges"
+
+
+def _why_not_flight(state: VulkanState, key: Key) -> str:
+    _, colour, path = key
+    seat = state.to_move
+    if state.phase != "flight":
+        return f"the game is in its {state.phase} phase"
+    assert seat is not None
+    if colour not in state.seat_colours[seat]:
+        return f"seat {seat} does not fly {COLOURS[colour]}"
+    if not state.supply[seat][colour]:
+        return f"seat {seat} has no {COLOURS[colour]} loads left"
+    if not is_straight_run(state.board, path):
+        return "a flight is a straight run of forest tiles, without gaps and never over the volcano"
+    return "every tile on the path is full: a flight must drop at least one load"
+
+
+WHY_ILLEGAL: dict[str, Callable[[VulkanState, Key], str]] = {
+    "volcano": _why_not_volcano,
+    "flight": _why_not_flight,
+}
 
 
 MOVE_STAGES: dict[str, Callable[[VulkanState, Key], list[dict[str, JSON]]]] = {

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bots.registry import make_bot
-from bots.vulkan import BOTS, GreedyBot, best_gain, flight_gains
+from bots.vulkan import BOTS, GreedyBot, Search, flight_effect
 from referee.agents import LocalAgent
 from referee.protocol import request_base
 from referee.runner import SeatBot, run_match
@@ -113,7 +113,7 @@ def test_greedy_does_not_leave_a_tile_ripe_for_the_next_seat() -> None:
     assert takes_the_6  # the bad flights exist, and greedy sees what they give away
     after = GAME.load_state(state.to_json())
     after.apply(takes_the_6[0])
-    assert best_gain(after) == 6
+    assert Search(after, budget=100).best_gain(after.board, 1, after.supply[1], enough=99) == 6
     for seed in range(6):
         move = GreedyBot(seed).choose(request(state))
         assert [1, 0] not in drops_of(state, move)
@@ -128,14 +128,37 @@ def test_greedy_never_loses_the_solitaire_game_when_it_can_avoid_it() -> None:
         seed=0,
         setup={"tiles": [tile(0, 0, 1), tile(1, 0, 2), tile(2, 0, 6), tile(-1, 0, 6)], "volcano": [0, 0]},
     )
-    gains, lost = flight_gains(state, (0, (state.board.layout.index[(1, 0)],)))
-    assert lost and gains == [2]
+    filled = Search(state, budget=10).simulate(state.board, (0, (state.board.layout.index[(1, 0)],)), 0)
+    assert filled.empty_isolated and filled.gains == [2]
     for seed in range(6):
         move = GreedyBot(seed).choose(request(state))
         assert sorted(drops_of(state, move)) == [[1, 0], [2, 0]]
         state_after = GAME.load_state(state.to_json())
         state_after.apply(move)
         assert state_after.ended is None and state_after.score(0) == 8
+
+
+def test_greedy_keeps_its_reply_searches_within_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = GAME.new_state("competitive", seats=3, seed=2)
+    state.apply(state.legal_moves()[4])
+    effects = {flight_effect(state, key) for key in state.legal_keys()}
+    simulated: list[int] = []
+    original = Search.simulate
+
+    def counting(self, board, effect, flyer):
+        simulated[-1] += 1
+        return original(self, board, effect, flyer)
+
+    monkeypatch.setattr(Search, "simulate", counting)
+
+    def simulations(budget: int) -> int:
+        simulated.append(0)
+        assert GreedyBot(0, budget=budget).choose(request(state)) in state.legal_moves()
+        return simulated[-1]
+
+    own = simulations(1)
+    assert own == len(effects)  # every candidate's own flight, and no reply at all
+    assert own < simulations(own + 40) <= own + 40 < simulations(100_000)
 
 
 def test_greedy_answers_the_volcano_request_with_a_legal_choice() -> None:

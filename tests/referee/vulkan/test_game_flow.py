@@ -58,9 +58,9 @@ def test_seat_0_chooses_the_volcano_among_enclosed_tiles_then_its_left_neighbour
         )
     )
     assert choices == enclosed and len(choices) == 18  # the classic layout's inner cells less one
-    with pytest.raises(IllegalMove):
+    with pytest.raises(IllegalMove, match="tiles on all six edges"):
         state.apply({"type": "volcano", "tile": [3, 0]})  # on the rim
-    with pytest.raises(IllegalMove):
+    with pytest.raises(IllegalMove, match="volcano phase"):
         state.apply({"type": "flight", "path": [[0, 0]], "colour": "red"})  # no flights before it
     state.apply({"type": "volcano", "tile": [0, 0]})
     assert state.last == {
@@ -115,7 +115,7 @@ def test_a_flight_must_drop_at_least_one_load() -> None:
     paths = [move["path"] for move in state.legal_moves()]
     assert [[1, 0]] not in paths and [[1, 0], [2, 0]] not in paths and [[2, 0], [1, 0]] not in paths
     assert [[1, 0], [2, 0], [3, 0]] in paths  # over two full tiles to one with room
-    with pytest.raises(IllegalMove):
+    with pytest.raises(IllegalMove, match="must drop at least one load"):
         state.apply({"type": "flight", "path": [[1, 0], [2, 0]], "colour": "red"})
     assert fly(state, "red", (1, 0), (2, 0), (3, 0)) == [drop(3, 0, "red"), *SEATS_1_2_PASS]
 
@@ -136,10 +136,14 @@ def test_a_colour_without_loads_cannot_be_flown() -> None:
     tiles = [tile(0, 0, 1), tile(1, 0, 6), tile(-1, 0, 6)]
     state = position(2, tiles, VOLCANO, to_move=0, supply=[{"red": 0, "yellow": 3}, {"green": 1}])
     assert {move["colour"] for move in state.legal_moves()} == {"yellow"}
-    with pytest.raises(IllegalMove):
+    with pytest.raises(IllegalMove, match="seat 0 has no red loads left"):
         state.apply({"type": "flight", "path": [[1, 0]], "colour": "red"})
-    with pytest.raises(IllegalMove):
-        state.apply({"type": "flight", "path": [[1, 0]], "colour": "green"})  # not seat 0's colour
+    with pytest.raises(IllegalMove, match="seat 0 does not fly green"):
+        state.apply({"type": "flight", "path": [[1, 0]], "colour": "green"})
+    with pytest.raises(IllegalMove, match="straight run"):
+        state.apply({"type": "flight", "path": [[1, 0], [-1, 0]], "colour": "yellow"})
+    with pytest.raises(IllegalMove, match="chosen once"):
+        state.apply({"type": "volcano", "tile": [0, 0]})
 
 
 @pytest.mark.parametrize(
