@@ -10,10 +10,15 @@ import sys
 
 from referee import registry
 
-registry.GAME_MODULES["nim"] = "tests.referee.toy_game"
-registry.GAME_MODULES["party"] = "tests.platform.party_game"
+
+def main() -> int:
+    """Register the test games (in this process only) and run the worker."""
+    registry.GAME_MODULES["nim"] = "tests.referee.toy_game"
+    registry.GAME_MODULES["party"] = "tests.platform.party_game"
+    from arena.cli import main as arena_main
+
+    return arena_main(["worker", *sys.argv[1:]])
+
 
 if __name__ == "__main__":
-    from arena.cli import main
-
-    sys.exit(main(["worker", *sys.argv[1:]]))
+    sys.exit(main())
