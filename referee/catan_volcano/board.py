@@ -88,8 +88,8 @@ class Layout:
     @classmethod
     def from_json(cls, data: Mapping[str, Any], where: str = "setup.board") -> Layout:
         """A layout from its JSON, checked field by field (:class:`SetupError` names the field)."""
-        if not isinstance(data, Mapping):
-            raise SetupError(f"{where} must be an object with hexes and harbours", where)
+        if not isinstance(data, Mapping) or set(data) - _BOARD_KEYS:
+            raise SetupError(f"{where} must be an object with hexes and harbours only", where)
         hexes = data.get("hexes")
         if not isinstance(hexes, list) or len(hexes) != HEX_COUNT:
             raise SetupError(f"{where}.hexes must list {HEX_COUNT} hexes", f"{where}.hexes")
@@ -97,16 +97,16 @@ class Layout:
         numbers: list[int | None] = []
         for h, item in enumerate(hexes):
             here = f"{where}.hexes[{h}]"
-            if not isinstance(item, Mapping):
-                raise SetupError(f"{here} must be an object with terrain and number", here)
+            if not isinstance(item, Mapping) or set(item) - _HEX_KEYS:
+                raise SetupError(f"{here} must be an object with terrain and number only", here)
             terrain, number = item.get("terrain"), item.get("number")
-            if terrain not in EDITION.terrain_resource:
+            if type(terrain) is not str or terrain not in EDITION.terrain_resource:
                 allowed = ", ".join(EDITION.terrain_resource)
                 raise SetupError(f"{here}.terrain must be one of {allowed}", f"{here}.terrain")
             if terrain == DESERT:
                 if number is not None:
                     raise SetupError(f"{here}.number must be null on the desert", f"{here}.number")
-            elif isinstance(number, bool) or number not in NUMBERS:
+            elif type(number) is not int or number not in NUMBERS:
                 raise SetupError(f"{here}.number must be one of 2-6, 8-12", f"{here}.number")
             terrains.append(terrain)
             numbers.append(number)
@@ -119,6 +119,10 @@ class Layout:
                 allowed = ", ".join(HARBOUR_KINDS)
                 raise SetupError(f"{where}.harbours[{i}] must be one of {allowed}", f"{where}.harbours")
         return cls(tuple(terrains), tuple(numbers), tuple(harbours))
+
+
+_BOARD_KEYS = frozenset({"hexes", "harbours"})
+_HEX_KEYS = frozenset({"terrain", "number"})
 
 
 @lru_cache(maxsize=256)
@@ -239,6 +243,50 @@ def volcanoes_on_four_five_six(layout: Layout, rng: Rng) -> Layout:
         changes[rng.choice(carriers)] = number
     return _replaced(layout, changes)
 
+
+def _robber_has_a_start(layout: Layout, where: str) -> None:
+    if DESERT not in layout.terrains and not layout.volcanoes:
+        message = f"{where}.hexes needs a desert (or a volcano) for the robber to start on"
+        raise SetupError(message, f"{where}.hexes")
+
+
+def any_volcano_number(layout: Layout, where: str) -> None:
+    """The base game and the gold volcanoes: any token will do (only the robber needs a start)."""
+    _robber_has_a_start(layout, where)
+
+
+def volcano_in_the_deserts_place(layout: Layout, where: str) -> None:
+    """Lost Desert: the volcano is where the desert was, so none is left, and it carries one of the
+    four tokens the seed sets aside (4, 5, 9, 10); the robber then starts on it, as the seed says."""
+    if DESERT in layout.terrains:
+        message = f"{where}.hexes: in lost-desert the volcano takes the desert's place, so no desert is left"
+        raise SetupError(message, f"{where}.hexes")
+    allowed = EDITION.lost_desert_numbers
+    for h in layout.volcanoes:
+        if layout.numbers[h] not in allowed:
+            here = f"{where}.hexes[{h}].number"
+            shown = ", ".join(map(str, allowed))
+            raise SetupError(f"{here} must be one of {shown} on a lost-desert volcano", here)
+
+
+def volcanoes_numbered_four_five_six(layout: Layout, where: str) -> None:
+    """Vulkan-issimo: the three volcanic fields carry 4, 5 and 6, one each."""
+    numbers = sorted(layout.numbers[h] or 0 for h in layout.volcanoes)
+    wanted = sorted(EDITION.vulkan_issimo_numbers)
+    if numbers != wanted:
+        shown = ", ".join(map(str, wanted))
+        raise SetupError(f"{where}.hexes: the vulkan-issimo volcanoes are numbered {shown}", f"{where}.hexes")
+    _robber_has_a_start(layout, where)
+
+
+EXPLICIT_BOARD_RULES: dict[str, Callable[[Layout, str], None]] = {
+    "none": any_volcano_number,
+    "desert": volcano_in_the_deserts_place,
+    "random_hex": any_volcano_number,
+    "four_five_six": volcanoes_numbered_four_five_six,
+}
+"""What an explicit board of each placement must hold beyond the volcano count, so that a given
+board obeys the same variant rules as a seeded one (a SetupError names the field otherwise)."""
 
 VOLCANO_PLACEMENTS: dict[str, Callable[[Layout, Rng], Layout]] = {
     "none": no_volcano,

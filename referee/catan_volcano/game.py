@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from referee.catan_volcano import moves
-from referee.catan_volcano.board import BOARD_MAKERS, VOLCANO_PLACEMENTS, Layout
+from referee.catan_volcano.board import BOARD_MAKERS, EXPLICIT_BOARD_RULES, VOLCANO_PLACEMENTS, Layout
 from referee.catan_volcano.state import CatanState
 from referee.catan_volcano.variants import RULES, SPECS
 from referee.game import JSON, Game, SetupError
@@ -43,6 +43,8 @@ class CatanVolcanoGame(Game):
         the variant has; the ``board`` option is then ignored.
         """
         spec = self.variant(variant)
+        if type(seats) is not int:  # 4.0 would pass the seat-count check and fail later
+            raise SetupError(f"seats must be an integer, not {seats!r}"[:200], "bots")
         spec.check_seats(seats)
         resolved = spec.resolve_options(options)
         rules = RULES[variant]
@@ -70,6 +72,7 @@ class CatanVolcanoGame(Game):
         layout = Layout.from_json(setup.get("board"), "setup.board")
         if len(layout.volcanoes) != volcanoes:
             raise SetupError(f"this variant's board has {volcanoes} volcano hex(es)", "setup.board.hexes")
+        EXPLICIT_BOARD_RULES[placement](layout, "setup.board")
         return layout
 
     def load_state(self, data: Mapping[str, JSON]) -> CatanState:

@@ -115,6 +115,15 @@ def test_an_explicit_board_is_used_as_given() -> None:
         (lambda b: b["hexes"][9].update(number=5), "setup.board.hexes[9].number"),
         (lambda b: b["harbours"].__setitem__(2, "gold"), "setup.board.harbours"),
         (lambda b: b["hexes"][4].update(terrain="volcano"), "setup.board.hexes"),
+        # JSON of the wrong kind: a list or an object is no terrain, 5.0 is no token
+        (lambda b: b["hexes"][4].update(terrain=["hills"]), "setup.board.hexes[4].terrain"),
+        (lambda b: b["hexes"][4].update(terrain={"hills": 6}), "setup.board.hexes[4].terrain"),
+        (lambda b: b["hexes"][4].update(number=6.0), "setup.board.hexes[4].number"),
+        (lambda b: b["hexes"][4].update(number=[6]), "setup.board.hexes[4].number"),
+        (lambda b: b["hexes"][4].update(robber=True), "setup.board.hexes[4]"),
+        (lambda b: b.update(robber=4), "setup.board"),
+        # without a desert (or a volcano) the robber would have nowhere to start
+        (lambda b: b["hexes"][9].update(terrain="hills", number=5), "setup.board.hexes"),
     ],
 )
 def test_a_bad_explicit_board_names_the_field(change, field: str) -> None:
@@ -138,3 +147,6 @@ def test_setup_errors_for_seats_and_options() -> None:
     with pytest.raises(SetupError) as error:
         GAME.new_state("base", 4, seed=1, setup={"pieces": []})
     assert error.value.field_name == "setup"
+    with pytest.raises(SetupError) as error:
+        GAME.new_state("base", 4.0, seed=1)  # four seats, but not as an integer
+    assert error.value.field_name == "bots"

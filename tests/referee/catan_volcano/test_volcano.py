@@ -15,6 +15,7 @@ from referee.catan_volcano.board import beginner_layout
 from referee.catan_volcano.building import CITIES, SETTLEMENTS
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.geometry import HEX_NODES, NODE_HEXES, corner_node
+from referee.game import SetupError
 from tests.referee.catan_volcano.positions import (
     events,
     give,
@@ -86,6 +87,32 @@ def test_vulkan_issimo_has_three_gold_volcanoes_on_4_5_and_6_with_different_corn
         for node in range(54):
             corners = [HEX_NODES[h].index(node) + 1 for h in NODE_HEXES[node] if h in layout.volcanoes]
             assert len(corners) == len(set(corners))
+
+
+@pytest.mark.parametrize(
+    ("variant", "volcanoes", "field"),
+    [
+        # Lost Desert: the volcano takes the desert's place with one of the four set-aside tokens
+        ("lost-desert", {9: 8}, "setup.board.hexes[9].number"),
+        ("lost-desert", {4: 5}, "setup.board.hexes"),  # the desert is still there
+        # Vulkan-issimo: three volcanic fields numbered 4, 5 and 6
+        ("vulkan-issimo", {5: 4, 9: 5, 14: 8}, "setup.board.hexes"),
+        ("vulkan-issimo", {5: 4, 9: 4, 14: 6}, "setup.board.hexes"),
+    ],
+)
+def test_an_explicit_board_keeps_the_variants_volcano_numbers(
+    variant: str, volcanoes: dict[int, int], field: str
+) -> None:
+    with pytest.raises(SetupError) as error:
+        table(variant, 4, volcanoes=volcanoes)
+    assert error.value.field_name == field
+
+
+def test_explicit_boards_the_variants_allow() -> None:
+    assert table("lost-desert", 4, volcanoes={9: 10}).robber == 9
+    assert table("vulkan-issimo", 3, volcanoes={5: 4, 9: 5, 14: 6}).layout.volcanoes == (5, 9, 14)
+    # a gold volcano may carry any token, on the desert's place or another hex's
+    assert table("gold", 4, volcanoes={4: 2}).robber == 9
 
 
 def test_no_start_on_volcano_keeps_first_settlements_off_its_corners() -> None:
