@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.catan_volcano import GAME
 from referee.catan_volcano.board import HARBOUR_KINDS, Layout, beginner_layout, random_layout
@@ -150,3 +152,45 @@ def test_setup_errors_for_seats_and_options() -> None:
     with pytest.raises(SetupError) as error:
         GAME.new_state("base", 4.0, seed=1)  # four seats, but not as an integer
     assert error.value.field_name == "bots"
+
+
+_garbage = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(2**70), 2**70),
+        st.floats(allow_nan=True),
+        st.text(max_size=6),
+        st.sampled_from(["desert", "volcano", "hills", "3:1", "wood"]),
+    ),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=5,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(sorted(GAME.variants)),
+    st.integers(0, 18),
+    st.sampled_from(["terrain", "number", "harbour", "hex", "hexes", "harbours", "board"]),
+    _garbage,
+)
+def test_a_board_with_any_json_in_any_place_starts_or_names_a_field(
+    variant: str, index: int, place: str, value
+) -> None:
+    board = beginner_board({9: 5} if variant == "lost-desert" else {})
+    targets = {
+        "terrain": lambda: board["hexes"][index].__setitem__("terrain", value),
+        "number": lambda: board["hexes"][index].__setitem__("number", value),
+        "harbour": lambda: board["harbours"].__setitem__(index % 9, value),
+        "hex": lambda: board["hexes"].__setitem__(index, value),
+        "hexes": lambda: board.__setitem__("hexes", value),
+        "harbours": lambda: board.__setitem__("harbours", value),
+        "board": lambda: None,
+    }
+    targets[place]()
+    setup = {"board": value if place == "board" else board}
+    try:
+        GAME.new_state(variant, 4, seed=1, setup=setup)
+    except SetupError as error:
+        assert error.field_name.startswith("setup")

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from referee.catan_volcano import GAME
 from referee.game import canonical_json
+from referee.rng import Rng
 from tests.referee.catan_volcano.positions import (
     deal_card,
     give,
+    refresh,
     rig,
     road,
     settlement,
@@ -127,3 +132,63 @@ def test_a_seat_that_cannot_pay_is_asked_unless_its_card_count_shows_it() -> Non
     # seats 2 and 3 hold no cards at all, which everyone sees: they decline without being asked
     assert state.phase == "main" and state.current_seat == 0
     assert [e["seat"] for e in state.events if e["type"] == "decline_trade"] == [1, 2, 3]
+
+
+def _swap_resources(state, first: int, second: int, kinds: list[int]) -> bool:
+    """One card of a kind ``first`` holds for one of another kind ``second`` holds (the first such
+    pair in ``kinds`` order): the counts, the bank and the board stay; only the two hands change."""
+    for give_kind in kinds:
+        for take_kind in kinds:
+            if give_kind != take_kind and state.hands[first][give_kind] and state.hands[second][take_kind]:
+                state.hands[first][give_kind] -= 1
+                state.hands[second][give_kind] += 1
+                state.hands[second][take_kind] -= 1
+                state.hands[first][take_kind] += 1
+                return True
+    return False
+
+
+def _swap_development_card(state, seat: int, kinds: list[int]) -> bool:
+    """One of the seat's older development cards exchanged for another kind still in the deck: the
+    deck's size and the seat's card count stay."""
+    devs, new, deck = state.devs[seat], state.new_devs[seat], state.deck
+    for held in kinds:
+        for other in kinds:
+            if held != other and devs[held] > new[held] and deck[other]:
+                devs[held] -= 1
+                deck[held] += 1
+                deck[other] -= 1
+                devs[other] += 1
+                return True
+    return False
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(sorted(GAME.variants)),
+    st.integers(0, 2**32),
+    st.integers(1, 400),
+    st.permutations(range(4)),
+    st.permutations(range(5)),
+)
+def test_changing_hidden_cards_changes_nothing_the_other_seats_see(
+    variant: str, seed: int, steps: int, order: list[int], kinds: list[int]
+) -> None:
+    state = GAME.new_state(variant, 4, seed=seed)
+    chooser = Rng(seed)
+    for _ in range(steps):
+        if state.outcome() is not None:
+            break
+        state.apply(chooser.choice(state.legal_moves()))
+    first, second = order[0], order[1]
+    other = state.copy()
+    changed = {first, second} if _swap_resources(other, first, second, kinds) else set()
+    if _swap_development_card(other, first, kinds):
+        changed.add(first)
+    refresh(other)
+    for viewer in set(range(4)) - changed:
+        assert canonical_json(other.observation(viewer)) == canonical_json(state.observation(viewer))
+        if state.current_seat == viewer:
+            assert canonical_json(other.legal_moves()) == canonical_json(state.legal_moves())
+    for seat in changed:
+        assert other.observation(seat)["you"] != state.observation(seat)["you"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.catan_volcano import GAME
 from referee.catan_volcano.moves import MOVES, key_of
@@ -61,3 +63,55 @@ def test_a_copy_goes_on_independently() -> None:
     assert canonical_json(copy.to_json()) != canonical_json(state.to_json())
     again = GAME.load_state(json.loads(json.dumps(state.to_json())))
     assert canonical_json(again.to_json()) == canonical_json(state.to_json())
+
+
+# -- arbitrary JSON: refused with IllegalMove, the state untouched ------------------------------
+
+_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=True),
+    st.text(max_size=6),
+    st.sampled_from(["wood", "ore", "all", "settlement", *MOVES]),
+)
+_json = st.recursive(
+    _scalars,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=6,
+)
+_field_names = sorted({name for kind in MOVES.values() for name in kind.fields} | {"type", "turn"})
+_move_like = st.builds(
+    lambda kind, fields: {"type": kind, **fields},
+    st.sampled_from(sorted(MOVES)),
+    st.dictionaries(st.sampled_from(_field_names), _json, max_size=5),
+)
+
+
+def _positions() -> list:
+    """Games stopped at a spread of phases, one per variant."""
+    found = []
+    for seed, variant in enumerate(sorted(GAME.variants)):
+        state = GAME.new_state(variant, 4, seed=seed)
+        chooser = Rng(seed)
+        for _ in range(40 + 90 * seed):
+            state.apply(chooser.choice(state.legal_moves()))
+        found.append(state)
+    return found
+
+
+POSITIONS = _positions()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, len(POSITIONS) - 1), st.one_of(_json, _move_like))
+def test_any_json_is_refused_unchanged_unless_it_is_a_legal_move(which: int, move) -> None:
+    state = POSITIONS[which].copy()
+    before = canonical_json(state.to_json())
+    legal = {canonical_json(m) for m in state.legal_moves()}
+    try:
+        state.apply(move)
+    except IllegalMove:
+        assert canonical_json(state.to_json()) == before
+    else:
+        assert canonical_json(move) in legal
