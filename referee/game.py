@@ -138,7 +138,7 @@ class VariantSpec:
         }
 
     def check_seats(self, seats: int) -> None:
-        if seats not in self.seats:
+        if isinstance(seats, bool) or not isinstance(seats, int) or seats not in self.seats:
             allowed = ", ".join(str(n) for n in self.seats)
             raise SetupError(f"variant {self.name} is played by {allowed} seats, not {seats}", "bots")
 

@@ -14,7 +14,7 @@ import pytest
 
 from bots.base import RandomBot
 from referee.agents import LocalAgent
-from referee.game import IllegalMove, Outcome, canonical_json
+from referee.game import IllegalMove, Outcome, SetupError, canonical_json
 from referee.registry import all_games, get_game
 from referee.replay import compress, decompress, verify_replay
 from referee.rng import Rng
@@ -133,3 +133,12 @@ def test_a_match_through_the_runner_leaves_a_replay_that_verifies(
     tampered = json.loads(json.dumps(stored))
     tampered["result"]["scores"] = [score + 1 for score in tampered["result"]["scores"]]
     assert verify_replay(tampered), "a replay whose result was changed must not verify"
+
+
+@pytest.mark.parametrize("game_id", [game.id for game in all_games()])
+@pytest.mark.parametrize("seats", [0, -1, 99, 2.0, True, "2", None])
+def test_impossible_seat_counts_are_a_setup_error(game_id: str, seats: object) -> None:
+    game = get_game(game_id)
+    with pytest.raises(SetupError) as refused:
+        game.new_state(game.default_variant, seats=seats, seed=1)  # type: ignore[arg-type]
+    assert refused.value.field_name == "bots"
