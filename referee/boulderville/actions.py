@@ -132,6 +132,10 @@ HELP: dict[str, HelpEffect] = {
 }
 
 
+LASTING = frozenset(name for name, effect in HELP.items() if effect.lasting)
+"""Help effects whose card stays on the table until phase 1 finds the effect over."""
+
+
 def _matches(card: ScientistCard, who: dict[str, str]) -> bool:
     return all(card.type == value if key == "type" else card.id == value for key, value in who.items())
 

@@ -1,7 +1,8 @@
 """Everything that changes during a game, as plain dataclasses of JSON values.
 
 The table is the whole game state: the engine's stages read and change it, ``to_json`` is
-``dataclasses.asdict`` and :meth:`Table.from_json` rebuilds it, so no field is listed twice.
+``dataclasses.asdict`` and :meth:`Table.from_json` rebuilds it from the fields' type hints
+(:mod:`referee.boulderville.shape`), so no field is listed twice.
 Card facts (belief, speed, abilities...) stay in :mod:`referee.boulderville.edition`; the table
 only says which card is where and what has happened to it.
 
@@ -12,9 +13,11 @@ only says which card is where and what has happened to it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from referee.boulderville.shape import build
 from referee.game import JSON
 from referee.rng import Rng
 
@@ -106,19 +109,14 @@ class Table:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Table:
-        fields = dict(data)
-        fields["people"] = [Person(**p) for p in data["people"]]
-        fields["scientists"] = [
-            Scientist(**{**s, "hand": list(s.get("hand", []))}) for s in data["scientists"]
-        ]
-        fields["ongoing"] = [Ongoing(**o) for o in data["ongoing"]]
-        for name in ("options", "terrain"):
-            fields[name] = dict(data[name])
-        for name in ("eruption_deck", "action_deck", "queue", "revealed", "discards"):
-            fields[name] = list(data[name])
-        fields["events"] = [dict(e) for e in data["events"]]
-        return cls(**fields)
+    def from_json(cls, data: Mapping[str, Any], where: str = "state") -> Table:
+        """Rebuild a table from ``to_json`` output, checked field by field against the type hints.
+
+        A misfit raises :class:`~referee.boulderville.shape.ShapeError` naming it under ``where``.
+        """
+        table = build(cls, data, where)
+        assert isinstance(table, Table)
+        return table
 
     # ----- small queries the stages share ------------------------------------------------------
 

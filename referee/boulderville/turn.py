@@ -133,13 +133,30 @@ def legal_moves(table: Table) -> list[Move]:
     return stage.moves(table, table.queue[0])
 
 
+def _spelled(move: object) -> str:
+    """The move's canonical JSON, or IllegalMove for anything JSON cannot spell.
+
+    A client may send anything (sets, non-string keys, nesting deep enough to exhaust the stack);
+    none of it can be a legal move, so it is refused like any other wrong move, never a crash.
+    """
+    try:
+        return canonical_json(move)
+    except (TypeError, ValueError, RecursionError):
+        raise IllegalMove(f"not a JSON move: {type(move).__name__}") from None
+
+
 def apply_move(table: Table, move: Move) -> None:
-    """Play the current seat's move and run on to the next decision; IllegalMove leaves all as it was."""
-    wanted = canonical_json(move)
-    if not any(canonical_json(m) == wanted for m in legal_moves(table)):
-        raise IllegalMove(f"not a legal move now: {wanted}")
+    """Play the current seat's move and run on to the next decision; IllegalMove leaves all as it was.
+
+    The stage carries out the engine's own copy of the matching legal move, so a caller's move
+    that only spells the same (a tuple for a list, a dict subclass) never reaches the stages.
+    """
+    wanted = _spelled(move)
+    chosen = next((m for m in legal_moves(table) if canonical_json(m) == wanted), None)
+    if chosen is None:
+        raise IllegalMove(f"not a legal move now: {wanted[:200]}")
     stage = STAGES[table.stage]
     assert isinstance(stage, Decision)
     seat = table.queue.pop(0)
-    stage.apply(table, seat, move)
+    stage.apply(table, seat, chosen)
     advance(table)
