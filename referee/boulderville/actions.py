@@ -198,20 +198,26 @@ def plays(table: Table, seat: int) -> list[Move]:
 
 
 def play(table: Table, seat: int, move: Move) -> None:
-    """Carry out a legal play: the card goes face up to the discards, its use resolves."""
+    """Carry out a legal play: the card is shown and its use resolves.
+
+    The card goes face up to the discards at once, except a lasting one: that stays on the table
+    (in ``table.ongoing``) until phase 1 finds its effect over, so it cannot be reshuffled into the
+    deck and drawn again while it still works.
+    """
     scientist = table.scientists[seat]
     card = move["card"]
     use = next(u for u in EDITION.actions[card].uses if u.use == move["use"])
     target = move.get("target")
     scientist.hand.remove(card)
-    table.discards.append(card)
     table.log("card_played", seat=seat, card=card, use=use.use, target=target)
+    lasting = use.use == "help" and HELP[str(use.effect)].lasting
+    if not lasting:
+        table.discards.append(card)
     if use.use == "renown":
         score_renown(table, seat, renown_for(scientist, use), reason=card)
     elif use.use == "scientist":
         _scientist_resolve(table, scientist, use, target)
     else:
-        effect = HELP[str(use.effect)]
-        if effect.lasting:
+        if lasting:
             _lasting(table, scientist, use, card, target)
-        effect.resolve(table, scientist, use, target)
+        HELP[str(use.effect)].resolve(table, scientist, use, target)

@@ -70,7 +70,7 @@ class BouldervilleState(State):
 class BouldervilleGame(Game):
     id = "boulderville"
     title = "Volcano! (Boulderville), the platform's edition"
-    version = "1"
+    version = "2"
     default_variant = VARIANT
     doc = "docs/games/boulderville.md"
     variants = {

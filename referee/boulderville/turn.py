@@ -51,12 +51,16 @@ class Decision:
 
 
 def ongoing_effects(table: Table) -> None:
-    """Phase 1. The event log keeps the last ``events_kept_turns`` turns."""
+    """Phase 1: lava spreads, and lasting cards whose effect is over go to the discards.
+
+    The event log keeps the last ``events_kept_turns`` turns.
+    """
     oldest = table.turn - EDITION.rules.events_kept_turns + 1
     table.events = [e for e in table.events if e["turn"] >= oldest]
     spread_lava(table)
     over = [o for o in table.ongoing if o.last_turn < table.turn]
     for effect in over:
+        table.discards.append(effect.card)
         table.log("card_effect_over", card=effect.card, effect=effect.effect, target=effect.target)
     table.ongoing = [o for o in table.ongoing if o.last_turn >= table.turn]
 

@@ -176,3 +176,19 @@ def test_a_played_card_is_discarded_face_up_and_named_in_the_events() -> None:
         "use": "renown",
         "target": None,
     }
+
+
+def test_a_lasting_card_stays_on_the_table_until_phase_1_finds_its_effect_over() -> None:
+    # "Check any action cards who have ongoing effects, discard them if the effect is over": the
+    # press conference (this turn and next) is not in the discards, so the empty deck cannot be
+    # refilled with it, until the start of turn 3
+    state = acting("press_conference", "observation_deck", [], action_deck=[], discards=[])
+    state.apply({"type": "play", "card": "press_conference", "use": "help"})
+    everyone_passes(state)
+    everyone_keeps(state)
+    assert state.table.scientists[0].hand == ["press_conference"] * 2
+    assert state.table.discards == [] and state.table.action_deck == []
+    assert [o.card for o in state.table.ongoing] == ["press_conference"]
+    play_turn(state, FAR)
+    assert state.table.turn == 3 and state.table.ongoing == []
+    assert state.table.discards == ["press_conference"]

@@ -47,7 +47,7 @@ def check_books(state: BouldervilleState) -> None:
     saved = sum(value[p.id] for p in table.people if p.status == SAVED)
     dead = sum(value[p.id] for p in table.people if p.status == DEAD)
     assert table.rescue == saved - dead
-    cards = Counter(table.action_deck) + Counter(table.discards)
+    cards = Counter(table.action_deck) + Counter(table.discards) + Counter(o.card for o in table.ongoing)
     for scientist in table.scientists:
         cards += Counter(scientist.hand)
         assert scientist.tokens >= 0
