@@ -23,7 +23,14 @@ from functools import lru_cache
 from typing import Any
 
 from referee.catan_volcano.edition import EDITION, GOLD, NOTHING
-from referee.catan_volcano.geometry import HEX_COUNT, HEX_NEIGHBOURS, HEX_NODES, NODE_COUNT, corner_node
+from referee.catan_volcano.geometry import (
+    HEX_COUNT,
+    HEX_NEIGHBOURS,
+    HEX_NODES,
+    NODE_COUNT,
+    NODE_HEXES,
+    corner_node,
+)
 from referee.game import SetupError
 from referee.rng import Rng
 
@@ -228,20 +235,52 @@ def volcano_on_random_hex(layout: Layout, rng: Rng) -> Layout:
     return _replaced(layout, {hex_id: number})
 
 
-def volcanoes_on_four_five_six(layout: Layout, rng: Rng) -> Layout:
-    """Vulkan-issimo: for each of 4, 5 and 6, one hex carrying it (drawn at random) becomes a volcano.
+MEETING_TRIES = 200
+"""Draws of a meeting point for Vulkan-issimo before the red-number rule is let go: the rule holds
+within a few draws on the boards measured, the bound only makes the loop visibly finite."""
 
-    The volcanoes keep their tokens, so the token set is the base game's. All volcano tiles are laid
-    with corner 1 at the top, which keeps the corner numbers meeting at any intersection different
-    (they are always 1, 3, 5 or 2, 4, 6).
+
+def volcano_meeting_points(terrains: Sequence[str]) -> list[int]:
+    """Inland intersections with no desert around: where Vulkan-issimo's three volcanoes may meet."""
+    return [
+        node
+        for node, hexes in enumerate(NODE_HEXES)
+        if len(hexes) == 3 and all(terrains[h] != DESERT for h in hexes)
+    ]
+
+
+def _tokens_to_cluster(numbers: Sequence[int | None], cluster: Sequence[int], rng: Rng) -> list[int | None]:
+    """Give ``cluster[i]`` the i-th Vulkan-issimo number by swapping tokens with a hex carrying it, so
+    the token set stays the base game's."""
+    dealt = list(numbers)
+    for placed, (hex_id, number) in enumerate(zip(cluster, EDITION.vulkan_issimo_numbers, strict=True)):
+        if dealt[hex_id] == number:
+            continue
+        donors = [h for h, token in enumerate(dealt) if token == number and h not in cluster[:placed]]
+        donor = rng.choice(donors)  # the base game has two tokens of each, one at most already placed
+        dealt[donor], dealt[hex_id] = dealt[hex_id], number
+    return dealt
+
+
+def volcanoes_around_one_intersection(layout: Layout, rng: Rng) -> Layout:
+    """Vulkan-issimo: three volcanoes numbered 4, 5 and 6 around one intersection.
+
+    The seed speaks of intersections "with two or three bordering volcanic fields", so the three are
+    laid around an inland intersection drawn at random (the desert stays, for the robber); which of
+    them carries 4, 5 or 6 is drawn too. Each takes its token from a hex carrying it, which gets the
+    volcano hex's old token in exchange, so the token set stays the base game's; the draw is repeated
+    until no 6 and 8 touch. All volcano tiles are laid with corner 1 at the top, which keeps the
+    corner numbers meeting at an intersection different (they are always 1, 3, 5 or 2, 4, 6).
     """
-    changes: dict[int, int | None] = {}
-    for number in EDITION.vulkan_issimo_numbers:
-        carriers = [h for h, n in enumerate(layout.numbers) if n == number and layout.terrains[h] != VOLCANO]
-        if not carriers:
-            raise SetupError(f"the board has no hex numbered {number} for a volcano", "setup.board")
-        changes[rng.choice(carriers)] = number
-    return _replaced(layout, changes)
+    points = volcano_meeting_points(layout.terrains)  # never empty: one desert touches 6 of 24
+    for _ in range(MEETING_TRIES):
+        cluster = list(NODE_HEXES[rng.choice(points)])
+        rng.shuffle(cluster)
+        numbers = _tokens_to_cluster(layout.numbers, cluster, rng)
+        if _reds_apart(numbers):
+            break
+    moved = Layout(layout.terrains, tuple(numbers), layout.harbours)
+    return _replaced(moved, {h: numbers[h] for h in cluster})
 
 
 def _robber_has_a_start(layout: Layout, where: str) -> None:
@@ -270,12 +309,15 @@ def volcano_in_the_deserts_place(layout: Layout, where: str) -> None:
 
 
 def volcanoes_numbered_four_five_six(layout: Layout, where: str) -> None:
-    """Vulkan-issimo: the three volcanic fields carry 4, 5 and 6, one each."""
+    """Vulkan-issimo: the three volcanic fields carry 4, 5 and 6, one each, around one intersection."""
     numbers = sorted(layout.numbers[h] or 0 for h in layout.volcanoes)
     wanted = sorted(EDITION.vulkan_issimo_numbers)
     if numbers != wanted:
         shown = ", ".join(map(str, wanted))
         raise SetupError(f"{where}.hexes: the vulkan-issimo volcanoes are numbered {shown}", f"{where}.hexes")
+    if set(layout.volcanoes) not in [set(hexes) for hexes in NODE_HEXES]:
+        message = f"{where}.hexes: the vulkan-issimo volcanoes meet at one intersection"
+        raise SetupError(message, f"{where}.hexes")
     _robber_has_a_start(layout, where)
 
 
@@ -292,7 +334,7 @@ VOLCANO_PLACEMENTS: dict[str, Callable[[Layout, Rng], Layout]] = {
     "none": no_volcano,
     "desert": volcano_on_desert,
     "random_hex": volcano_on_random_hex,
-    "four_five_six": volcanoes_on_four_five_six,
+    "four_five_six": volcanoes_around_one_intersection,
 }
 """How each variant puts its volcanoes on a beginner or random board, by placement name."""
 

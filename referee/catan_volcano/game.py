@@ -23,7 +23,7 @@ from referee.rng import Rng, derive_seed
 class CatanVolcanoGame(Game):
     id = "catan-volcano"
     title = "Catan with the volcano variants"
-    version = "1"
+    version = "2"
     default_variant = "gold"
     doc = "docs/games/catan-volcano.md"
     variants = SPECS

@@ -14,7 +14,7 @@ from referee.catan_volcano import GAME
 from referee.catan_volcano.board import beginner_layout
 from referee.catan_volcano.building import CITIES, SETTLEMENTS
 from referee.catan_volcano.edition import EDITION
-from referee.catan_volcano.geometry import HEX_NODES, NODE_HEXES, corner_node
+from referee.catan_volcano.geometry import HEX_NEIGHBOURS, HEX_NODES, NODE_HEXES, corner_node
 from referee.game import SetupError
 from tests.referee.catan_volcano.positions import (
     events,
@@ -77,16 +77,26 @@ def test_gold_replaces_one_random_hex_which_keeps_its_token() -> None:
     assert len(replaced) > 12  # any hex may be drawn
 
 
-def test_vulkan_issimo_has_three_gold_volcanoes_on_4_5_and_6_with_different_corner_numbers() -> None:
-    for seed in range(20):
-        state = GAME.new_state("vulkan-issimo", 4, seed=seed)
+@pytest.mark.parametrize("board", ["random", "beginner"])
+def test_vulkan_issimo_has_three_gold_volcanoes_on_4_5_and_6_around_one_intersection(board: str) -> None:
+    # "an intersection with two or three bordering volcanic fields": the three meet at one corner
+    meeting_points = set()
+    for seed in range(30):
+        state = GAME.new_state("vulkan-issimo", 4, seed=seed, options={"board": board})
         layout = state.layout
         assert sorted(layout.numbers[h] for h in layout.volcanoes) == [4, 5, 6]
         assert sorted(n for n in layout.numbers if n is not None) == sorted(EDITION.number_tokens)
         assert all(state.tables.production[h] == 5 for h in layout.volcanoes)
+        (meeting,) = [node for node in range(54) if set(NODE_HEXES[node]) == set(layout.volcanoes)]
+        meeting_points.add(meeting)
+        assert layout.terrains.count("desert") == 1 and state.robber == layout.terrains.index("desert")
+        for h, number in enumerate(layout.numbers):  # the tokens moved, and still no 6 and 8 touch
+            if number in EDITION.red_numbers:
+                assert all(layout.numbers[o] not in EDITION.red_numbers for o in HEX_NEIGHBOURS[h])
         for node in range(54):
             corners = [HEX_NODES[h].index(node) + 1 for h in NODE_HEXES[node] if h in layout.volcanoes]
             assert len(corners) == len(set(corners))
+    assert len(meeting_points) > 5  # the place is drawn, not fixed
 
 
 @pytest.mark.parametrize(
@@ -96,8 +106,10 @@ def test_vulkan_issimo_has_three_gold_volcanoes_on_4_5_and_6_with_different_corn
         ("lost-desert", {9: 8}, "setup.board.hexes[9].number"),
         ("lost-desert", {4: 5}, "setup.board.hexes"),  # the desert is still there
         # Vulkan-issimo: three volcanic fields numbered 4, 5 and 6
-        ("vulkan-issimo", {5: 4, 9: 5, 14: 8}, "setup.board.hexes"),
-        ("vulkan-issimo", {5: 4, 9: 4, 14: 6}, "setup.board.hexes"),
+        ("vulkan-issimo", {4: 6, 5: 4, 9: 8}, "setup.board.hexes"),
+        ("vulkan-issimo", {4: 6, 5: 4, 9: 4}, "setup.board.hexes"),
+        # ... around one intersection (hexes 5 and 14 share no corner)
+        ("vulkan-issimo", {5: 4, 9: 5, 14: 6}, "setup.board.hexes"),
     ],
 )
 def test_an_explicit_board_keeps_the_variants_volcano_numbers(
@@ -110,7 +122,7 @@ def test_an_explicit_board_keeps_the_variants_volcano_numbers(
 
 def test_explicit_boards_the_variants_allow() -> None:
     assert table("lost-desert", 4, volcanoes={9: 10}).robber == 9
-    assert table("vulkan-issimo", 3, volcanoes={5: 4, 9: 5, 14: 6}).layout.volcanoes == (5, 9, 14)
+    assert table("vulkan-issimo", 3, volcanoes={4: 6, 5: 4, 9: 5}).layout.volcanoes == (4, 5, 9)
     # a gold volcano may carry any token, on the desert's place or another hex's
     assert table("gold", 4, volcanoes={4: 2}).robber == 9
 
@@ -338,9 +350,9 @@ def test_basic_volcanoes_roll_a_single_lava_die_whatever_their_number() -> None:
 
 
 def test_vulkan_issimo_volcanoes_erupt_each_on_its_own_number() -> None:
-    state = table("vulkan-issimo", 4, volcanoes={5: 4, 9: 5, 14: 6})
+    state = table("vulkan-issimo", 4, volcanoes={4: 6, 5: 4, 9: 5})
     state.robber = 0
-    settlement(state, 1, 18)  # touches volcanoes 5 (corner 4) and 9 (corner 1)
+    settlement(state, 1, 18)  # where the three meet: corner 3 of hex 4, 5 of hex 5, 1 of hex 9
     give(state, 0, wood=1)
     rig(state, 2, 3, 1)  # a 5: only the centre erupts; lava die 1 reaches node 18
     refresh(state)
