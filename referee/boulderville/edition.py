@@ -179,6 +179,7 @@ class EruptionCard:
 
 @dataclass(frozen=True)
 class Rules:
+    seats: int
     hand_size: int
     die_sides: int
     rubble_work_needed: int
@@ -322,6 +323,7 @@ def _load() -> Edition:
     raw_rules = _read("rules.json")
     text, choices = raw_rules["from_text"], raw_rules["choices"]
     rules = Rules(
+        seats=text["seats"],
         hand_size=text["hand_size"],
         die_sides=text["die_sides"],
         rubble_work_needed=text["rubble_work_needed"],

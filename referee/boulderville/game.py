@@ -76,7 +76,7 @@ class BouldervilleGame(Game):
     variants = {
         VARIANT: VariantSpec(
             VARIANT,
-            seats=(4,),
+            seats=(EDITION.rules.seats,),
             description=(
                 "four scientists study the volcano for renown and talk the town into leaving before the "
                 "lava comes; the team wins if the rescue track ends positive, then the most renowned leads"

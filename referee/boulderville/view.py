@@ -7,6 +7,8 @@ discarded). Events carry a ``private`` part only for the seat they belong to.
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from referee.boulderville import attributes
 from referee.boulderville.edition import EDITION
 from referee.boulderville.hazards import bridge_standing
@@ -74,17 +76,7 @@ def observation(table: Table, seat: int) -> dict[str, JSON]:
         "revealed": list(table.revealed),
         "action_cards_left": len(table.action_deck),
         "discards": len(table.discards),
-        "ongoing": [
-            {
-                "effect": o.effect,
-                "card": o.card,
-                "seat": o.seat,
-                "amount": o.amount,
-                "target": o.target,
-                "last_turn": o.last_turn,
-            }
-            for o in table.ongoing
-        ],
+        "ongoing": [asdict(o) for o in table.ongoing],
         "townspeople": [_townsperson(table, index) for index in range(len(table.people))],
         "scientists": [_scientist(table, s) for s in range(table.seats)],
         "hand": sorted(table.scientists[seat].hand),

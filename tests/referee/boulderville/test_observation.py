@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import json
 
+import pytest
+
 from referee.boulderville import GAME
+from referee.rng import Rng
 from tests.referee.boulderville.helpers import FAR, everyone_passes, place, position, scientist
 
 
@@ -86,3 +90,31 @@ def test_renown_is_always_public_tokens_and_track_alike() -> None:
     for viewer in range(4):
         shown = state.observation(viewer)["scientists"]
         assert [(s["tokens"], s["renown"]) for s in shown] == [(0, 10), (1, 11), (2, 12), (3, 13)]
+
+
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_what_a_seat_sees_does_not_depend_on_anything_hidden_from_it(seed: int) -> None:
+    # a twin of a real game with other cards in seats 1 to 3's hands, other private draws and
+    # discards, the decks in another order and another generator: seat 0 must see no difference
+    state = GAME.new_state("standard", seats=4, seed=seed)
+    chooser = Rng(seed)
+    while state.table.turn < 4 or state.current_seat != 0:
+        state.apply(chooser.choice(state.legal_moves()))
+    data = state.to_json()
+    twin = copy.deepcopy(data)
+    for held in twin["scientists"][1:]:
+        size = len(held["hand"])
+        held["hand"], twin["action_deck"] = (
+            twin["action_deck"][:size],
+            twin["action_deck"][size:] + held["hand"],
+        )
+    assert [s["hand"] for s in twin["scientists"][1:]] != [s["hand"] for s in data["scientists"][1:]]
+    twin["action_deck"].reverse()
+    twin["eruption_deck"].reverse()
+    twin["rng"] ^= 0x5DEECE66D
+    for event in twin["events"]:
+        if "private" in event and event["seat"] != 0:
+            event["private"] = {"cards": ["helicopter"] * len(event["private"]["cards"])}
+    hidden = GAME.load_state(twin)
+    assert hidden.observation(0) == state.observation(0)
+    assert hidden.legal_moves() == state.legal_moves()
