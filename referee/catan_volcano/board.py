@@ -226,13 +226,19 @@ def volcano_on_random_hex(layout: Layout, rng: Rng) -> Layout:
     """Gold Volcano: one hex drawn at random (the desert too) becomes the volcano.
 
     The volcano keeps the token of the hex it replaces; the desert has none, so a volcano on the
-    desert's place draws one from a second set of tokens (the platform's choice).
+    desert's place draws one from a second set of tokens (the platform's choice), again until it
+    puts no 6 or 8 next to another: the seed mixes the volcano in with the other tiles, so its
+    token follows the board's rule.
     """
     hex_id = rng.below(HEX_COUNT)
     number = layout.numbers[hex_id]
-    if number is None:
-        number = rng.choice(EDITION.replaced_desert_number_pool)
-    return _replaced(layout, {hex_id: number})
+    if number is not None:
+        return _replaced(layout, {hex_id: number})
+    numbers = list(layout.numbers)
+    while True:  # ends: the pool holds numbers that are not red
+        numbers[hex_id] = rng.choice(EDITION.replaced_desert_number_pool)
+        if _reds_apart(numbers):
+            return _replaced(layout, {hex_id: numbers[hex_id]})
 
 
 MEETING_TRIES = 200

@@ -78,6 +78,21 @@ def test_gold_replaces_one_random_hex_which_keeps_its_token() -> None:
 
 
 @pytest.mark.parametrize("board", ["random", "beginner"])
+def test_a_gold_volcano_on_the_deserts_place_draws_no_red_number_next_to_a_red_one(board: str) -> None:
+    # the volcano is "mixed with the rest of the tiles": its token obeys the board's 6-and-8 rule
+    drawn = Counter()
+    for seed in range(400):
+        layout = GAME.new_state("gold", 4, seed=seed, options={"board": board}).layout
+        (volcano,) = layout.volcanoes
+        if "desert" not in layout.terrains:
+            drawn[layout.numbers[volcano]] += 1
+        for h, number in enumerate(layout.numbers):
+            if number in EDITION.red_numbers:
+                assert all(layout.numbers[o] not in EDITION.red_numbers for o in HEX_NEIGHBOURS[h]), seed
+    assert len(drawn) >= 5  # the volcano on the desert's place still draws from many numbers
+
+
+@pytest.mark.parametrize("board", ["random", "beginner"])
 def test_vulkan_issimo_has_three_gold_volcanoes_on_4_5_and_6_around_one_intersection(board: str) -> None:
     # "an intersection with two or three bordering volcanic fields": the three meet at one corner
     meeting_points = set()
