@@ -21,7 +21,7 @@ from referee.catan_volcano import flow, moves, view
 from referee.catan_volcano.board import BoardTables, Layout
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.geometry import EDGE_COUNT, NODE_COUNT
-from referee.catan_volcano.variants import RULES, VariantRules
+from referee.catan_volcano.variants import RULES, VOLCANO_OPTIONS, VariantRules
 from referee.game import JSON, IllegalMove, Move, Outcome, SetupError, State
 from referee.rng import Rng
 
@@ -273,4 +273,5 @@ class CatanState(State):
         return self.options.get(name, _OPTION_FALLBACKS.get(name))
 
 
-_OPTION_FALLBACKS: dict[str, JSON] = {"robber_stops_eruption": True, "no_start_on_volcano": False}
+_OPTION_FALLBACKS: dict[str, JSON] = {spec.name: spec.default for spec in VOLCANO_OPTIONS}
+"""The volcano twists' declared defaults, read where a variant (``base``) does not take them."""
