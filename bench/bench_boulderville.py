@@ -102,7 +102,9 @@ def play(tally: Tally, seed: int) -> None:
     tally.games += 1
     tally.turns.append(state.table.turn)
     tally.final_counter.append(state.table.eruption)
-    tally.endings[f"{state.outcome().reason}, {'won' if state.outcome().team_won else 'lost'}"] += 1
+    outcome = state.outcome()
+    assert outcome is not None
+    tally.endings[f"{outcome.reason}/{'won' if outcome.team_won else 'lost'}"] += 1
     tally.baseline_s += bare_loop(tally.moves - moves_before)
 
 
