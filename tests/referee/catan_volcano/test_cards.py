@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from referee.catan_volcano.edition import DEV_CARDS, KNIGHT, VICTORY_POINT
+from referee.catan_volcano.edition import KNIGHT, VICTORY_POINT
 from referee.catan_volcano.geometry import edge_between
-from referee.game import IllegalMove
+from referee.game import IllegalMove, canonical_json
 from tests.referee.catan_volcano.positions import (
     deal_card,
     events,
@@ -145,6 +145,8 @@ def test_monopoly_takes_every_card_of_one_resource_from_the_others() -> None:
 
 def test_a_card_one_does_not_hold_cannot_be_played() -> None:
     state = _ready()
+    deal_card(state, 0, "monopoly")
+    before = canonical_json(state.to_json())
     with pytest.raises(IllegalMove):
-        state.apply(KNIGHT_MOVE)
-    assert DEV_CARDS[KNIGHT] == "knight"
+        state.apply(KNIGHT_MOVE)  # a monopoly card is no knight
+    assert canonical_json(state.to_json()) == before

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from referee.catan_volcano.geometry import HEX_NODES
 from referee.game import IllegalMove
 from tests.referee.catan_volcano.positions import (
+    deal_card,
     events,
     give,
     hand,
@@ -154,8 +154,10 @@ def test_without_big_hands_a_seven_goes_straight_to_the_robber() -> None:
 
 def test_before_the_roll_only_the_roll_and_card_plays_are_allowed() -> None:
     state = _producing_table()
-    give(state, 0, wood=1, brick=1)
-    assert types(state) == {"roll"}
+    give(state, 0, wood=4, brick=1)  # enough for a road and a bank trade, after the roll
+    deal_card(state, 0, "knight")
+    start_turn(state, 0, "roll")
+    assert types(state) == {"roll", "play_knight"}
     start_turn(state, 0, "main")
-    assert "build_road" in types(state) and "roll" not in types(state)
-    assert set(HEX_NODES[4]) >= {8, 23}
+    assert {"build_road", "maritime_trade", "play_knight"} <= types(state)
+    assert "roll" not in types(state)
