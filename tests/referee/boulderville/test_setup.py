@@ -150,28 +150,6 @@ def test_a_bad_setup_is_refused_naming_the_field(setup: dict, field: str) -> Non
     assert caught.value.field_name == field
 
 
-def test_the_setup_example_of_the_docs_starts_a_game() -> None:
-    example = {
-        "stage": "place",
-        "eruption": 10,
-        "eruption_deck": [],
-        "terrain": {"crater_floor": "lava", "north_road": "rubble"},
-        "people": [
-            {"id": "t10", "space": "west_estate_a"},
-            {"id": "t07", "space": "high_street", "status": "mover"},
-        ],
-        "scientists": [
-            {"seat": 0, "id": "sociologist", "tokens": 3, "hand": ["field_notes", "sandbags"]},
-            {"seat": 1, "id": "geologist"},
-            {"seat": 2, "id": "volcanologist"},
-            {"seat": 3, "id": "communicator"},
-        ],
-    }
-    state = GAME.new_state("standard", seats=4, seed=0, setup=example)
-    assert state.current_seat == 0 and state.table.scientists[1].hand == []
-    assert {"type": "clear", "space": "north_road"} in state.legal_moves()
-
-
 def test_only_four_seats_play() -> None:
     with pytest.raises(SetupError):
         GAME.new_state("standard", seats=3, seed=0)
