@@ -11,7 +11,7 @@ from referee.vulkan.render import render
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "games" / "vulkan.md"
 EXAMPLE = re.compile(r"<!-- vulkan-example: (\w+) -->\s*```json\n(.*?)```", re.DOTALL)
-PICTURE = re.compile(r"```text\n(.*?)```", re.DOTALL)
+PICTURE = re.compile(r"<!-- vulkan-picture: (\w+) -->\s*```text\n(.*?)```", re.DOTALL)
 
 
 def examples() -> dict[str, object]:
@@ -23,11 +23,11 @@ def test_the_worked_turn_plays_as_the_page_says() -> None:
     assert set(found) == {"explicit_setup", "setup", "observation", "move", "events"}
     state = GAME.new_state("competitive", seats=4, seed=0, setup=found["setup"])
     assert state.observation(3) == found["observation"]
-    before, after = PICTURE.findall(DOC.read_text())[-2:]
-    assert render(state) == before.rstrip("\n")
+    pictures = dict(PICTURE.findall(DOC.read_text()))
+    assert render(state) == pictures["before"].rstrip("\n")
     state.apply(found["move"])
     assert state.last["events"] == found["events"]
-    assert render(state) == after.rstrip("\n")
+    assert render(state) == pictures["after"].rstrip("\n")
 
 
 def test_the_setup_example_is_accepted_as_described() -> None:
