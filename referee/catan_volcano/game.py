@@ -43,8 +43,6 @@ class CatanVolcanoGame(Game):
         the variant has; the ``board`` option is then ignored.
         """
         spec = self.variant(variant)
-        if type(seats) is not int:  # 4.0 would pass the seat-count check and fail later
-            raise SetupError(f"seats must be an integer, not {seats!r}"[:200], "bots")
         spec.check_seats(seats)
         resolved = spec.resolve_options(options)
         rules = RULES[variant]
