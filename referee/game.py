@@ -128,9 +128,12 @@ class VariantSpec:
 
     def resolve_options(self, given: Mapping[str, JSON] | None) -> dict[str, JSON]:
         """Fill in defaults and check every given option; unknown names are a :class:`SetupError`."""
-        given = dict(given or {})
+        if given is None:
+            given = {}
+        if not isinstance(given, Mapping):
+            raise SetupError("options must be an object of option names and values", "options")
         known = {spec.name: spec for spec in self.options}
-        unknown = sorted(set(given) - set(known))
+        unknown = sorted(str(name) for name in given if name not in known)
         if unknown:
             raise SetupError(f"unknown option(s) for variant {self.name}: {', '.join(unknown)}", "options")
         return {
@@ -243,7 +246,10 @@ class State(ABC):
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is one of the legal moves (compared as canonical JSON)."""
-        wanted = canonical_json(move)
+        try:
+            wanted = canonical_json(move)
+        except (TypeError, ValueError, RecursionError):  # not JSON at all: never a legal move
+            return False
         return any(canonical_json(m) == wanted for m in self.legal_moves())
 
 
@@ -266,7 +272,7 @@ class Game(ABC):
     def variant(self, name: str) -> VariantSpec:
         try:
             return self.variants[name]
-        except KeyError:
+        except (KeyError, TypeError):
             allowed = ", ".join(sorted(self.variants))
             message = f"game {self.id} has no variant {name!r} (variants: {allowed})"
             raise SetupError(message, "variant") from None

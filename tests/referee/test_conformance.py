@@ -142,3 +142,40 @@ def test_impossible_seat_counts_are_a_setup_error(game_id: str, seats: object) -
     with pytest.raises(SetupError) as refused:
         game.new_state(game.default_variant, seats=seats, seed=1)  # type: ignore[arg-type]
     assert refused.value.field_name == "bots"
+
+
+@pytest.mark.parametrize("game_id", [game.id for game in all_games()])
+@pytest.mark.parametrize(
+    ("variant", "options", "field"),
+    [
+        ([], None, "variant"),
+        ({"a": 1}, None, "variant"),
+        ("no-such-variant", None, "variant"),
+        (None, "x", "options"),
+        (None, [1, 2], "options"),
+        (None, {1: 2}, "options"),
+        (None, {"no_such_option": True}, "options"),
+    ],
+)
+def test_bad_variants_and_options_are_a_setup_error_naming_the_field(
+    game_id: str, variant: object, options: object, field: str
+) -> None:
+    game = get_game(game_id)
+    name = game.default_variant if variant is None else variant
+    seats = game.variant(game.default_variant).seats[0]
+    with pytest.raises(SetupError) as refused:
+        game.new_state(name, seats=seats, seed=1, options=options)  # type: ignore[arg-type]
+    assert refused.value.field_name == field
+
+
+@pytest.mark.parametrize("game_id", [game.id for game in all_games()])
+def test_is_legal_says_no_to_what_is_not_json(game_id: str) -> None:
+    game = get_game(game_id)
+    variant = game.variant(game.default_variant)
+    state = game.new_state(variant.name, seats=variant.seats[0], seed=2)
+    assert state.is_legal(state.legal_moves()[0])
+    deep: list = []
+    for _ in range(5000):
+        deep = [deep]
+    for bad in ({"type": {1, 2}}, {1: "a", "b": 2}, {"x": deep}):
+        assert not state.is_legal(bad)
