@@ -39,6 +39,11 @@ class Edition:
         return tuple(sorted(self.allotments))
 
     @property
+    def tile_count(self) -> int:
+        """How many tiles the game has (the volcano is one of them): no table can hold more."""
+        return len(self.tile_values) * self.tiles_per_value
+
+    @property
     def max_spaces(self) -> int:
         return max(self.spaces_by_value.values())
 

@@ -10,11 +10,12 @@ text's examples::
       "to_move": 1                             # optional
     }
 
-``spaces`` defaults to the edition's spaces for the value, ``loads`` to none. A seat's ``supply``,
-when given, is its whole supply (colours left out hold 0); when left out it is the standard
-allotment less the loads of the seat's own colours already on the table. ``awarded`` entries are
-``{"at": [q, r], "value": v}`` or just a value. Every mistake is a :class:`SetupError` naming the
-field, such as ``setup.tiles[3].spaces``.
+``spaces`` defaults to the edition's spaces for the value, ``loads`` to none; loads need the
+volcano (it is turned over before the first flight), and a table holds at most the game's 36 tiles.
+A seat's ``supply``, when given, is its whole supply (colours left out hold 0); when left out it is
+the standard allotment less the loads of the seat's own colours already on the table. ``awarded``
+entries are ``{"at": [q, r], "value": v}`` or just a value. Every mistake is a :class:`SetupError`
+naming the field, such as ``setup.tiles[3].spaces``.
 """
 
 from __future__ import annotations
@@ -148,6 +149,8 @@ def parse_setup(setup: Mapping[str, JSON], seats: int, edition: Edition = EDITIO
             raise _fail("setup.volcano", f"{list(volcano)} is not one of setup.tiles")
         if loads[cells.index(volcano)]:
             raise _fail("setup.volcano", "lies on a tile with loads")
+    else:
+        _check_no_loads_yet(loads)
     _check_shape(cells, volcano, edition)
     _check_nothing_pending(cells, spaces, loads)
     supply, awarded = _parse_seats(setup.get("seats"), seats, cells, loads, edition)
@@ -161,6 +164,11 @@ def _parse_tiles(raw: Any, edition: Edition) -> tuple[list[Coord], list[int], li
     entries = _list(raw, "setup.tiles")
     if not entries:
         raise _fail("setup.tiles", "must not be empty")
+    if len(entries) > edition.tile_count:
+        # Beyond the game's own material, and a huge table would make the list of flights huge.
+        raise _fail(
+            "setup.tiles", f"must be at most {edition.tile_count} (the game's tiles, volcano included)"
+        )
     cells: list[Coord] = []
     values, spaces, loads = [], [], []
     seen: dict[Coord, int] = {}
@@ -187,6 +195,16 @@ def _parse_tiles(raw: Any, edition: Edition) -> tuple[list[Coord], list[int], li
         spaces.append(room)
         loads.append(pile)
     return cells, values, spaces, loads
+
+
+def _check_no_loads_yet(loads: list[list[int]]) -> None:
+    """The volcano is turned over before the first flight, so a table without it holds no loads
+    (and the first move can never put the volcano on one)."""
+    for i, pile in enumerate(loads):
+        if pile:
+            raise _fail(
+                f"setup.tiles[{i}].loads", "must be empty before the volcano is placed (give setup.volcano)"
+            )
 
 
 def _check_shape(cells: list[Coord], volcano: Coord | None, edition: Edition) -> None:

@@ -71,6 +71,19 @@ BAD = [
     ("volcano not a tile", changed(START, ["volcano"], [4, 4]), "setup.volcano", "is not one of setup.tiles"),
     ("volcano with loads", changed(PLAYING, ["volcano"], [1, 0]), "setup.volcano", "tile with loads"),
     (
+        # the volcano is turned over before the first flight, so no load lies anywhere without it
+        "loads before the volcano",
+        changed(START, ["tiles", 0, "loads"], ["red"]),
+        "setup.tiles[0].loads",
+        "before the volcano",
+    ),
+    (
+        "more tiles than the game has",
+        {"tiles": [{"at": [q, r], "value": 1} for q in range(7) for r in range(6)], "volcano": [1, 1]},
+        "setup.tiles",
+        "at most 36",
+    ),
+    (
         "cut off from the volcano",
         changed(PLAYING, ["tiles", 1, "at"], [2, 0]),
         "setup.tiles",
