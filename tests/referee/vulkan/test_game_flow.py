@@ -8,12 +8,15 @@ import pytest
 
 from referee.game import IllegalMove
 from referee.vulkan import GAME, VulkanState
+from referee.vulkan.edition import EDITION
+from referee.vulkan.hexes import classic_cells
 from tests.referee.vulkan.helpers import (
     award,
     drop,
     extinguished,
     fly,
     isolated,
+    on_table,
     passed,
     position,
     removed,
@@ -277,6 +280,58 @@ def test_solitaire_is_won_by_gathering_every_tile_but_the_volcano() -> None:
     assert outcome.team_won is True and outcome.reason == "all_tiles_gathered"
     assert outcome.places == (1,) and outcome.scores == (6.0,)
     assert outcome.details == {"seat_values": [6], "tiles_left": 0}
+
+
+# A whole classic table (the standard 36 tiles) where the volcano goes next to the rim at (2, 0).
+# Its six neighbours and four tiles that open their edges make the cut: put out from the rim inwards,
+# in this order, each has two adjacent free edges when it is full.
+WIN_VOLCANO = (2, 0)
+WIN_CUT = [(3, 0), (3, -1), (2, 1), (1, 2), (3, -2), (2, -2), (2, -1), (1, 1), (1, -1), (1, 0)]
+WIN_CUT_VALUES = [1, 2, 3, 4, 5, 6, 1, 2, 3, 4]  # 18 spaces, about what a deal gives ten tiles
+
+
+def full_classic_table() -> dict[str, Any]:
+    """The edition's 36 tiles on the classic cells, the cut tiles holding :data:`WIN_CUT_VALUES`."""
+    cells = classic_cells(3, (3, -3))
+    deck = EDITION.tile_deck()
+    for value in WIN_CUT_VALUES:
+        deck.remove(value)
+    values = dict(zip(WIN_CUT, WIN_CUT_VALUES, strict=True))
+    values.update(zip([cell for cell in cells if cell not in values], deck, strict=True))
+    return {"tiles": [tile(*cell, values[cell]) for cell in cells]}
+
+
+def test_solitaire_on_a_full_table_is_won_by_cutting_off_tiles_that_each_carry_a_load() -> None:
+    # 48 loads cannot fill 72 spaces, so the goal needs isolations: one load on every tile beyond
+    # the cut, then the cut put out, which isolates everything else at once ("Any isolated forest
+    # tile goes to the player having the most water loads on it").
+    state = setup_state(1, full_classic_table(), "solitaire")
+    state.apply({"type": "volcano", "tile": list(WIN_VOLCANO)})
+
+    def drop_on(cell: tuple[int, int]) -> list[dict[str, Any]]:
+        colour = next(name for name, left in state.observation(0)["seats"][0]["supply"].items() if left)
+        return fly(state, colour, cell)
+
+    beyond = [cell for cell in state.board.layout.coords if cell not in (WIN_VOLCANO, *WIN_CUT)]
+    for cell in beyond:
+        drop_on(cell)  # one-space tiles on the rim go out at once: they count as gathered too
+    assert state.outcome() is None and not state.removed
+    still_there = [cell for cell in beyond if on_table(state, *cell) is not None]
+    assert all(on_table(state, *cell) for cell in still_there)  # each carries its load
+
+    for cell in WIN_CUT:
+        while on_table(state, *cell) is not None:
+            assert state.outcome() is None
+            events = drop_on(cell)
+    assert [event["tile"] for event in events if event["kind"] == "isolated"] == [
+        list(cell) for cell in sorted(still_there)
+    ]
+    outcome = state.outcome()
+    assert outcome is not None
+    assert outcome.team_won is True and outcome.reason == "all_tiles_gathered"
+    assert len(state.awarded[0]) == 35 and not state.removed
+    assert outcome.scores == (float(sum(EDITION.tile_deck()) - state.board.values[state.board.volcano]),)
+    assert sum(state.loads_out) <= EDITION.loads_per_colour * len(EDITION.colours)
 
 
 def test_solitaire_is_lost_as_soon_as_a_tile_is_isolated_without_loads() -> None:

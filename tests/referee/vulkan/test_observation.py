@@ -26,6 +26,20 @@ def test_every_seat_sees_the_same_table() -> None:
     assert views[0] == views[1] == views[2]
 
 
+def test_the_only_private_fact_the_deals_random_stream_reaches_no_seat() -> None:
+    # Everything on the table is public; the state's RNG (which dealt the tiles) is the one thing
+    # no seat needs. Two games that differ only in it look the same to every seat.
+    state = played(seed=4, moves=5)
+    data = state.to_json()
+    data["rng"] = (data["rng"] + 12345) % 2**63
+    twin = GAME.load_state(data)
+    for seat in range(3):
+        seen = canonical_json(state.observation(seat))
+        assert seen == canonical_json(twin.observation(seat))
+        assert str(state.rng_state) not in seen
+    assert state.legal_moves() == twin.legal_moves()
+
+
 def test_the_observation_tells_the_last_move_and_its_events() -> None:
     state = played(seed=2, moves=1)
     last = state.observation(1)["last"]
