@@ -12,7 +12,7 @@ award; the state then clears them.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from referee.vulkan.hexes import NO_CELL, Layout
 
@@ -33,15 +33,9 @@ class Board:
     volcano: int | None
 
     def copy(self) -> Board:
-        """An independent board (the layout, which never changes, is shared)."""
-        return Board(
-            self.layout,
-            self.values,
-            self.spaces,
-            self.present[:],
-            [pile[:] for pile in self.loads],
-            self.volcano,
-        )
+        """An independent board for look-ahead. ``present`` and ``loads`` are the only fields changed
+        in place during play, so only they are copied; the rest (layout, values, spaces) is shared."""
+        return replace(self, present=self.present[:], loads=[pile[:] for pile in self.loads])
 
     def is_forest(self, cell: int) -> bool:
         """A forest tile lies here: present and not the volcano."""

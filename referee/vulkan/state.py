@@ -271,17 +271,6 @@ class VulkanState(State):
             raise IllegalMove(f"unknown move type {move['type']!r} (types: {', '.join(MOVE_PARSERS)})")
         return parse(self, move)
 
-    def copy(self) -> VulkanState:
-        """An independent copy, cheaper than a JSON round trip (for bots that look ahead)."""
-        twin = object.__new__(VulkanState)
-        twin.__dict__.update(self.__dict__)
-        twin.board = self.board.copy()
-        twin.supply = [row[:] for row in self.supply]
-        twin.awarded = [awards[:] for awards in self.awarded]
-        twin.removed = self.removed[:]
-        twin.loads_out = self.loads_out[:]
-        return twin
-
     # ------------------------------------------------------------------ turn order
 
     def _seek_flyer(self, start: int) -> list[dict[str, JSON]]:
