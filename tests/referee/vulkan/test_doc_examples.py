@@ -6,6 +6,9 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
+from referee.rng import Rng
 from referee.vulkan import GAME
 from referee.vulkan.render import render
 
@@ -20,7 +23,15 @@ def examples() -> dict[str, object]:
 
 def test_the_worked_turn_plays_as_the_page_says() -> None:
     found = examples()
-    assert set(found) == {"explicit_setup", "setup", "observation", "move", "events"}
+    assert set(found) == {
+        "explicit_setup",
+        "setup",
+        "observation",
+        "move",
+        "events",
+        "outcome_competitive",
+        "outcome_cooperative",
+    }
     state = GAME.new_state("competitive", seats=4, seed=0, setup=found["setup"])
     assert state.observation(3) == found["observation"]
     pictures = dict(PICTURE.findall(DOC.read_text()))
@@ -45,3 +56,14 @@ def test_the_move_counts_quoted_on_the_page() -> None:
     moves = state.legal_moves()
     assert len(moves) == 854
     assert moves[0] == {"type": "flight", "path": [[-3, 0]], "colour": "green"}
+
+
+@pytest.mark.parametrize(
+    ("name", "variant", "seats"), [("competitive", "competitive", 3), ("cooperative", "cooperative", 2)]
+)
+def test_the_outcome_examples_are_the_games_the_page_names(name: str, variant: str, seats: int) -> None:
+    state = GAME.new_state(variant, seats=seats, seed=5)
+    chooser = Rng(5)
+    while state.outcome() is None:
+        state.apply(chooser.choice(state.legal_moves()))
+    assert state.outcome().to_json() == examples()[f"outcome_{name}"]
