@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.game import IllegalMove, canonical_json
+from referee.game import IllegalMove, SetupError, canonical_json
+from referee.rng import Rng
 from referee.vulkan import GAME, VulkanState
 from referee.vulkan.edition import EDITION
 from referee.vulkan.rules import Board, extinguish_cascade, isolate
@@ -150,3 +152,87 @@ def test_the_cascade_does_not_depend_on_order(seed, data) -> None:
     expected = one_at_a_time(board.copy(), list(order))
     rounds = extinguish_cascade(board)
     assert {cell for cells in rounds for cell in cells} == expected
+
+
+JSON_LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=6),
+    st.sampled_from(["flight", "volcano", "red", "blue", "path", "tile", "colour", "type"]),
+)
+MOVE_KEYS = st.sampled_from(["type", "path", "colour", "tile"]) | st.text(max_size=4)
+ANY_JSON = st.recursive(
+    JSON_LEAVES,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(MOVE_KEYS, inner, max_size=4),
+    max_leaves=12,
+)
+NEAR_MOVES = st.fixed_dictionaries(
+    {"type": st.sampled_from(["flight", "volcano"]) | ANY_JSON},
+    optional={"path": ANY_JSON, "colour": ANY_JSON, "tile": ANY_JSON},
+)
+"""Objects shaped almost like moves, so that the checks past the ``type`` are reached too."""
+
+
+@SETTINGS
+@given(move=ANY_JSON | NEAR_MOVES, flights=st.integers(0, 3), seed=st.integers(0, 2**16))
+def test_any_json_sent_as_a_move_is_refused_unchanged_unless_legal(move, flights, seed) -> None:
+    state = GAME.new_state("competitive", seats=3, seed=seed)
+    chooser = Rng(seed)
+    for _ in range(1 + flights):  # the volcano phase, then some flights
+        state.apply(chooser.choice(state.legal_moves()))
+    legal = {canonical_json(m) for m in state.legal_moves()}
+    before = canonical_json(state.to_json())
+    try:
+        state.apply(move)
+    except IllegalMove:
+        assert canonical_json(state.to_json()) == before
+    else:
+        assert canonical_json(move) in legal
+
+
+RING = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]]
+GOOD_SETUP = {
+    "tiles": [{"at": [0, 0], "value": 1}, *({"at": cell, "value": 5, "loads": ["red"]} for cell in RING)],
+    "volcano": [0, 0],
+    "seats": [{"supply": {"red": 3}, "awarded": [{"at": [5, 5], "value": 2}]}, {}],
+    "to_move": 1,
+}
+"""A position the engine accepts; the test below puts any JSON at one place in it."""
+PLACES = [
+    ["tiles"],
+    ["tiles", 2],
+    ["tiles", 2, "at"],
+    ["tiles", 2, "at", 0],
+    ["tiles", 2, "value"],
+    ["tiles", 2, "spaces"],
+    ["tiles", 2, "loads"],
+    ["tiles", 2, "loads", 0],
+    ["volcano"],
+    ["seats"],
+    ["seats", 0],
+    ["seats", 0, "supply"],
+    ["seats", 0, "supply", "red"],
+    ["seats", 0, "awarded"],
+    ["seats", 0, "awarded", 0],
+    ["seats", 0, "awarded", 0, "at"],
+    ["to_move"],
+]
+
+
+@SETTINGS
+@given(place=st.sampled_from(PLACES), value=ANY_JSON)
+def test_any_json_anywhere_in_a_setup_starts_a_game_or_names_the_wrong_field(place, value) -> None:
+    setup = json.loads(json.dumps(GOOD_SETUP))
+    target = setup
+    for step in place[:-1]:
+        target = target[step]
+    target[place[-1]] = value
+    try:
+        state = GAME.new_state("competitive", seats=2, seed=0, setup=setup)
+    except SetupError as error:
+        assert error.field_name.startswith("setup") and str(error).startswith(error.field_name)
+        return
+    while state.outcome() is None:  # whatever was accepted plays to the end
+        state.apply(state.legal_moves()[0])
