@@ -21,6 +21,9 @@ SETUP_KEYS_IN_OBSERVATION = ("tiles", "volcano", "to_move")
 
 
 class VulkanGame(Game):
+    """Vulkan!'s facts for the platform and its one way in: every game starts here, so the seeded
+    deal and the checked explicit setup are the only two sources of a position."""
+
     id = "vulkan"
     title = "Vulkan!"
     version = "1"
