@@ -17,7 +17,7 @@ from referee.game import IllegalMove, Outcome, SetupError, canonical_json
 from referee.registry import get_game
 
 REPLAY_FORMAT = "arena-replay/1"
-RESULT_FIELDS = ("places", "scores", "reason", "team_won", "forfeited")
+RESULT_FIELDS = ("places", "scores", "reason", "team_won", "details", "forfeited")
 
 
 def result_with_forfeits(outcome: Outcome, forfeited: Sequence[int]) -> dict[str, Any]:
@@ -87,8 +87,8 @@ def verify_replay(replay: dict[str, Any]) -> list[str]:
             return [*problems, f"{where}: the engine has seat {state.current_seat} to move"]
         try:
             state.apply(record["move"])
-        except IllegalMove as error:
-            return [*problems, f"{where}: illegal move {canonical_json(record.get('move'))}: {error}"]
+        except IllegalMove:
+            return [*problems, f"{where}: illegal move {canonical_json(record.get('move'))}"]
     outcome = state.outcome()
     if outcome is None:
         return [*problems, f"after {len(replay.get('moves', []))} moves the game is not over"]

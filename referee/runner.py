@@ -110,6 +110,8 @@ def run_match(
     (progress reports); its exceptions are not caught.
     """
     time = time or TimeControl()
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SetupError("seed must be an integer", "seed")
     game = get_game(game_id)
     resolved = check_match_request(game_id, variant, len(seats), options, setup)
     state = game.new_state(variant, seats=len(seats), seed=seed, options=resolved, setup=setup)

@@ -121,6 +121,9 @@ def test_tampered_replays_are_caught_and_located() -> None:
     short = copy.deepcopy(replay)
     del short["moves"][-1]
     assert "not over" in verify_replay(short)[0]
+    wrong_details = copy.deepcopy(replay)
+    wrong_details["result"]["details"] = {"note": "made up"}
+    assert any(p.startswith("result.details") for p in verify_replay(wrong_details))
     wrong_seat = copy.deepcopy(replay)
     wrong_seat["moves"][0]["seat"] = 1
     assert "seat 0 to move" in verify_replay(wrong_seat)[0]
@@ -158,3 +161,12 @@ def test_a_legal_move_in_another_spelling_is_accepted_and_recorded_as_the_engine
     assert first["source"] == "bot" and first["fault"] is None
     assert first["move"] == {"take": 3} and isinstance(first["move"]["take"], int)
     assert verify_replay(replay) == []
+
+
+@pytest.mark.parametrize("seed", [None, "7", 1.5, True])
+def test_a_seed_that_is_not_an_integer_is_refused(seed: object) -> None:
+    with pytest.raises(SetupError) as refused:
+        run_match(
+            match_id="m", game_id="nim", variant="standard", seats=[_seat("a", TakeOne())] * 2, seed=seed
+        )
+    assert refused.value.field_name == "seed"
