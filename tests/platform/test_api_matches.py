@@ -189,6 +189,7 @@ def test_a_broken_queue_aborts_the_match_and_answers_503(arena: Arena, duelists)
         "/api/v1/matches", json={"game": "nim", "bots": [first["id"], last["id"]]}, headers=arena.admin()
     )
     assert answer.status_code == 503 and set(answer.get_json()) == ERROR_KEYS
+    assert answer.headers["Retry-After"] == "5"
     (match,) = arena.get("/api/v1/matches")
     assert match["status"] == "aborted" and "could not be queued" in match["error"]
 

@@ -3,6 +3,9 @@
 ``create_app(runtime)`` builds the Flask app around a :class:`arena.runtime.Runtime`. The OpenAPI
 document is at ``/api/v1/openapi.json``; ``/api/v1/docs`` is a small self-contained page that reads
 it and can send requests (it works offline); ``/api/v1/swagger-ui`` is Swagger UI, from a CDN.
+
+Bodies larger than :data:`MAX_BODY_BYTES` are refused (413) before they are read; a store that
+cannot be reached is a 503 (try again), not a 500.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import Any
 
 from flask import Flask, Response, jsonify
 from flask_smorest import Api
+from redis.exceptions import RedisError
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.http import HTTP_STATUS_CODES
 
@@ -25,6 +29,10 @@ from referee.registry import GAME_MODULES
 
 log = logging.getLogger(__name__)
 API_VERSION = "1.0.0"
+MAX_BODY_BYTES = 1024 * 1024
+"""The largest request body read: far above any real request (explicit setups are a few kB)."""
+RETRY_AFTER_S = "5"
+"""What a 503 (queue or store unreachable) tells the client to wait before trying again."""
 
 
 def _flatten_locations(messages: dict[str, Any]) -> dict[str, Any]:
@@ -60,7 +68,10 @@ class ArenaApi(Api):
 
 
 def _arena_error(error: ArenaError) -> tuple[Response, int, dict[str, str]]:
-    headers = {"WWW-Authenticate": 'Bearer realm="arena"'} if error.code == 401 else {}
+    headers = {
+        401: {"WWW-Authenticate": 'Bearer realm="arena"'},
+        503: {"Retry-After": RETRY_AFTER_S},
+    }.get(error.code, {})
     body = {
         "code": error.code,
         "status": HTTP_STATUS_CODES.get(error.code, "Error"),
@@ -68,6 +79,17 @@ def _arena_error(error: ArenaError) -> tuple[Response, int, dict[str, str]]:
         "errors": error.errors,
     }
     return jsonify(body), error.code, headers
+
+
+def _store_unavailable(error: RedisError) -> tuple[Response, int, dict[str, str]]:
+    log.error("the store is unreachable: %s", error)
+    body = {
+        "code": 503,
+        "status": HTTP_STATUS_CODES[503],
+        "message": "the store is unreachable; try again later",
+        "errors": {},
+    }
+    return jsonify(body), 503, {"Retry-After": RETRY_AFTER_S}
 
 
 def _unexpected(error: Exception) -> tuple[Response, int]:
@@ -89,6 +111,7 @@ def create_app(runtime: Runtime) -> Flask:
     here = Path(__file__).resolve().parent
     app = Flask("arena", root_path=str(here), instance_path=str(here / "instance"))
     app.config.update(
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         API_TITLE="Volcano Arena",
         API_VERSION=API_VERSION,
         OPENAPI_VERSION="3.0.3",
@@ -111,6 +134,7 @@ def create_app(runtime: Runtime) -> Flask:
     for blueprint in (games.blp, bots.blp, matches.blp, tournaments.blp, ladders.blp):
         api.register_blueprint(blueprint)
     app.register_error_handler(ArenaError, _arena_error)
+    app.register_error_handler(RedisError, _store_unavailable)
     app.register_error_handler(Exception, _unexpected)
     app.register_blueprint(docs_page.blueprint)
 

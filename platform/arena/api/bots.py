@@ -6,10 +6,10 @@ from typing import Any
 
 from flask import url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from arena import bot_accounts
 from arena.api.context import bot_owner_only, presented_token, runtime
+from arena.api.parsing import ArenaBlueprint
 from arena.api.schemas import (
     BotCreatedSchema,
     BotCreateSchema,
@@ -19,7 +19,7 @@ from arena.api.schemas import (
     BotUpdateSchema,
 )
 
-blp = Blueprint("bots", __name__, url_prefix="/api/v1/bots", description="Bot endpoints")
+blp = ArenaBlueprint("bots", __name__, url_prefix="/api/v1/bots", description="Bot endpoints")
 
 
 @blp.route("")

@@ -6,8 +6,8 @@ import logging
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
+from arena.api.parsing import ArenaBlueprint
 from arena.api.schemas import GameSchema
 from arena.errors import NotFound, from_setup_error
 from referee.game import SetupError
@@ -15,7 +15,7 @@ from referee.registry import GAME_MODULES, get_game
 
 log = logging.getLogger(__name__)
 
-blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their variants")
+blp = ArenaBlueprint("games", __name__, url_prefix="/api/v1/games", description="Games and their variants")
 
 
 @blp.route("")

@@ -5,14 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from arena import ladder, match_requests
 from arena.api.context import runtime
+from arena.api.parsing import ArenaBlueprint
 from arena.api.schemas import LadderQuerySchema, LadderSchema
 from arena.errors import InvalidRequest, NotFound
 
-blp = Blueprint("ladders", __name__, url_prefix="/api/v1/ladders", description="Ladders per game and variant")
+blp = ArenaBlueprint(
+    "ladders", __name__, url_prefix="/api/v1/ladders", description="Ladders per game and variant"
+)
 
 
 @blp.route("/<game_id>")

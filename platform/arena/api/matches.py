@@ -7,15 +7,15 @@ from typing import Any
 
 from flask import Response, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from arena import match_requests
 from arena.api.context import organizer_only, runtime
+from arena.api.parsing import ArenaBlueprint
 from arena.api.schemas import ListQuerySchema, MatchCreateSchema, MatchSchema
 from arena.errors import NotFound
 from referee.replay import decompress
 
-blp = Blueprint("matches", __name__, url_prefix="/api/v1/matches", description="Matches and replays")
+blp = ArenaBlueprint("matches", __name__, url_prefix="/api/v1/matches", description="Matches and replays")
 
 
 def _get(match_id: str) -> dict[str, Any]:

@@ -1,10 +1,14 @@
 """The API's request and response schemas (marshmallow); flask-smorest turns them into OpenAPI.
 
 Request schemas refuse unknown fields, so a typo in a field name is a 422 naming it rather than a
-silently ignored setting.
+silently ignored setting. Their numbers and flags take JSON integers and booleans only: marshmallow
+would otherwise read ``1.5`` as 1, ``"7"`` as 7 and ``"yes"`` or ``1`` as true, and a seed or a seat
+count silently rounded is worse than a refusal.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
@@ -12,7 +16,30 @@ from arena.tournaments import FORMATS
 
 MAX_MOVE_MS = 60_000
 MAX_BANK_MS = 600_000
-SEED = fields.Integer(
+MAX_ID_LENGTH = 100
+
+
+class WholeNumber(fields.Integer):
+    """A JSON integer: floats (even ``2.0``), strings and booleans are refused."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+
+class Flag(fields.Boolean):
+    """``true`` or ``false`` and nothing else (marshmallow also takes ``1``, ``"yes"``, ``"on"``...)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+def _id(**kwargs: Any) -> fields.String:
+    return fields.String(validate=validate.Length(1, MAX_ID_LENGTH), **kwargs)
+
+
+SEED = WholeNumber(
     validate=validate.Range(0, 2**63 - 1),
     allow_none=True,
     metadata={"description": "match (or tournament) seed; random when left out"},
@@ -32,8 +59,8 @@ class ErrorSchema(Schema):
 
 
 class TimeSchema(Schema):
-    move_ms = fields.Integer(load_default=2000, validate=validate.Range(1, MAX_MOVE_MS))
-    bank_ms = fields.Integer(load_default=0, validate=validate.Range(0, MAX_BANK_MS))
+    move_ms = WholeNumber(load_default=2000, validate=validate.Range(1, MAX_MOVE_MS))
+    bank_ms = WholeNumber(load_default=0, validate=validate.Range(0, MAX_BANK_MS))
 
 
 # -- games --------------------------------------------------------------------------------------
@@ -81,13 +108,13 @@ class BotCreateSchema(Schema):
             "description": "http(s) URL the referee POSTs requests to; must resolve to public addresses"
         },
     )
-    games = fields.List(fields.String(), required=True, validate=validate.Length(1, 32))
+    games = fields.List(_id(), required=True, validate=validate.Length(1, 32))
 
 
 class BotUpdateSchema(Schema):
     name = fields.String(validate=validate.Length(1, 64))
     endpoint = fields.String(validate=validate.Length(1, 2048))
-    games = fields.List(fields.String(), validate=validate.Length(1, 32))
+    games = fields.List(_id(), validate=validate.Length(1, 32))
 
     @validates_schema
     def _something(self, data: dict, **kwargs: object) -> None:
@@ -96,7 +123,7 @@ class BotUpdateSchema(Schema):
 
 
 class BotQuerySchema(Schema):
-    game = fields.String(metadata={"description": "only bots that play this game"})
+    game = _id(metadata={"description": "only bots that play this game"})
 
 
 class FaultsSchema(Schema):
@@ -148,10 +175,10 @@ class BotCreatedSchema(BotOwnerSchema):
 
 
 class MatchCreateSchema(Schema):
-    game = fields.String(required=True)
-    variant = fields.String(metadata={"description": "the game's default variant when left out"})
+    game = _id(required=True)
+    variant = _id(metadata={"description": "the game's default variant when left out"})
     bots = fields.List(
-        fields.String(),
+        _id(),
         required=True,
         validate=validate.Length(1, 16),
         metadata={"description": "bot ids, in seat order"},
@@ -160,8 +187,8 @@ class MatchCreateSchema(Schema):
     setup = fields.Dict(allow_none=True, load_default=None, metadata={"description": "explicit position"})
     options = fields.Dict(load_default=dict)
     time = fields.Nested(TimeSchema, load_default=lambda: {"move_ms": 2000, "bank_ms": 0})
-    rated = fields.Boolean(load_default=True, metadata={"description": "false: the ladder never sees it"})
-    max_faults = fields.Integer(load_default=3, validate=validate.Range(1, 1000))
+    rated = Flag(load_default=True, metadata={"description": "false: the ladder never sees it"})
+    max_faults = WholeNumber(load_default=3, validate=validate.Range(1, 1000))
 
 
 class SeatSchema(Schema):
@@ -206,7 +233,7 @@ class MatchSchema(Schema):
 
 
 class ListQuerySchema(Schema):
-    limit = fields.Integer(load_default=50, validate=validate.Range(1, 500))
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 500))  # a query string: "7" is 7
 
 
 # -- tournaments --------------------------------------------------------------------------------
@@ -214,12 +241,12 @@ class ListQuerySchema(Schema):
 
 class TournamentCreateSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(1, 100))
-    game = fields.String(required=True)
-    variant = fields.String()
+    game = _id(required=True)
+    variant = _id()
     format = fields.String(required=True, validate=validate.OneOf(FORMATS))
-    bots = fields.List(fields.String(), required=True, validate=validate.Length(1, 200))
-    seats_per_match = fields.Integer(required=True, validate=validate.Range(1, 16))
-    games_per_pairing = fields.Integer(
+    bots = fields.List(_id(), required=True, validate=validate.Length(1, 200))
+    seats_per_match = WholeNumber(required=True, validate=validate.Range(1, 16))
+    games_per_pairing = WholeNumber(
         load_default=2,
         validate=validate.Range(1, 1000),
         metadata={"description": "rounded up to a multiple of seats_per_match so seats rotate evenly"},
@@ -227,8 +254,8 @@ class TournamentCreateSchema(Schema):
     seed = SEED
     options = fields.Dict(load_default=dict)
     time = fields.Nested(TimeSchema, load_default=lambda: {"move_ms": 2000, "bank_ms": 0})
-    rated = fields.Boolean(load_default=True)
-    max_faults = fields.Integer(load_default=3, validate=validate.Range(1, 1000))
+    rated = Flag(load_default=True)
+    max_faults = WholeNumber(load_default=3, validate=validate.Range(1, 1000))
 
 
 class ProgressSchema(Schema):
@@ -298,7 +325,7 @@ class TournamentSummarySchema(Schema):
 
 
 class LadderQuerySchema(Schema):
-    variant = fields.String(metadata={"description": "the game's default variant when left out"})
+    variant = _id(metadata={"description": "the game's default variant when left out"})
 
 
 class LadderSchema(Schema):

@@ -6,10 +6,10 @@ from typing import Any
 
 from flask import url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from arena import tournament_requests
 from arena.api.context import organizer_only, runtime
+from arena.api.parsing import ArenaBlueprint
 from arena.api.schemas import (
     ListQuerySchema,
     TournamentCreateSchema,
@@ -17,7 +17,7 @@ from arena.api.schemas import (
     TournamentSummarySchema,
 )
 
-blp = Blueprint("tournaments", __name__, url_prefix="/api/v1/tournaments", description="Tournaments")
+blp = ArenaBlueprint("tournaments", __name__, url_prefix="/api/v1/tournaments", description="Tournaments")
 
 
 @blp.route("")

@@ -1,0 +1,61 @@
+"""How request bodies are read: strict JSON, refused with a 400 that says why.
+
+webargs reads bodies with :func:`json.loads` and only expects ``JSONDecodeError``; some bodies break
+``json.loads`` in other ways, and each of them used to end as a 500:
+
+- nesting deeper than the interpreter's recursion limit (``[[[[...]]]]``) raises ``RecursionError``;
+- an integer of more than 4300 digits raises a plain ``ValueError``;
+- ``NaN`` and ``Infinity`` are not JSON, yet Python reads them, and a NaN stored in a match would
+  make every later answer about it invalid JSON.
+
+Query parameters a path does not know are refused (422 naming them) as unknown body fields are:
+``?varient=solitaire`` must not quietly show the default variant's ladder.
+
+:class:`ArenaBlueprint` is flask-smorest's ``Blueprint`` with this parser, for every resource.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NoReturn
+
+import flask
+from flask_smorest import Blueprint
+from marshmallow import RAISE
+from webargs import core
+from webargs.flaskparser import FlaskParser, abort, is_json_request
+
+
+def _no_constants(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _reason(error: Exception) -> str:
+    if isinstance(error, RecursionError):
+        return "it is nested too deeply"
+    return str(error).split("; use sys.set_int_max_str_digits", 1)[0]
+
+
+class StrictJsonParser(FlaskParser):
+    """webargs' Flask parser, reading JSON strictly and answering 400 for anything it cannot read."""
+
+    DEFAULT_UNKNOWN_BY_LOCATION = {
+        **FlaskParser.DEFAULT_UNKNOWN_BY_LOCATION,
+        "query": RAISE,
+        "querystring": RAISE,
+    }
+
+    def _raw_load_json(self, req: flask.Request) -> Any:
+        if not is_json_request(req):
+            return core.missing
+        raw = req.get_data(cache=True)
+        if not raw:
+            return core.missing
+        try:
+            return json.loads(raw, parse_constant=_no_constants)
+        except (ValueError, RecursionError) as error:  # JSONDecodeError and UnicodeDecodeError too
+            abort(400, message=f"The body is not valid JSON: {_reason(error)}.")
+
+
+class ArenaBlueprint(Blueprint):
+    ARGUMENTS_PARSER = StrictJsonParser()
