@@ -14,9 +14,10 @@ than raw speed.
 from __future__ import annotations
 
 import argparse
-import time
 from collections import Counter
 from dataclasses import dataclass, field
+
+import playout
 
 from referee.registry import get_game
 from referee.rng import Rng
@@ -25,18 +26,13 @@ GAME_ID = "volcano"
 
 
 @dataclass
-class Tally:
-    games: int = 0
-    moves: int = 0
-    legal_s: float = 0.0
-    apply_s: float = 0.0
-    observe_s: float = 0.0
-    baseline_s: float = 0.0
+class Tally(playout.Tally):
     reasons: Counter[str] = field(default_factory=Counter)
 
-    @property
-    def play_s(self) -> float:
-        return self.legal_s + self.apply_s
+
+def bare_moves() -> list[dict]:
+    """What the stand-in state lists each time: 40 fresh small moves."""
+    return [{"type": "step", "from": [i // 8, i % 5], "dir": "N"} for i in range(40)]
 
 
 def random_playouts(seats: int, games: int, options: dict) -> Tally:
@@ -44,43 +40,9 @@ def random_playouts(seats: int, games: int, options: dict) -> Tally:
     tally = Tally()
     for seed in range(games):
         state = game.new_state(game.default_variant, seats=seats, seed=seed, options=options)
-        chooser = Rng(seed + 10_000)
-        moves_before = tally.moves
-        while state.outcome() is None:
-            started = time.perf_counter()
-            moves = state.legal_moves()
-            middle = time.perf_counter()
-            state.apply(chooser.choice(moves))
-            ended = time.perf_counter()
-            state.observation(state.current_seat or 0)
-            tally.observe_s += time.perf_counter() - ended
-            tally.legal_s += middle - started
-            tally.apply_s += ended - middle
-            tally.moves += 1
-        tally.games += 1
-        tally.reasons[state.outcome().reason] += 1
-        tally.baseline_s += bare_loop(tally.moves - moves_before)
+        outcome = playout.timed_playout(state, Rng(seed + 10_000), tally, bare_moves)
+        tally.reasons[outcome.reason] += 1
     return tally
-
-
-class _BareState:
-    """Lists 40 fresh small moves each time and applies nothing: the driver loop's own cost."""
-
-    def legal_moves(self) -> list[dict]:
-        return [{"type": "step", "from": [i // 8, i % 5], "dir": "N"} for i in range(40)]
-
-    def apply(self, move: dict) -> None:
-        if not isinstance(move, dict):
-            raise ValueError(move)
-
-
-def bare_loop(moves: int) -> float:
-    """Seconds for ``moves`` iterations of the playout loop against :class:`_BareState`."""
-    state, chooser = _BareState(), Rng(1)
-    started = time.perf_counter()
-    for _ in range(moves):
-        state.apply(chooser.choice(state.legal_moves()))
-    return time.perf_counter() - started
 
 
 def main() -> None:
@@ -95,13 +57,13 @@ def main() -> None:
     for seats in (2, 3):
         for power_play in (True, False):
             tally = random_playouts(seats, args.games, {"power_play": power_play})
-            per_move = 1e6 / tally.moves
+            us = tally.per_move_us
             endings = ", ".join(f"{reason} {count}" for reason, count in sorted(tally.reasons.items()))
             print(
                 f"{seats:>5} {'on' if power_play else 'off':>10} {tally.games / tally.play_s:>8.1f}"
                 f" {tally.moves / tally.play_s:>9.0f} {tally.moves / tally.games:>10.0f}"
-                f" {tally.legal_s * per_move:>8.1f} {tally.apply_s * per_move:>8.1f}"
-                f" {tally.observe_s * per_move:>10.1f} {tally.play_s / tally.baseline_s:>10.1f}  {endings}"
+                f" {us(tally.legal_s):>8.1f} {us(tally.apply_s):>8.1f}"
+                f" {us(tally.observe_s):>10.1f} {tally.x_baseline:>10.1f}  {endings}"
             )
     print("games/s and moves/s count legal_moves + apply (what a playout needs); observe is extra,")
     print("paid by the match runner on every move; x baseline = (legal + apply) / bare driver loop.")
