@@ -22,6 +22,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+import playout
+
 from referee.boulderville.edition import EDITION
 from referee.registry import get_game
 from referee.rng import Rng
@@ -31,15 +33,9 @@ BARE_MOVES = [{"type": "place", "space": f"space_{i}"} for i in range(30)]
 
 
 @dataclass
-class Tally:
-    games: int = 0
-    moves: int = 0
-    legal_s: float = 0.0
-    apply_s: float = 0.0
-    observe_s: float = 0.0
+class Tally(playout.Tally):
     round_trip_s: float = 0.0
     round_trips: int = 0
-    baseline_s: float = 0.0
     legal_counts: list[int] = field(default_factory=list)
     turns: list[int] = field(default_factory=list)
     final_counter: list[int] = field(default_factory=list)
@@ -47,65 +43,34 @@ class Tally:
     eruption_counter: list[int] = field(default_factory=list)
     endings: Counter[str] = field(default_factory=Counter)
 
-    @property
-    def play_s(self) -> float:
-        return self.legal_s + self.apply_s
 
-
-class BareState:
-    """Lists the same 30 moves every time and applies nothing: the driver loop's own cost."""
-
-    def legal_moves(self) -> list[dict]:
-        return [dict(move) for move in BARE_MOVES]
-
-    def apply(self, move: dict) -> None:
-        if "type" not in move:
-            raise ValueError(move)
-
-
-def bare_loop(moves: int) -> float:
-    state, chooser = BareState(), Rng(1)
-    started = time.perf_counter()
-    for _ in range(moves):
-        state.apply(chooser.choice(state.legal_moves()))
-    return time.perf_counter() - started
+def bare_moves() -> list[dict]:
+    """What the stand-in state lists each time: the same 30 moves, fresh copies."""
+    return [dict(move) for move in BARE_MOVES]
 
 
 def play(tally: Tally, seed: int) -> None:
     game = get_game(GAME_ID)
     state = game.new_state(game.default_variant, seats=4, seed=seed)
-    chooser = Rng(seed + 99_991)
-    moves_before = tally.moves
     erupted = False
-    while state.outcome() is None:
-        started = time.perf_counter()
-        legal = state.legal_moves()
-        middle = time.perf_counter()
-        state.apply(chooser.choice(legal))
-        ended = time.perf_counter()
-        if state.current_seat is not None:
-            state.observation(state.current_seat)
-        observed = time.perf_counter()
-        tally.legal_s += middle - started
-        tally.apply_s += ended - middle
-        tally.observe_s += observed - ended
+
+    def each_move(state, legal: list[dict]) -> None:
+        nonlocal erupted
         tally.legal_counts.append(len(legal))
         if not erupted and EDITION.eruption_card in state.table.revealed:
             erupted = True
             tally.eruption_turn.append(state.table.turn)
             tally.eruption_counter.append(state.table.eruption)
-        tally.moves += 1
         if tally.moves % 25 == 0:
+            started = time.perf_counter()
             game.load_state(state.to_json())
-            tally.round_trip_s += time.perf_counter() - observed
+            tally.round_trip_s += time.perf_counter() - started
             tally.round_trips += 1
-    tally.games += 1
+
+    outcome = playout.timed_playout(state, Rng(seed + 99_991), tally, bare_moves, each_move)
     tally.turns.append(state.table.turn)
     tally.final_counter.append(state.table.eruption)
-    outcome = state.outcome()
-    assert outcome is not None
     tally.endings[f"{outcome.reason}/{'won' if outcome.team_won else 'lost'}"] += 1
-    tally.baseline_s += bare_loop(tally.moves - moves_before)
 
 
 def main() -> None:
@@ -115,18 +80,18 @@ def main() -> None:
     tally = Tally()
     for seed in range(args.games):
         play(tally, seed)
-    per_move = 1e6 / tally.moves
+    us = tally.per_move_us
     print(f"{GAME_ID}: random play, {tally.games} games of the standard variant (4 seats)")
     print(f"  games/s            {tally.games / tally.play_s:10.1f}")
     print(f"  moves/s            {tally.moves / tally.play_s:10.0f}")
     print(f"  moves/game         {tally.moves / tally.games:10.1f}")
     print(f"  legal moves/ask    {statistics.fmean(tally.legal_counts):10.1f}")
-    print(f"  legal_moves us     {tally.legal_s * per_move:10.1f}")
-    print(f"  apply us           {tally.apply_s * per_move:10.1f}")
-    print(f"  observation us     {tally.observe_s * per_move:10.1f}")
+    print(f"  legal_moves us     {us(tally.legal_s):10.1f}")
+    print(f"  apply us           {us(tally.apply_s):10.1f}")
+    print(f"  observation us     {us(tally.observe_s):10.1f}")
     print(f"  JSON round trip us {tally.round_trip_s * 1e6 / max(1, tally.round_trips):10.1f}")
-    print(f"  bare loop us       {tally.baseline_s * per_move:10.2f}")
-    print(f"  x baseline         {tally.play_s / tally.baseline_s:10.1f}   (legal_moves + apply) / bare loop")
+    print(f"  bare loop us       {us(tally.baseline_s):10.2f}")
+    print(f"  x baseline         {tally.x_baseline:10.1f}   (legal_moves + apply) / bare loop")
     mean = statistics.fmean
     print(f"  turns/game         {mean(tally.turns):10.1f}   (longest {max(tally.turns)})")
     then = mean(tally.eruption_counter)
