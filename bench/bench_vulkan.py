@@ -18,6 +18,8 @@ import json
 import time
 from collections.abc import Callable
 
+import playout
+
 from referee.rng import Rng
 from referee.vulkan import GAME, VulkanState
 
@@ -25,19 +27,11 @@ MODES = [("competitive", 2), ("competitive", 3), ("competitive", 4), ("solitaire
 
 
 def play_bot_view(state: VulkanState, chooser: Rng) -> int:
-    moves = 0
-    while state.current_seat is not None:
-        state.apply(chooser.choice(state.legal_moves()))
-        moves += 1
-    return moves
+    return playout.play_random(state, chooser)
 
 
 def play_engine(state: VulkanState, chooser: Rng) -> int:
-    moves = 0
-    while state.current_seat is not None:
-        state.apply_key(chooser.choice(state.legal_keys()))
-        moves += 1
-    return moves
+    return playout.play_random(state, chooser, state.legal_keys, state.apply_key)
 
 
 def timed_games(variant: str, seats: int, games: int, seed: int, play: Callable[[VulkanState, Rng], int]):
