@@ -27,6 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
 
+import playout
+
 from referee.catan_volcano import GAME
 from referee.catan_volcano.moves import MOVES, MoveKind
 from referee.rng import Rng
@@ -59,11 +61,7 @@ def ours(seeds: range, tally: Tally) -> None:
     for seed in seeds:
         started = time.perf_counter()
         state = GAME.new_state(VARIANT, SEATS, seed=seed, options=OPTIONS)
-        chooser = Rng(seed)
-        played = 0
-        while state.outcome() is None:
-            state.apply(chooser.choice(state.legal_moves()))
-            played += 1
+        played = playout.play_random(state, Rng(seed))
         tally.seconds += time.perf_counter() - started
         tally.games += 1
         tally.moves += played
@@ -111,10 +109,7 @@ def all_moves_per_game(seeds: range) -> Counter[str]:
         MOVES[name] = MoveKind(kind.fields, counting(name, kind.play))
     try:
         for seed in seeds:
-            state = GAME.new_state(VARIANT, SEATS, seed=seed, options=OPTIONS)
-            chooser = Rng(seed)
-            while state.outcome() is None:
-                state.apply(chooser.choice(state.legal_moves()))
+            playout.play_random(GAME.new_state(VARIANT, SEATS, seed=seed, options=OPTIONS), Rng(seed))
     finally:
         MOVES.update(original)
     return Counter({name: count / len(seeds) for name, count in counted.items()})
