@@ -17,11 +17,12 @@ only the named lines.
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+
+from winrate import wilson
 
 from bots.base import BotFactory
 from bots.boulderville import BOTS
@@ -70,14 +71,6 @@ def play(seed: int, factory: BotFactory, first_lead: int, line: Line) -> Outcome
     outcome = state.outcome()
     assert outcome is not None
     return outcome
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate."""
-    rate = wins / games
-    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
-    spread = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - spread, centre + spread
 
 
 def run(bot: str, games: int, first_lead: int) -> Line:

@@ -14,11 +14,12 @@ seeds, so the figures are reproducible.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from winrate import wilson
 
 from bots.base import Bot, RandomBot
 from bots.volcano import GreedyBot
@@ -56,14 +57,6 @@ def play(seed: int, factories: list[Factory]) -> tuple[tuple[int, ...], str, int
     outcome = state.outcome()
     assert outcome is not None
     return outcome.places, outcome.reason, state.turns_played, moves
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate."""
-    rate = wins / games
-    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
-    spread = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - spread, centre + spread
 
 
 def run(line: Line, games: int) -> None:
