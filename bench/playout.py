@@ -132,3 +132,7 @@ def bare_loop(moves: int, bare_moves: Listing) -> float:
     for _ in range(moves):
         state.apply(chooser.choice(state.legal_moves()))
     return time.perf_counter() - started
+
+
+if __name__ == "__main__":
+    print("shared code of the engine benches (bench/bench_*.py), no benchmark itself")
