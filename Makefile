@@ -27,7 +27,7 @@ lint: install
 	$(VENV)/bin/ruff check .
 
 bench: install  ## every benchmark in bench/, one after the other
-	@for script in bench/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+	@for script in bench/bench_*.py bench/*_bots.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis
