@@ -12,6 +12,9 @@ every step is safe to repeat:
 4. The end is stored by :meth:`arena.store.Store.finish_match`: result, replay, ladder and fault
    counts in one transaction guarded by ``applied:<match id>``, so a result counts exactly once
    even when two runs both reach the end.
+5. No match is left ``running`` by a failure: anything that goes wrong while a match runs or is
+   stored aborts it with the reason, except the store itself failing (:class:`RedisError`), which
+   is raised so the task runs the match again once the store is back (the attempts bound that).
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import uuid
 from collections import Counter
 from enum import StrEnum
 from typing import Any
+
+from redis.exceptions import RedisError
 
 from arena import ladder
 from arena.match_requests import abort
@@ -60,7 +65,12 @@ class _Heartbeat:
     def _beat(self) -> None:
         seconds = self.runtime.settings.lease_s
         while not self.stopped.wait(seconds / 3):
-            if not self.runtime.store.renew_lease(self.match_id, self.owner, seconds):
+            try:
+                renewed = self.runtime.store.renew_lease(self.match_id, self.owner, seconds)
+            except RedisError as error:  # the next beat tries again; the lease may lapse meanwhile
+                log.warning("match %s: could not renew the lease: %s", self.match_id, error)
+                continue
+            if not renewed:
                 log.warning("match %s: lease lost while running", self.match_id)
 
     def __enter__(self) -> _Heartbeat:
@@ -98,6 +108,12 @@ def execute(runtime: Runtime, match_id: str) -> RunOutcome:
             abort(runtime, match_id, f"gave up after {runtime.settings.max_attempts} attempts")
             return RunOutcome.ABORTED
         return _play_and_finish(runtime, running, owner)
+    except RedisError:
+        raise  # the store is unreachable: nothing can be recorded now; the task tries again later
+    except Exception as error:  # a failure of ours must end this match, not leave it running
+        log.exception("match %s: the worker failed", match_id)
+        abort(runtime, match_id, f"worker error: {type(error).__name__}: {error}")
+        return RunOutcome.ABORTED
     finally:
         store.release_lease(match_id, owner)
 
@@ -135,7 +151,7 @@ def _play_and_finish(runtime: Runtime, match: Record, owner: str) -> RunOutcome:
         log.exception("match %s: the engine failed", match_id)
         abort(runtime, match_id, f"engine error: {type(error).__name__}: {error}")
         return RunOutcome.ABORTED
-    store.set_progress(match_id, len(replay["moves"]))
+    progress.write(len(replay["moves"]))
     return RunOutcome.FINISHED if finish(runtime, match, replay) else RunOutcome.ALREADY_ENDED
 
 
@@ -153,7 +169,13 @@ class _ProgressReporter:
         now = time.monotonic()
         if now - self.last >= PROGRESS_EVERY_S:
             self.last = now
-            self.runtime.store.set_progress(self.match_id, self.moves)
+            self.write(self.moves)
+
+    def write(self, moves: int) -> None:
+        try:
+            self.runtime.store.set_progress(self.match_id, moves)
+        except RedisError as error:  # progress is only shown; the match goes on
+            log.warning("match %s: could not report progress: %s", self.match_id, error)
 
 
 def faults_by_bot(replay: dict[str, Any]) -> dict[str, dict[str, int]]:

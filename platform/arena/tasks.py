@@ -2,17 +2,24 @@
 
 Declared with ``acks_late`` and ``reject_on_worker_lost``: the broker keeps the message until the
 match has been stored, so a worker killed mid-match loses nothing; the match is delivered again
-(after the broker's visibility timeout) and its result still counts once.
+(after the broker's visibility timeout) and its result still counts once. When the store fails
+under a run (a Redis restart, a network cut), the task is retried after ``ARENA_LEASE_SECONDS``
+instead of failing, which would leave the match ``running`` for ever; the match's attempts bound
+how often it is played again.
 """
 
 from __future__ import annotations
 
+import logging
+
 from celery import Celery, Task
+from redis.exceptions import RedisError
 
 from arena.execution import RunOutcome, execute
 from arena.runtime import Runtime
 
 TASK_NAME = "arena.run_match"
+log = logging.getLogger(__name__)
 
 
 def runtime_of(app: Celery) -> Runtime:
@@ -36,7 +43,12 @@ def register(app: Celery) -> Task:
     )
     def run_match(self: Task, match_id: str) -> str:
         runtime = runtime_of(self.app)
-        outcome = execute(runtime, match_id)
+        try:
+            outcome = execute(runtime, match_id)
+        except RedisError as error:
+            delay = runtime.settings.lease_s
+            log.warning("match %s: the store failed (%s); running it again in %s s", match_id, error, delay)
+            raise self.retry(exc=error, countdown=delay, max_retries=None) from None
         if outcome is RunOutcome.BUSY:
             raise self.retry(countdown=runtime.settings.lease_s, max_retries=None)
         return outcome.value

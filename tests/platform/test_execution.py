@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from arena import execution
+from arena.celery_app import make_celery
 from arena.execution import RunOutcome, execute, finish
+from arena.tasks import TASK_NAME
 from referee.agents import LocalAgent
 from referee.runner import SeatBot, run_match
 from tests.platform.conftest import Arena
@@ -124,3 +127,63 @@ def test_faults_by_bot_counts_kinds_and_forfeits_but_not_moves_made_after_a_forf
         ],
     }
     assert execution.faults_by_bot(replay) == {"x": {"timeout": 2, "illegal_move": 1, "forfeit": 1}}
+
+
+def test_a_result_that_cannot_be_stored_aborts_the_match_instead_of_leaving_it_running(
+    arena: Arena, pair, monkeypatch
+) -> None:
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+
+    def broken(*args, **kwargs):
+        raise KeyError("places")
+
+    monkeypatch.setattr(execution.ladder, "apply_result", broken)
+    assert execute(arena.runtime, match["id"]) is RunOutcome.ABORTED
+    done = arena.get(f"/api/v1/matches/{match['id']}")
+    assert done["status"] == "aborted" and done["error"] == "worker error: KeyError: 'places'"
+    assert not arena.runtime.store.is_applied(match["id"])
+    assert arena.runtime.store.redis.get(arena.runtime.store.key("match", match["id"], "lease")) is None
+
+
+class FlakyStore:
+    """Makes one store method raise a Redis connection error the first ``times`` calls."""
+
+    def __init__(self, monkeypatch, store, method: str, times: int = 1) -> None:
+        self.left = times
+        real = getattr(store, method)
+
+        def flaky(*args, **kwargs):
+            if self.left:
+                self.left -= 1
+                raise RedisConnectionError("connection reset by peer")
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(store, method, flaky)
+
+
+def test_a_store_failure_at_the_end_is_raised_and_the_task_plays_the_match_again(
+    arena: Arena, pair, monkeypatch
+) -> None:
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+    FlakyStore(monkeypatch, arena.runtime.store, "finish_match")
+    with pytest.raises(RedisConnectionError):
+        execute(arena.runtime, match["id"])
+    assert arena.get(f"/api/v1/matches/{match['id']}")["status"] == "running"  # nothing could be stored
+
+    celery = make_celery(arena.runtime.settings)
+    celery.arena_runtime = arena.runtime
+    FlakyStore(monkeypatch, arena.runtime.store, "finish_match")
+    celery.tasks[TASK_NAME].apply(args=[match["id"]])  # eager: the retry runs at once
+    done = arena.get(f"/api/v1/matches/{match['id']}")
+    assert done["status"] == "finished" and done["attempts"] == 3
+    assert arena.runtime.store.ladder_rows("nim", "standard")[a["id"]]["games"] == 1
+
+
+def test_progress_the_store_cannot_take_does_not_stop_the_match(arena: Arena, pair, monkeypatch) -> None:
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+    FlakyStore(monkeypatch, arena.runtime.store, "set_progress", times=100)
+    assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
+    assert arena.get(f"/api/v1/matches/{match['id']}")["status"] == "finished"
