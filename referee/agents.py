@@ -140,7 +140,7 @@ class HttpAgent:
             return Reply(None, think_ms, Fault.HTTP_STATUS, f"HTTP status {status}")
         try:
             document = json.loads(body)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, RecursionError):
             return Reply(None, think_ms, Fault.INVALID_RESPONSE, "answer is not JSON")
         return Reply.from_answer(document, think_ms)
 
@@ -215,7 +215,7 @@ class HttpAgent:
             body = self._read_chunked(sock, bytearray(rest), deadline)
         else:
             length_text = headers.get("content-length")
-            length = int(length_text) if length_text and length_text.isdigit() else None
+            length = int(length_text) if length_text and length_text.isdecimal() else None
             if length is not None and length > self.max_bytes:
                 raise _Cut(Fault.INVALID_RESPONSE, f"answer larger than {self.max_bytes} bytes")
             body = self._read_until(sock, bytearray(rest), length, deadline)
@@ -292,7 +292,7 @@ def _recv(sock: socket.socket, deadline: float) -> bytes:
 def _parse_head(head: bytes) -> tuple[int, dict[str, str]]:
     lines = head.decode("latin-1").split("\r\n")
     parts = lines[0].split(" ", 2)
-    if len(parts) < 2 or not parts[0].startswith("HTTP/") or not parts[1].isdigit():
+    if len(parts) < 2 or not parts[0].startswith("HTTP/") or not parts[1].isdecimal():
         raise _Cut(Fault.INVALID_RESPONSE, "not an HTTP response")
     headers: dict[str, str] = {}
     for line in lines[1:]:

@@ -2,8 +2,10 @@
 
 ``/first`` plays the first legal move, ``/last`` the last one, ``/sleepy`` the first after 0.3 s
 (notices are answered at once); anything after the first path segment only names the bot
-(``/first/alice``). ``secrets`` maps a full path to the secret the platform gave the bot
-registered there; requests to such a path must carry a valid signature (401 if not).
+(``/first/alice``). The paths of :data:`RAW` answer every request with bytes no HTTP client library
+would produce, to check that the referee turns each into a fault. ``secrets`` maps a full path to
+the secret the platform gave the bot registered there; requests to such a path must carry a valid
+signature (401 if not).
 """
 
 from __future__ import annotations
@@ -20,6 +22,14 @@ CHOICES = {
     "/first": (0.0, 0),
     "/last": (0.0, -1),
     "/sleepy": (0.3, 0),
+}
+_DEEP = b"[" * 30_000 + b"]" * 30_000
+RAW = {
+    # JSON nested past the interpreter's recursion limit, within the 64 KB cap
+    "/deep": b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(_DEEP), _DEEP),
+    # "\xb2" is a superscript two in latin-1: str.isdigit() says yes, int() says no
+    "/superscript-status": b"HTTP/1.1 \xb2 OK\r\nContent-Length: 2\r\n\r\n{}",
+    "/superscript-length": b"HTTP/1.1 200 OK\r\nContent-Length: \xb2\r\n\r\n{}",
 }
 
 
@@ -44,6 +54,10 @@ def start(secrets: MutableMapping[str, str]) -> tuple[ThreadingHTTPServer, str]:
             secret = secrets.get(self.path)
             if secret is not None and not signature_matches(secret, body, self.headers.get(SIGNATURE_HEADER)):
                 self._send(401, {"error": "bad signature"})
+                return
+            if path in RAW:
+                self.close_connection = True
+                self.wfile.write(RAW[path])
                 return
             if path not in CHOICES:
                 self._send(404, {"error": "no such bot"})

@@ -11,6 +11,7 @@ from arena.execution import RunOutcome, execute, finish
 from arena.tasks import TASK_NAME
 from referee.agents import LocalAgent
 from referee.runner import SeatBot, run_match
+from tests.platform import bot_server
 from tests.platform.conftest import Arena
 
 
@@ -187,3 +188,16 @@ def test_progress_the_store_cannot_take_does_not_stop_the_match(arena: Arena, pa
     FlakyStore(monkeypatch, arena.runtime.store, "set_progress", times=100)
     assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
     assert arena.get(f"/api/v1/matches/{match['id']}")["status"] == "finished"
+
+
+@pytest.mark.parametrize("path", sorted(bot_server.RAW))
+def test_answers_no_http_library_would_send_are_faults_not_a_failed_match(arena: Arena, path) -> None:
+    odd = arena.register("odd", path, ["nim"])
+    good = arena.register("good", "/first/good", ["nim"])
+    match = arena.match(game="nim", bots=[odd["id"], good["id"]], max_faults=2)
+    assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
+    done = arena.get(f"/api/v1/matches/{match['id']}")
+    assert done["status"] == "finished" and done["error"] is None
+    assert (done["seats"][0]["faults"], done["seats"][0]["forfeited"]) == (2, True)
+    faults = arena.get(f"/api/v1/bots/{odd['id']}")["faults"]["by_kind"]
+    assert faults == {"invalid_response": 2, "forfeit": 1}
