@@ -116,5 +116,5 @@ def parse_move_response(document: Any) -> tuple[dict[str, Any], str | None]:
         raise BadResponse(f"{where}: {first.message}"[:300])
     log = document.get("log")
     if log is not None:
-        log = log.encode()[:LOG_LIMIT_BYTES].decode(errors="ignore")
+        log = log.encode(errors="replace")[:LOG_LIMIT_BYTES].decode(errors="ignore")
     return document["move"], log

@@ -1,11 +1,11 @@
 """Well-behaved HTTP bots on loopback for the platform's tests, checking signatures when told the secret.
 
-``/first`` plays the first legal move, ``/last`` the last one, ``/sleepy`` the first after 0.3 s
-(notices are answered at once); anything after the first path segment only names the bot
-(``/first/alice``). The paths of :data:`RAW` answer every request with bytes no HTTP client library
-would produce, to check that the referee turns each into a fault. ``secrets`` maps a full path to
-the secret the platform gave the bot registered there; requests to such a path must carry a valid
-signature (401 if not).
+``/first`` plays the first legal move, ``/last`` the last one, ``/sleepy`` the first after 0.3 s,
+``/oddlog`` the first with a log UTF-8 cannot encode (notices are answered at once); anything
+after the first path segment only names the bot (``/first/alice``). The paths of :data:`RAW`
+answer every request with bytes no HTTP client library would produce, to check that the referee
+turns each into a fault. ``secrets`` maps a full path to the secret the platform gave the bot
+registered there; requests to such a path must carry a valid signature (401 if not).
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ CHOICES = {
     "/first": (0.0, 0),
     "/last": (0.0, -1),
     "/sleepy": (0.3, 0),
+    "/oddlog": (0.0, 0),
 }
+LOGS = {"/oddlog": "\ud800 a lone surrogate: JSON can carry it, UTF-8 cannot"}
 _DEEP = b"[" * 30_000 + b"]" * 30_000
 RAW = {
     # JSON nested past the interpreter's recursion limit, within the 64 KB cap
@@ -68,7 +70,8 @@ def start(secrets: MutableMapping[str, str]) -> tuple[ThreadingHTTPServer, str]:
                 return
             delay, index = CHOICES[path]
             time.sleep(delay)
-            self._send(200, {"move": message["legal_moves"][index]})
+            log = {"log": LOGS[path]} if path in LOGS else {}
+            self._send(200, {"move": message["legal_moves"][index], **log})
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True

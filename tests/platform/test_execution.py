@@ -201,3 +201,14 @@ def test_answers_no_http_library_would_send_are_faults_not_a_failed_match(arena:
     assert (done["seats"][0]["faults"], done["seats"][0]["forfeited"]) == (2, True)
     faults = arena.get(f"/api/v1/bots/{odd['id']}")["faults"]["by_kind"]
     assert faults == {"invalid_response": 2, "forfeit": 1}
+
+
+def test_a_log_utf8_cannot_encode_is_kept_with_a_replacement_and_no_fault(arena: Arena) -> None:
+    odd = arena.register("odd", "/oddlog/1", ["nim"])
+    good = arena.register("good", "/first/good", ["nim"])
+    match = arena.match(game="nim", bots=[odd["id"], good["id"]], options={"stones": 2})
+    assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
+    replay = arena.client.get(f"/api/v1/matches/{match['id']}/replay").get_json()
+    first = replay["moves"][0]
+    assert (first["source"], first["fault"]) == ("bot", None)
+    assert first["log"] == "? a lone surrogate: JSON can carry it, UTF-8 cannot"
