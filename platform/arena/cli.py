@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from arena.commands import add_commands
+from arena.commands import add_commands, port_number
 from arena.local_play import (
     LocalMatch,
     UsageError,
@@ -133,8 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve_parser = bots_commands.add_parser(
         "serve", help="serve every reference bot at http://HOST:PORT/<game>/<bot> (GET / lists them)"
     )
-    serve_parser.add_argument("--host", default="127.0.0.1")
-    serve_parser.add_argument("--port", type=int, default=8100)
+    serve_parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve_parser.add_argument("--port", type=port_number, default=8100, help="port (default 8100)")
     serve_parser.add_argument(
         "--secrets", metavar="FILE", help='JSON mapping "<game>/<bot>" to the secret given at registration'
     )

@@ -10,10 +10,41 @@ import argparse
 import contextlib
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from arena.local_play import UsageError
 from arena.settings import Settings, SettingsError
+
+
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 0 (any free one) to 65535.
+
+    >>> port_number("8000"), port_number("0")
+    (8000, 0)
+    """
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {port}")
+    return port
+
+
+def _at_least(minimum: int) -> Callable[[str], int]:
+    """An argparse type: an integer no smaller than ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+        return value
+
+    return parse
 
 
 def _settings() -> Settings:
@@ -99,8 +130,6 @@ def _worker(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     from arena.demo import DemoError, DemoOptions, run_demo
 
-    if args.games < 1 or args.move_ms < 1:
-        raise UsageError("--games and --move-ms must be at least 1")
     options = DemoOptions(
         games=args.game,
         games_per_pairing=args.games,
@@ -126,7 +155,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "Redis, and matches are played by `arena worker` processes.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    serve.add_argument(
+        "--port", type=port_number, default=8000, help="port (default 8000; 0 picks a free one)"
+    )
     serve.set_defaults(func=_serve)
 
     worker = commands.add_parser(
@@ -136,7 +167,10 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "many at once. Same as `celery -A arena.celery_app worker`.",
     )
     worker.add_argument(
-        "--concurrency", type=int, default=0, help="matches at once (default ARENA_WORKER_CONCURRENCY or 16)"
+        "--concurrency",
+        type=_at_least(1),
+        default=None,
+        help="matches at once (default ARENA_WORKER_CONCURRENCY or 16)",
     )
     worker.add_argument("--loglevel", default="INFO", help="log level (default INFO)")
     worker.set_defaults(func=_worker)
@@ -149,10 +183,16 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "and write every replay.",
     )
     demo.add_argument("--game", action="append", default=[], help="only this game (repeat for more)")
-    demo.add_argument("--games", type=int, default=2, help="games per pairing (default 2)")
-    demo.add_argument("--move-ms", type=int, default=1000, help="time per move in ms (default 1000)")
+    demo.add_argument("--games", type=_at_least(1), default=2, help="games per pairing (default 2)")
+    demo.add_argument(
+        "--move-ms", type=_at_least(1), default=1000, help="time per move in ms (default 1000)"
+    )
     demo.add_argument("--out", default="var/replays", help="directory for replays (default var/replays)")
     demo.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
-    demo.add_argument("--concurrency", type=int, default=8, help="matches played at once (default 8)")
-    demo.add_argument("--timeout", type=float, default=600.0, help="give up after this many seconds")
+    demo.add_argument(
+        "--concurrency", type=_at_least(1), default=8, help="matches played at once (default 8)"
+    )
+    demo.add_argument(
+        "--timeout", type=float, default=600.0, help="give up after this many seconds (default 600)"
+    )
     demo.set_defaults(func=_demo)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
 import pytest
 
 from arena import demo
-from arena.cli import main
+from arena.cli import build_parser, main
 from arena.settings import Settings, SettingsError
 from arena.wsgi import build
 from bots import server
@@ -82,3 +83,41 @@ def test_the_wsgi_app_insists_on_redis_and_an_organizer_token() -> None:
         build(Settings(admin_token="x"))
     with pytest.raises(SettingsError, match="ARENA_ADMIN_TOKEN"):
         build(Settings(redis_url="redis://127.0.0.1:6379/0"))
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["serve", "--port", "99999"], "argument --port: a port is 0 to 65535, not 99999"),
+        (["serve", "--port", "http"], "argument --port: not a port number: 'http'"),
+        (["bots", "serve", "--port", "-1"], "argument --port: a port is 0 to 65535, not -1"),
+        (["worker", "--concurrency", "-3"], "argument --concurrency: must be at least 1, not -3"),
+        (["demo", "--games", "0"], "argument --games: must be at least 1, not 0"),
+        (["demo", "--move-ms", "0"], "argument --move-ms: must be at least 1, not 0"),
+        (["demo", "--concurrency", "0"], "argument --concurrency: must be at least 1, not 0"),
+    ],
+)
+def test_numbers_out_of_range_are_usage_errors_not_tracebacks(argv, message, capsys) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def _commands(parser: argparse.ArgumentParser, prefix: str = "") -> dict[str, argparse.ArgumentParser]:
+    """Every leaf command of the ``arena`` parser, by its words (``"bots serve"``)."""
+    choices = parser._subparsers._group_actions[0].choices if parser._subparsers else {}
+    if not choices:
+        return {prefix.strip(): parser}
+    found = {}
+    for name, command in choices.items():
+        found.update(_commands(command, f"{prefix}{name} "))
+    return found
+
+
+def test_every_option_says_what_it_does() -> None:
+    commands = _commands(build_parser())
+    assert {"serve", "worker", "demo", "play", "replay verify", "bots serve"} <= set(commands)
+    for name, command in commands.items():
+        for action in command._actions:
+            assert action.help, f"arena {name}: {action.option_strings or action.dest} has no help"
