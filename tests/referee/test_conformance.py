@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bots.base import RandomBot
 from referee.agents import LocalAgent
@@ -19,6 +21,7 @@ from referee.registry import all_games, get_game
 from referee.replay import compress, decompress, verify_replay
 from referee.rng import Rng
 from referee.runner import SeatBot, run_match
+from tests.referee.engine_checks import assert_applied_or_refused, json_values
 
 MAX_MOVES = 50_000
 SEEDS = (1, 2)
@@ -179,3 +182,38 @@ def test_is_legal_says_no_to_what_is_not_json(game_id: str) -> None:
         deep = [deep]
     for bad in ({"type": {1, 2}}, {1: "a", "b": 2}, {"x": deep}):
         assert not state.is_legal(bad)
+
+
+def _mid_game(game_id: str, seed: int, moves: int):
+    game = get_game(game_id)
+    variant = game.variant(game.default_variant)
+    state = game.new_state(variant.name, seats=variant.seats[-1], seed=seed)
+    chooser = Rng(seed)
+    for _ in range(moves):
+        if state.outcome() is not None:
+            break
+        state.apply(chooser.choice(state.legal_moves()))
+    return state
+
+
+@pytest.mark.parametrize("game_id", [game.id for game in all_games()])
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_any_json_sent_as_a_move_is_a_legal_move_or_refused_unchanged(
+    game_id: str, data: st.DataObject
+) -> None:
+    state = _mid_game(game_id, data.draw(st.integers(0, 3), label="seed"), data.draw(st.integers(0, 30)))
+    if state.outcome() is not None:
+        return
+    legal = state.legal_moves()
+    # arbitrary JSON, and legal moves with one value swapped for arbitrary JSON
+    move = data.draw(json_values() | st.sampled_from(legal).flatmap(_damaged), label="move")
+    assert_applied_or_refused(state, move)
+
+
+def _damaged(move: dict):
+    if not move:
+        return st.just(move)
+    return st.builds(
+        lambda key, value: {**move, key: value}, st.sampled_from(sorted(move)), json_values(max_leaves=4)
+    )

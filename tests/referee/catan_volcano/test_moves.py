@@ -12,6 +12,7 @@ from referee.catan_volcano import GAME
 from referee.catan_volcano.moves import MOVES, key_of
 from referee.game import IllegalMove, canonical_json
 from referee.rng import Rng
+from tests.referee.engine_checks import JSON_SCALARS, assert_applied_or_refused, json_values
 
 
 def test_every_generated_move_has_exactly_its_declared_fields_in_order() -> None:
@@ -67,19 +68,8 @@ def test_a_copy_goes_on_independently() -> None:
 
 # -- arbitrary JSON: refused with IllegalMove, the state untouched ------------------------------
 
-_scalars = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(-(2**70), 2**70),
-    st.floats(allow_nan=True),
-    st.text(max_size=6),
-    st.sampled_from(["wood", "ore", "all", "settlement", *MOVES]),
-)
-_json = st.recursive(
-    _scalars,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
-    max_leaves=6,
-)
+_scalars = JSON_SCALARS | st.sampled_from(["wood", "ore", "all", "settlement", *MOVES])
+_json = json_values(_scalars, max_leaves=6)
 _field_names = sorted({name for kind in MOVES.values() for name in kind.fields} | {"type", "turn"})
 _move_like = st.builds(
     lambda kind, fields: {"type": kind, **fields},
@@ -107,11 +97,4 @@ POSITIONS = _positions()
 @given(st.integers(0, len(POSITIONS) - 1), st.one_of(_json, _move_like))
 def test_any_json_is_refused_unchanged_unless_it_is_a_legal_move(which: int, move) -> None:
     state = POSITIONS[which].copy()
-    before = canonical_json(state.to_json())
-    legal = {canonical_json(m) for m in state.legal_moves()}
-    try:
-        state.apply(move)
-    except IllegalMove:
-        assert canonical_json(state.to_json()) == before
-    else:
-        assert canonical_json(move) in legal
+    assert_applied_or_refused(state, move)

@@ -17,24 +17,18 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.game import IllegalMove, SetupError, canonical_json
+from referee.game import SetupError
 from referee.rng import Rng
 from referee.volcano import GAME, VolcanoState
+from tests.referee.engine_checks import JSON_SCALARS, assert_applied_or_refused, json_values
 from tests.referee.volcano.positions import game, setup
 
 KEYS = st.sampled_from(["type", "from", "dir", "piece", "to", "colour", "size", "stack", "cap", "extra"])
 ANY_KEY = KEYS | st.text(max_size=4)
 
-ANY_JSON = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.integers(min_value=-(10**30), max_value=10**30)
-    | st.floats(allow_nan=True, allow_infinity=True)
-    | st.text(max_size=6)
-    | st.sampled_from(["N", "E", "step", "power_play", "red", "black", 1.0, 2.0, 3.0]),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(ANY_KEY, inner, max_size=4),
-    max_leaves=10,
+ANY_JSON = json_values(
+    JSON_SCALARS | st.sampled_from(["N", "E", "step", "power_play", "red", "black", 1.0, 2.0, 3.0]),
+    keys=ANY_KEY,
 )
 
 
@@ -83,17 +77,6 @@ def _with(document: Any, path: tuple, value: Any) -> Any:
     return changed
 
 
-def _apply_or_refuse(state: VolcanoState, move: Any) -> None:
-    listed = {canonical_json(legal) for legal in state.legal_moves()}
-    before = canonical_json(state.to_json())
-    try:
-        state.apply(move)
-    except IllegalMove:
-        assert canonical_json(state.to_json()) == before, f"a refused move changed the state: {move!r}"
-    else:
-        assert canonical_json(move) in listed, f"apply took a move legal_moves never listed: {move!r}"
-
-
 def _sizes(value: Any) -> list[Any]:
     """Every ``size`` value anywhere in a JSON document."""
     if isinstance(value, dict):
@@ -118,7 +101,7 @@ def test_every_twin_of_every_value_in_every_legal_move_is_refused_or_listed() ->
     for move in _position().legal_moves():
         for path in _paths(move):
             for twin in _twins(_at(move, path)):
-                _apply_or_refuse(_position(), _with(move, path, twin))
+                assert_applied_or_refused(_position(), _with(move, path, twin))
 
 
 def test_every_twin_of_every_value_in_a_setup_is_refused_or_reads_as_pieces() -> None:
@@ -147,7 +130,7 @@ def damaged_moves(draw) -> Any:
 @settings(max_examples=300, deadline=None)
 @given(move=damaged_moves() | ANY_JSON)
 def test_any_json_is_a_listed_move_or_an_illegal_move_that_changes_nothing(move: Any) -> None:
-    _apply_or_refuse(_position(), move)
+    assert_applied_or_refused(_position(), move)
 
 
 @settings(max_examples=25, deadline=None)
@@ -158,7 +141,7 @@ def test_garbage_between_real_moves_never_disturbs_a_game(seed: int, garbage: li
     while state.outcome() is None:
         for move in garbage:
             if not state.is_legal(move):
-                _apply_or_refuse(state, move)
+                assert_applied_or_refused(state, move)
         state.apply(chooser.choice(state.legal_moves()))
 
 

@@ -13,6 +13,7 @@ from referee.rng import Rng
 from referee.vulkan import GAME, VulkanState
 from referee.vulkan.edition import EDITION
 from referee.vulkan.rules import Board, extinguish_cascade, isolate
+from tests.referee.engine_checks import JSON_SCALARS, assert_applied_or_refused, json_values
 
 MODES = [("competitive", 2), ("competitive", 3), ("competitive", 4), ("solitaire", 1)] + [
     ("cooperative", n) for n in (2, 3, 4)
@@ -154,20 +155,11 @@ def test_the_cascade_does_not_depend_on_order(seed, data) -> None:
     assert {cell for cells in rounds for cell in cells} == expected
 
 
-JSON_LEAVES = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(min_value=-(2**70), max_value=2**70),
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.text(max_size=6),
-    st.sampled_from(["flight", "volcano", "red", "blue", "path", "tile", "colour", "type"]),
+JSON_LEAVES = JSON_SCALARS | st.sampled_from(
+    ["flight", "volcano", "red", "blue", "path", "tile", "colour", "type"]
 )
 MOVE_KEYS = st.sampled_from(["type", "path", "colour", "tile"]) | st.text(max_size=4)
-ANY_JSON = st.recursive(
-    JSON_LEAVES,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(MOVE_KEYS, inner, max_size=4),
-    max_leaves=12,
-)
+ANY_JSON = json_values(JSON_LEAVES, keys=MOVE_KEYS, max_leaves=12)
 NEAR_MOVES = st.fixed_dictionaries(
     {"type": st.sampled_from(["flight", "volcano"]) | ANY_JSON},
     optional={"path": ANY_JSON, "colour": ANY_JSON, "tile": ANY_JSON},
@@ -182,14 +174,7 @@ def test_any_json_sent_as_a_move_is_refused_unchanged_unless_legal(move, flights
     chooser = Rng(seed)
     for _ in range(1 + flights):  # the volcano phase, then some flights
         state.apply(chooser.choice(state.legal_moves()))
-    legal = {canonical_json(m) for m in state.legal_moves()}
-    before = canonical_json(state.to_json())
-    try:
-        state.apply(move)
-    except IllegalMove:
-        assert canonical_json(state.to_json()) == before
-    else:
-        assert canonical_json(move) in legal
+    assert_applied_or_refused(state, move)
 
 
 RING = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]]
