@@ -108,7 +108,10 @@ def public_view(runtime: Runtime, tournament: Record) -> dict[str, Any]:
     statuses = Counter(match["status"] for match in matches)
     done = statuses["finished"] + statuses["aborted"]
     total = len(matches)
-    team = get_game(tournament["game"]).variant(tournament["variant"]).team
+    try:
+        team = get_game(tournament["game"]).variant(tournament["variant"]).team
+    except SetupError:  # the game or variant left the registry since: its results still stand
+        team = False
     status = "finished" if done == total else "running" if done or statuses["running"] else "queued"
     view = {name: value for name, value in tournament.items() if name not in ("created_ts", "names")}
     return {

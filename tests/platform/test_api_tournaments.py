@@ -197,3 +197,18 @@ def test_ladder_errors(arena: Arena) -> None:
     answer = arena.client.get("/api/v1/ladders/party?variant=solo")
     assert answer.status_code == 422 and "variant" in answer.get_json()["errors"]
     assert arena.get("/api/v1/ladders/party")["variant"] == "open"
+
+
+def test_a_tournament_of_a_game_no_longer_registered_still_shows(arena: Arena, trio, monkeypatch) -> None:
+    from referee import registry
+
+    created = create(
+        arena, name="old", game="party", format="round_robin", bots=[b["id"] for b in trio], seats_per_match=2
+    )
+    arena.run_queue()
+    monkeypatch.delitem(registry.GAME_MODULES, "party")
+    registry.get_game.cache_clear()
+    shown = arena.get(f"/api/v1/tournaments/{created['id']}")
+    assert shown["status"] == "finished" and shown["standings"][0]["name"] == "High"
+    assert arena.client.get("/api/v1/ladders/party").status_code == 404
+    assert arena.get(f"/api/v1/bots/{trio[0]['id']}")["ratings"] == []  # party's rows are not shown
