@@ -2,8 +2,9 @@
 
 Order after a roll other than 7: every producing hex with the number pays (unless the robber is on
 it), then the seats owed gold pick their resources one by one, then the volcanoes on that number
-erupt. A resource the bank cannot pay to everyone is paid to no one, except that a single seat owed
-it takes what is left (the official exception; ``bank_shortage`` in ``edition.json``).
+erupt. A resource the bank cannot pay to everyone is paid to no one; with the option
+``bank_shortage`` set to ``single_takes_rest`` (the rulebook's exception), a single seat owed it
+takes what is left.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ if TYPE_CHECKING:
     from referee.catan_volcano.state import CatanState
 
 RESOURCES = EDITION.resources
-SINGLE_TAKES_REST = EDITION.bank_shortage == "single_owed_takes_rest"
 
 
 def roll(state: CatanState, key: tuple) -> None:
@@ -62,6 +62,7 @@ def produce(state: CatanState, number: int) -> None:
     bank, hands = state.bank, state.hands
     gains: list[dict[str, int]] = [{} for _ in range(n)]
     short: list[str] = []
+    single_takes_rest = state.option("bank_shortage") == "single_takes_rest"
     for resource in range(5):
         takers = [seat for seat in range(n) if owed[seat][resource]]
         if not takers:
@@ -69,7 +70,7 @@ def produce(state: CatanState, number: int) -> None:
         total = sum(owed[seat][resource] for seat in takers)
         if total > bank[resource]:
             short.append(RESOURCES[resource])
-            if not (SINGLE_TAKES_REST and len(takers) == 1 and bank[resource]):
+            if not (single_takes_rest and len(takers) == 1 and bank[resource]):
                 continue
             owed[takers[0]][resource] = bank[resource]
         for seat in takers:

@@ -6,7 +6,7 @@ The :class:`VariantRules` say what the engine does differently per variant; the
 >>> RULES["variable-risk-gold"]
 VariantRules(name='variable-risk-gold', placement='random_hex', gold=True, variable_lava=True, volcanoes=1)
 >>> [option.name for option in SPECS["gold"].options]
-['board', 'trades', 'turn_limit', 'robber_stops_eruption', 'no_start_on_volcano']
+['board', 'trades', 'bank_shortage', 'turn_limit', 'robber_stops_eruption', 'no_start_on_volcano']
 """
 
 from __future__ import annotations
@@ -60,6 +60,14 @@ COMMON_OPTIONS: tuple[OptionSpec, ...] = (
         choices=("beginner", "random"),
     ),
     OptionSpec("trades", "bool", True, "trade offers between seats (one-for-one or two-for-one)"),
+    OptionSpec(
+        "bank_shortage",
+        "choice",
+        EDITION.bank_shortage,
+        "a resource the bank cannot pay to every seat owed it: no_one gets it; single_takes_rest: as no_one, "
+        "but a single seat owed it takes what is left (the rulebook's exception)",
+        choices=("no_one", "single_takes_rest"),
+    ),
     OptionSpec(
         "turn_limit",
         "int",

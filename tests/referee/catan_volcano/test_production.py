@@ -21,10 +21,10 @@ from tests.referee.catan_volcano.positions import (
 ROLL = {"type": "roll"}
 
 
-def _producing_table():
+def _producing_table(**options: str):
     """Seat 0: a settlement on node 8 (mountains 10, pasture 2, hills 6).
     Seat 1: a city on node 23 (hills 6, forest 11, desert)."""
-    state = table("base", 4)
+    state = table("base", 4, **options)
     settlement(state, 0, 8)
     settlement(state, 1, 23, city=True)
     return state
@@ -68,14 +68,34 @@ def test_a_resource_the_bank_cannot_pay_to_everyone_is_paid_to_no_one() -> None:
     assert events(state, "production")[-1]["bank_short"] == ["brick"]
 
 
-def test_a_single_seat_owed_a_short_resource_takes_what_is_left() -> None:
+def test_by_default_a_single_seat_owed_a_short_resource_gets_nothing_either() -> None:
     state = table("base", 4)
+    settlement(state, 1, 23, city=True)
+    state.bank[1] = 1  # the city is owed two bricks
+    rig(state, 3, 3)
+    state.apply(ROLL)
+    assert hand(state, 1) == {}
+    assert state.bank[1] == 1
+    assert events(state, "production")[-1]["bank_short"] == ["brick"]
+
+
+def test_with_the_rulebooks_exception_a_single_seat_owed_a_short_resource_takes_what_is_left() -> None:
+    state = table("base", 4, bank_shortage="single_takes_rest")
     settlement(state, 1, 23, city=True)
     state.bank[1] = 1  # the city is owed two bricks
     rig(state, 3, 3)
     state.apply(ROLL)
     assert hand(state, 1) == {"brick": 1}
     assert state.bank[1] == 0
+
+
+def test_with_the_rulebooks_exception_two_seats_owed_a_short_resource_still_get_nothing() -> None:
+    state = _producing_table(bank_shortage="single_takes_rest")
+    state.bank[1] = 2  # three bricks are owed
+    rig(state, 3, 3)
+    state.apply(ROLL)
+    assert hand(state, 0) == {} and hand(state, 1) == {}
+    assert state.bank[1] == 2
 
 
 def test_a_seven_makes_big_hands_discard_half_rounded_down_one_card_at_a_time() -> None:
