@@ -239,6 +239,8 @@ class HttpAgent:
         body = bytearray()
         while True:
             while b"\r\n" not in data:
+                if len(data) > HEADER_LIMIT_BYTES:
+                    raise _Cut(Fault.INVALID_RESPONSE, "bad chunked encoding: chunk-size line too long")
                 data += self._more(sock, deadline)
             size_line, _, remainder = bytes(data).partition(b"\r\n")
             try:

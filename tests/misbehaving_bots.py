@@ -66,6 +66,13 @@ class _Handler(BaseHTTPRequestHandler):
                 piece = answer[start : start + 7]
                 self.wfile.write(f"{len(piece):x}\r\n".encode() + piece + b"\r\n")
             self.wfile.write(b"0\r\n\r\n")
+        elif path == "/endless-chunk-size":
+            self.send_response(200)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            self.wfile.write(b"f" * 40_000)  # a chunk-size line that never ends
+            self.wfile.flush()
+            time.sleep(1.0)
         elif path == "/big":
             self._send(200, b'{"move": {}, "log": "' + b"x" * 100_000 + b'"}')
         elif path == "/notjson":

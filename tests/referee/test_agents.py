@@ -68,6 +68,7 @@ def test_chunked_answers_are_read(base_url: str) -> None:
         ("/slow", Fault.TIMEOUT),
         ("/trickle", Fault.TIMEOUT),
         ("/big", Fault.INVALID_RESPONSE),
+        ("/endless-chunk-size", Fault.INVALID_RESPONSE),
         ("/notjson", Fault.INVALID_RESPONSE),
         ("/badschema", Fault.INVALID_RESPONSE),
         ("/status500", Fault.HTTP_STATUS),
