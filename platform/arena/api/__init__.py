@@ -1,8 +1,8 @@
 """The REST API under ``/api/v1``: a flask-smorest blueprint per resource, one error body for all.
 
 ``create_app(runtime)`` builds the Flask app around a :class:`arena.runtime.Runtime`. The OpenAPI
-document is at ``/api/v1/openapi.json``; ``/api/v1/docs`` is a small self-contained page that reads
-it and can send requests (it works offline); ``/api/v1/swagger-ui`` is Swagger UI, from a CDN.
+document is at ``/api/v1/openapi.json``; Swagger UI at ``/api/v1/swagger-ui`` (also ``/api/v1/docs``)
+reads it and sends requests, its assets served by the platform itself so that it works offline.
 
 Bodies larger than :data:`MAX_BODY_BYTES` are refused (413) before they are read; a store that
 cannot be reached is a 503 (try again), not a 500.
@@ -118,12 +118,13 @@ def create_app(runtime: Runtime) -> Flask:
         OPENAPI_URL_PREFIX="/api/v1",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="swagger-ui",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        OPENAPI_SWAGGER_UI_URL=docs_page.ASSETS_URL,
         API_SPEC_OPTIONS={
             "info": {
                 "description": "Register bot endpoints, run matches and tournaments, read ladders, "
                 "download replays. Reading is public; creating matches and tournaments needs the "
-                "organizer token, changing a bot its own token (Authorization: Bearer <token>)."
+                "organizer token, changing a bot its own token (header Authorization: Bearer TOKEN; the "
+                "Authorize button sets it here)."
             },
             "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}}},
         },
