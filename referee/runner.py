@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from referee.agents import Agent, Reply
-from referee.game import JSON, Outcome, SetupError
+from referee.game import JSON, Outcome, SetupError, State
 from referee.protocol import Fault, request_base
 from referee.registry import get_game
 from referee.replay import REPLAY_FORMAT, result_with_forfeits
@@ -68,12 +68,25 @@ def check_match_request(
     Builds the initial state once (cheap for every game) so that a bad setup is refused when the
     match is requested, not when a worker picks it up. Returns the resolved options.
     """
+    return _initial_state(game_id, variant, seats, 0, options, setup)[1]
+
+
+def _initial_state(
+    game_id: str,
+    variant: str,
+    seats: int,
+    seed: int,
+    options: Mapping[str, JSON] | None,
+    setup: Mapping[str, JSON] | None,
+) -> tuple[State, dict[str, JSON]]:
+    """The match's first state and its resolved options; :class:`SetupError` for a bad request."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SetupError("seed must be an integer", "seed")
     game = get_game(game_id)
     spec = game.variant(variant)
     spec.check_seats(seats)
     resolved = spec.resolve_options(options)
-    game.new_state(variant, seats=seats, seed=0, options=resolved, setup=setup)
-    return resolved
+    return game.new_state(variant, seats=seats, seed=seed, options=resolved, setup=setup), resolved
 
 
 def _now() -> str:
@@ -110,11 +123,8 @@ def run_match(
     (progress reports); its exceptions are not caught.
     """
     time = time or TimeControl()
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise SetupError("seed must be an integer", "seed")
     game = get_game(game_id)
-    resolved = check_match_request(game_id, variant, len(seats), options, setup)
-    state = game.new_state(variant, seats=len(seats), seed=seed, options=resolved, setup=setup)
+    state, resolved = _initial_state(game_id, variant, len(seats), seed, options, setup)
     initial_state = state.to_json()
     fallback_rng = Rng(derive_seed(seed, "fallback"))
     accounts = [_Seat(entry, time.bank_ms) for entry in seats]
