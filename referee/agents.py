@@ -123,11 +123,14 @@ class HttpAgent:
         secret: str,
         policy: EndpointPolicy | None = None,
         max_bytes: int = DEFAULT_MAX_BYTES,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         self.url = url
         self.secret = secret
         self.policy = policy if policy is not None else EndpointPolicy.from_env()
         self.max_bytes = max_bytes
+        # how https endpoints are checked: the system's trusted CAs unless told otherwise
+        self.tls = tls if tls is not None else ssl.create_default_context()
 
     def ask(self, request: dict[str, Any], timeout_s: float) -> Reply:
         started = time.perf_counter()
@@ -159,7 +162,7 @@ class HttpAgent:
             raise _Cut(Fault.ENDPOINT_REFUSED, str(refused)) from None
         endpoint = resolved.endpoint
         try:
-            sock = self._connect(str(resolved.address), endpoint, deadline)
+            sock = self._connect(str(resolved.address), endpoint, deadline, self.tls)
         except (_Deadline, TimeoutError):
             raise _Cut(Fault.TIMEOUT, "no connection before the deadline") from None
         except (OSError, ssl.SSLError) as error:
@@ -175,12 +178,14 @@ class HttpAgent:
             sock.close()
 
     @staticmethod
-    def _connect(address: str, endpoint: ParsedEndpoint, deadline: float) -> socket.socket:
+    def _connect(
+        address: str, endpoint: ParsedEndpoint, deadline: float, tls: ssl.SSLContext
+    ) -> socket.socket:
+        """Connect to the checked address; for https, verify the certificate for the URL's host name."""
         sock = socket.create_connection((address, endpoint.port), timeout=_remaining(deadline))
         if endpoint.scheme == "https":
             sock.settimeout(_remaining(deadline))
-            context = ssl.create_default_context()
-            sock = context.wrap_socket(sock, server_hostname=endpoint.host)
+            sock = tls.wrap_socket(sock, server_hostname=endpoint.host)
         return sock
 
     def _request_bytes(self, endpoint: ParsedEndpoint, body: bytes) -> bytes:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import socket
+import ssl
 import time
 from collections.abc import Iterator
 
 import pytest
+import trustme
 
 from referee.agents import HttpAgent, LocalAgent
 from referee.endpoints import EndpointPolicy
@@ -136,3 +138,25 @@ def test_local_agent_gives_the_bot_a_copy_of_the_wire_request() -> None:
     reply = LocalAgent(bot).ask(original, 1.0)
     assert reply.move == {"take": 2}
     assert bot.seen[0] == original and bot.seen[0] is not original
+
+
+@pytest.fixture(scope="module")
+def https_bot() -> Iterator[tuple[str, trustme.CA]]:
+    """The misbehaving-bots server behind TLS, with a certificate for 127.0.0.1 from a test CA."""
+    ca = trustme.CA()
+    server, url = start_server()
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("127.0.0.1").configure_cert(context)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    yield url.replace("http://", "https://"), ca
+    server.shutdown()
+
+
+def test_https_endpoints_are_called_with_the_certificate_checked_for_the_host(https_bot) -> None:
+    url, ca = https_bot
+    trusting = ssl.create_default_context()
+    ca.configure_trust(trusting)
+    reply = HttpAgent(f"{url}/good", SECRET, LOOPBACK, tls=trusting).ask(_request(), 2.0)
+    assert reply.fault is None and reply.move == {"take": 1}
+    untrusted = HttpAgent(f"{url}/good", SECRET, LOOPBACK).ask(_request(), 2.0)
+    assert untrusted.fault is Fault.CONNECTION and "CERTIFICATE_VERIFY_FAILED" in untrusted.detail
