@@ -277,6 +277,16 @@ class Game(ABC):
             message = f"game {self.id} has no variant {name!r} (variants: {allowed})"
             raise SetupError(message, "variant") from None
 
+    def resolve(self, variant: str, seats: int, options: Mapping[str, JSON] | None) -> dict[str, JSON]:
+        """Check the variant, the seat count and the options; return the options, defaults filled in.
+
+        Every :meth:`new_state` starts with this, so that all games refuse bad requests alike
+        (a :class:`SetupError` naming ``variant``, ``bots`` or ``options``).
+        """
+        spec = self.variant(variant)
+        spec.check_seats(seats)
+        return spec.resolve_options(options)
+
     @abstractmethod
     def new_state(
         self,

@@ -83,9 +83,7 @@ def _initial_state(
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise SetupError("seed must be an integer", "seed")
     game = get_game(game_id)
-    spec = game.variant(variant)
-    spec.check_seats(seats)
-    resolved = spec.resolve_options(options)
+    resolved = game.resolve(variant, seats, options)
     return game.new_state(variant, seats=seats, seed=seed, options=resolved, setup=setup), resolved
 
 

@@ -104,9 +104,7 @@ class BouldervilleGame(Game):
         options: Mapping[str, JSON] | None = None,
         setup: Mapping[str, JSON] | None = None,
     ) -> BouldervilleState:
-        spec = self.variant(variant)
-        spec.check_seats(seats)
-        table = seeded_table(variant, seats, seed, spec.resolve_options(options))
+        table = seeded_table(variant, seats, seed, self.resolve(variant, seats, options))
         if setup is not None:
             table = explicit_table(table, setup)
             if "queue" not in setup or not isinstance(STAGES[table.stage], Decision):

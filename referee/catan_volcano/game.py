@@ -42,9 +42,7 @@ class CatanVolcanoGame(Game):
         "number": 11}, ...19], "harbours": ["3:1", "wood", ...9]}}`` with as many volcano hexes as
         the variant has; the ``board`` option is then ignored.
         """
-        spec = self.variant(variant)
-        spec.check_seats(seats)
-        resolved = spec.resolve_options(options)
+        resolved = self.resolve(variant, seats, options)
         rules = RULES[variant]
         board_rng = Rng(derive_seed(seed, "catan-volcano", "board"))
         layout = self._layout(rules.volcanoes, rules.placement, resolved, setup, board_rng)

@@ -71,9 +71,7 @@ class VolcanoGame(Game):
         options: Mapping[str, JSON] | None = None,
         setup: Mapping[str, JSON] | None = None,
     ) -> VolcanoState:
-        spec = self.variant(variant)
-        spec.check_seats(seats)
-        resolved = spec.resolve_options(options)
+        resolved = self.resolve(variant, seats, options)
         position = seeded_position(seats, Rng(seed)) if setup is None else explicit_position(seats, setup)
         return VolcanoState(
             variant=variant,

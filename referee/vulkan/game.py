@@ -41,9 +41,7 @@ class VulkanGame(Game):
     ) -> VulkanState:
         """A new game: tiles dealt onto the ``layout`` option's cells by ``seed``, or the explicit
         ``setup`` (which then replaces the layout option)."""
-        spec = self.variant(variant)
-        spec.check_seats(seats)
-        resolved = spec.resolve_options(options)
+        resolved = self.resolve(variant, seats, options)
         rng = Rng(derive_seed(seed, self.id, "deal"))
         start = dealt_position(resolved["layout"], seats, rng) if setup is None else parse_setup(setup, seats)
         state = VulkanState(variant, seats, resolved, rng.state, start)

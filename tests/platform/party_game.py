@@ -66,9 +66,7 @@ class Party(Game):
     }
 
     def new_state(self, variant, seats, seed, options=None, setup=None) -> PartyState:
-        spec = self.variant(variant)
-        spec.check_seats(seats)
-        spec.resolve_options(options)
+        self.resolve(variant, seats, options)
         if setup is not None:
             raise SetupError("party has no setup", "setup")
         return PartyState(variant, seats)

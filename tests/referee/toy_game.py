@@ -62,9 +62,7 @@ class Nim(Game):
     }
 
     def new_state(self, variant, seats, seed, options=None, setup=None) -> NimState:
-        spec = self.variant(variant)
-        spec.check_seats(seats)
-        resolved = spec.resolve_options(options)
+        resolved = self.resolve(variant, seats, options)
         if setup is not None:
             stones = setup.get("stones")
             if not isinstance(stones, int) or stones < 1:
