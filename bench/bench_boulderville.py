@@ -51,7 +51,7 @@ def bare_moves() -> list[dict]:
 
 def play(tally: Tally, seed: int) -> None:
     game = get_game(GAME_ID)
-    state = game.new_state(game.default_variant, seats=4, seed=seed)
+    state = game.start(game.default_variant, seats=4, seed=seed)
     erupted = False
 
     def each_move(state, legal: list[dict]) -> None:

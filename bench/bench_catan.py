@@ -60,7 +60,7 @@ class Tally:
 def ours(seeds: range, tally: Tally) -> None:
     for seed in seeds:
         started = time.perf_counter()
-        state = GAME.new_state(VARIANT, SEATS, seed=seed, options=OPTIONS)
+        state = GAME.start(VARIANT, SEATS, seed=seed, options=OPTIONS)
         played = playout.play_random(state, Rng(seed))
         tally.seconds += time.perf_counter() - started
         tally.games += 1
@@ -109,7 +109,7 @@ def all_moves_per_game(seeds: range) -> Counter[str]:
         MOVES[name] = MoveKind(kind.fields, counting(name, kind.play))
     try:
         for seed in seeds:
-            playout.play_random(GAME.new_state(VARIANT, SEATS, seed=seed, options=OPTIONS), Rng(seed))
+            playout.play_random(GAME.start(VARIANT, SEATS, seed=seed, options=OPTIONS), Rng(seed))
     finally:
         MOVES.update(original)
     return Counter({name: count / len(seeds) for name, count in counted.items()})

@@ -61,7 +61,7 @@ def main() -> None:
         engine_s, http_s, http_calls = 0.0, 0.0, 0
         session_less_post = requests.post
         for index, replay in enumerate(replays):
-            state = game.new_state(variant.name, seats=seats, seed=index)
+            state = game.start(variant.name, seats=seats, seed=index)
             for record in replay["moves"]:
                 seat = record["seat"]
                 message = request_base(

@@ -39,7 +39,7 @@ def random_playouts(seats: int, games: int, options: dict) -> Tally:
     game = get_game(GAME_ID)
     tally = Tally()
     for seed in range(games):
-        state = game.new_state(game.default_variant, seats=seats, seed=seed, options=options)
+        state = game.start(game.default_variant, seats=seats, seed=seed, options=options)
         outcome = playout.timed_playout(state, Rng(seed + 10_000), tally, bare_moves)
         tally.reasons[outcome.reason] += 1
     return tally

@@ -40,14 +40,14 @@ def timed_games(variant: str, seats: int, games: int, seed: int, play: Callable[
     started = time.perf_counter()
     for game in range(games):
         layout = "classic" if game % 2 == 0 else "random"
-        state = GAME.new_state(variant, seats=seats, seed=seed + game, options={"layout": layout})
+        state = GAME.start(variant, seats=seats, seed=seed + game, options={"layout": layout})
         moves += play(state, Rng(seed + game))
     return time.perf_counter() - started, moves
 
 
 def baseline_round_trip(seed: int, samples: int = 300) -> float:
     """Seconds for one JSON round trip of a state eight moves into a 4-seat game."""
-    state = GAME.new_state("competitive", seats=4, seed=seed)
+    state = GAME.start("competitive", seats=4, seed=seed)
     chooser = Rng(seed)
     for _ in range(8):
         state.apply(chooser.choice(state.legal_moves()))

@@ -60,7 +60,7 @@ def kind_of_place(space: str) -> str:
 
 def play(seed: int, factory: BotFactory, first_lead: int, line: Line) -> Outcome:
     setup = None if first_lead == EDITION.rules.first_lead else {"lead": first_lead}
-    state = GAME.new_state("standard", seats=4, seed=seed, setup=setup)
+    state = GAME.start("standard", seats=4, seed=seed, setup=setup)
     bots = [factory(derive_seed(seed, "bench-bot", seat)) for seat in range(4)]
     while (seat := state.current_seat) is not None:
         request = {"seat": seat, "observation": state.observation(seat), "legal_moves": state.legal_moves()}

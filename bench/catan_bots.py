@@ -24,7 +24,7 @@ MOVE_CAP = 100_000
 def play(variant: str, seats: int, seed: int, hero: int, options: dict) -> tuple[int, dict]:
     """One game; returns the number of bot moves and a summary of the outcome."""
     game = get_game(GAME_ID)
-    state = game.new_state(variant, seats=seats, seed=seed, options=options)
+    state = game.start(variant, seats=seats, seed=seed, options=options)
     bots = [BOTS["heuristic" if seat == hero else "random"](seed * 10 + seat) for seat in range(seats)]
     moves = 0
     while state.outcome() is None:

@@ -47,7 +47,7 @@ class Line:
 
 def play(seed: int, factories: list[Factory]) -> tuple[tuple[int, ...], str, int, int]:
     """One game; returns the places, the reason, the turns and the moves."""
-    state = GAME.new_state(GAME.default_variant, seats=len(factories), seed=seed)
+    state = GAME.start(GAME.default_variant, seats=len(factories), seed=seed)
     bots = [factory(derive_seed(seed, "bench-bot", seat)) for seat, factory in enumerate(factories)]
     moves = 0
     while (seat := state.current_seat) is not None:

@@ -30,7 +30,7 @@ def play(
     """One game in process, each seat asked through a protocol move request. ``clock`` collects the
     seconds each greedy decision took."""
     seats = len(names)
-    state = GAME.new_state(variant, seats=seats, seed=seed, options={"layout": layout})
+    state = GAME.start(variant, seats=seats, seed=seed, options={"layout": layout})
     bots = [BOTS[name](derive_seed(seed, "bench-bot", seat)) for seat, name in enumerate(names)]
     while (seat := state.current_seat) is not None:
         request = request_base(

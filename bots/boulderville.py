@@ -8,7 +8,7 @@ the bot does science when nobody in town needs it more. It keeps clear of spaces
 fill at the start of the next turn (a lucky escape costs a turn and every untraded token).
 
 >>> from referee.boulderville import GAME
->>> state = GAME.new_state("standard", seats=4, seed=3)
+>>> state = GAME.start("standard", seats=4, seed=3)
 >>> request = {"seat": 0, "observation": state.observation(0), "legal_moves": state.legal_moves()}
 >>> HeuristicBot(1).choose(request) in request["legal_moves"]
 True

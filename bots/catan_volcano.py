@@ -13,7 +13,7 @@ every legal move with a small function per move type (:data:`SCORERS`) and plays
   seat trades that help its aim and makes none itself.
 
 >>> from referee.catan_volcano import GAME
->>> state = GAME.new_state("gold", seats=4, seed=3)
+>>> state = GAME.start("gold", seats=4, seed=3)
 >>> request = {"seat": 0, "observation": state.observation(0), "legal_moves": state.legal_moves()}
 >>> HeuristicBot(1).choose(request)["type"]
 'place_settlement'

@@ -10,7 +10,7 @@ behind that choice (a penalty for every reply made the bot weaker, since the nex
 caps freely before it erupts and finds captures anyway).
 
 >>> from referee.volcano import GAME
->>> state = GAME.new_state("fiesta-caldera", seats=2, seed=3)
+>>> state = GAME.start("fiesta-caldera", seats=2, seed=3)
 >>> request = {"seat": 0, "observation": state.observation(0), "legal_moves": state.legal_moves()}
 >>> GreedyBot(1).choose(request) in request["legal_moves"]
 True

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bots.base import Bot
+from referee.bot import Bot
 from referee.endpoints import EndpointPolicy, EndpointRefused, ParsedEndpoint
 from referee.protocol import (
     SIGNATURE_HEADER,

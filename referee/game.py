@@ -16,22 +16,28 @@ Example, with any registered game::
 
     >>> from referee.registry import get_game
     >>> game = get_game("vulkan")
-    >>> state = game.new_state("competitive", seats=2, seed=7)
+    >>> state = game.start("competitive", seats=2, seed=7)
     >>> while state.outcome() is None:
     ...     state.apply(state.legal_moves()[0])
-    >>> state.outcome().places  # doctest: +SKIP
-    (1, 2)
+    >>> outcome = state.outcome()
+    >>> outcome.reason in game.variant("competitive").end_reasons, sorted(outcome.places)
+    (True, [1, 2])
+
+A request is checked once, by :meth:`Game.configure`, which returns a :class:`GameConfig`;
+:meth:`Game.new_state` takes that config and trusts it (the match runner builds the config from a
+:class:`referee.match.MatchSpec`, which was checked when the match was requested).
 """
 
 from __future__ import annotations
 
+import copy
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
-JSON = Any
+JSON = Any  # a recursive JSON alias is more than mypy can check usefully here
 """Any value that ``json.dumps`` accepts: dicts with str keys, lists, str, int, float, bool, None."""
 
 Move = dict[str, Any]
@@ -117,6 +123,11 @@ class VariantSpec:
     ``rated``: results feed the Elo ladder (places between seats mean something).
     ``team``: the outcome carries ``team_won`` (solitaire, cooperative and team games); the ladder
     then shows each bot's team win rate, and for unrated variants its mean score.
+    ``end_reasons``: every :attr:`Outcome.reason` the engine can give in this variant (the values of
+    the game's end-reason enum, as python-chess declares its ``Termination``).
+    ``max_moves``: more moves than any game of this variant plays within its own limits; the match
+    runner ends a match that goes past it with :data:`MOVE_LIMIT`, so a faulty engine cannot hold a
+    worker for ever.
     """
 
     name: str
@@ -125,6 +136,8 @@ class VariantSpec:
     options: tuple[OptionSpec, ...] = ()
     rated: bool = True
     team: bool = False
+    end_reasons: frozenset[str] = field(kw_only=True)
+    max_moves: int = field(kw_only=True)
 
     def resolve_options(self, given: Mapping[str, JSON] | None) -> dict[str, JSON]:
         """Fill in defaults and check every given option; unknown names are a :class:`SetupError`."""
@@ -153,6 +166,8 @@ class VariantSpec:
             "rated": self.rated,
             "team": self.team,
             "options": [spec.to_json() for spec in self.options],
+            "end_reasons": sorted(self.end_reasons),
+            "max_moves": self.max_moves,
         }
 
 
@@ -190,6 +205,27 @@ class Outcome:
             team_won=data.get("team_won"),
             details=dict(data.get("details") or {}),
         )
+
+
+MOVE_LIMIT = "move_limit"
+"""The reason of a match the runner ended because it passed its variant's ``max_moves``."""
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """A checked request for a new game: what :meth:`Game.new_state` starts from.
+
+    Only :meth:`Game.configure` (or :meth:`referee.match.MatchSpec.build`, which calls it) makes one
+    from user input; ``options`` are resolved, defaults filled in. ``setup`` is the game's explicit
+    position, or None for the seeded default; only the engine knows its rules, so it is checked by
+    ``new_state`` itself.
+    """
+
+    variant: str
+    seats: int
+    seed: int
+    options: Mapping[str, JSON] = field(hash=False)
+    setup: Mapping[str, JSON] | None = field(default=None, hash=False)
 
 
 def places_from_keys(keys: list[Any], reverse: bool = True) -> tuple[int, ...]:
@@ -244,6 +280,11 @@ class State(ABC):
     def to_json(self) -> dict[str, JSON]:
         """The whole state, JSON-able, enough for :meth:`Game.load_state` to continue it."""
 
+    def copy(self) -> Self:
+        """An independent copy to look ahead with (search bots, tests): playing on it leaves this
+        state alone. Engines may override it with something faster than a deep copy."""
+        return copy.deepcopy(self)
+
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is one of the legal moves (compared as canonical JSON)."""
         try:
@@ -253,10 +294,14 @@ class State(ABC):
         return any(canonical_json(m) == wanted for m in self.legal_moves())
 
 
-class Game(ABC):
+S = TypeVar("S", bound=State)
+
+
+class Game(ABC, Generic[S]):
     """A game's declared facts and its state factory. One instance per game, kept in the registry.
 
-    Subclasses set the class attributes and implement :meth:`new_state` and :meth:`load_state`.
+    Subclasses set the class attributes and implement :meth:`new_state` and :meth:`load_state`;
+    ``Game[VulkanState]`` says which state class a game makes.
     """
 
     id: ClassVar[str]
@@ -277,30 +322,46 @@ class Game(ABC):
             message = f"game {self.id} has no variant {name!r} (variants: {allowed})"
             raise SetupError(message, "variant") from None
 
-    def resolve(self, variant: str, seats: int, options: Mapping[str, JSON] | None) -> dict[str, JSON]:
-        """Check the variant, the seat count and the options; return the options, defaults filled in.
-
-        Every :meth:`new_state` starts with this, so that all games refuse bad requests alike
-        (a :class:`SetupError` naming ``variant``, ``bots`` or ``options``).
-        """
-        spec = self.variant(variant)
-        spec.check_seats(seats)
-        return spec.resolve_options(options)
-
-    @abstractmethod
-    def new_state(
+    def configure(
         self,
         variant: str,
         seats: int,
         seed: int,
         options: Mapping[str, JSON] | None = None,
         setup: Mapping[str, JSON] | None = None,
-    ) -> State:
-        """A new game. ``options`` are checked with :meth:`VariantSpec.resolve_options`; ``setup`` is
-        the game's explicit position (None for the seeded default). Bad input: :class:`SetupError`."""
+    ) -> GameConfig:
+        """Check the variant, the seat count, the seed and the options, once, for every game alike.
+
+        Returns the config :meth:`new_state` starts from, options' defaults filled in; raises a
+        :class:`SetupError` naming ``variant``, ``bots``, ``seed``, ``options`` or ``setup``.
+        """
+        spec = self.variant(variant)
+        spec.check_seats(seats)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise SetupError("seed must be an integer", "seed")
+        resolved = spec.resolve_options(options)
+        if setup is not None and not isinstance(setup, Mapping):
+            raise SetupError("setup must be an object", "setup")
+        return GameConfig(variant, seats, seed, resolved, setup)
 
     @abstractmethod
-    def load_state(self, data: Mapping[str, JSON]) -> State:
+    def new_state(self, config: GameConfig) -> S:
+        """A new game from a checked config (see :meth:`configure`); it does not check it again.
+        A bad explicit ``config.setup`` is a :class:`SetupError` naming the field."""
+
+    def start(
+        self,
+        variant: str,
+        seats: int,
+        seed: int,
+        options: Mapping[str, JSON] | None = None,
+        setup: Mapping[str, JSON] | None = None,
+    ) -> S:
+        """Check a request and start the game: ``new_state(configure(...))``, for tests and tools."""
+        return self.new_state(self.configure(variant, seats, seed, options, setup))
+
+    @abstractmethod
+    def load_state(self, data: Mapping[str, JSON]) -> S:
         """Rebuild a state from :meth:`State.to_json` output."""
 
     def to_json(self) -> dict[str, JSON]:

@@ -1,61 +1,266 @@
-"""The replay format ``arena-replay/1`` and the check that a replay re-plays to what it says.
+"""The replay format ``arena-replay/1``, as types, and the check that a replay re-plays to what it says.
 
-A replay is everything needed to play a match again without its bots: game, variant, engine
-version, seed, options and setup, the seats, the time control, the initial state, every move with
-its seat, source (``bot`` or ``fallback``), fault and think time, and the result. ``docs/replay.md``
-describes each field.
+A replay is everything needed to play a match again without its bots: its header is the match's
+:class:`referee.match.MatchSpec` (game, variant, seed, options, setup, time control, fault limit),
+then the engine version, the seats, the initial state, every move with its seat, source (``bot`` or
+``fallback``), fault and think time, and the result. ``docs/replay.md`` describes each field of the
+JSON; :meth:`Replay.to_json` writes it and :meth:`Replay.from_json` reads it back.
 """
 
 from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Sequence
-from typing import Any
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
-from referee.game import IllegalMove, Outcome, SetupError, canonical_json
+from referee.game import JSON, MOVE_LIMIT, IllegalMove, Move, Outcome, SetupError, canonical_json
+from referee.match import MatchSpec
+from referee.protocol import Fault
 from referee.registry import get_game
 
 REPLAY_FORMAT = "arena-replay/1"
 RESULT_FIELDS = ("places", "scores", "reason", "team_won", "details", "forfeited")
 
 
-def result_with_forfeits(outcome: Outcome, forfeited: Sequence[int]) -> dict[str, Any]:
-    """The match result: the engine's outcome with forfeited seats ranked last (sharing that place).
-
-    The other seats keep their order among themselves.
-
-    >>> result_with_forfeits(Outcome((1, 2, 3), (9, 5, 1), "end"), [0])["places"]
-    [3, 1, 2]
-    """
-    gone = set(forfeited)
-    standing = [seat for seat in range(len(outcome.places)) if seat not in gone]
-    places = list(outcome.places)
-    for seat in standing:
-        places[seat] = 1 + sum(1 for other in standing if outcome.places[other] < outcome.places[seat])
-    for seat in gone:
-        places[seat] = len(standing) + 1
-    result = outcome.to_json()
-    result["places"] = places
-    result["forfeited"] = sorted(gone)
-    return result
+class ReplayError(ValueError):
+    """A document that is not a readable replay; the message names what is wrong."""
 
 
-def compress(replay: dict[str, Any]) -> bytes:
+@dataclass(frozen=True)
+class FaultRecord:
+    """Why a move was not the bot's: the fault's kind and a short detail for its author."""
+
+    kind: Fault
+    detail: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind.value, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One move of the match as it was played."""
+
+    turn: int
+    seat: int
+    move: Move
+    source: Literal["bot", "fallback"]
+    fault: FaultRecord | None
+    think_ms: float
+    log: str | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        data: dict[str, JSON] = {
+            "turn": self.turn,
+            "seat": self.seat,
+            "move": self.move,
+            "source": self.source,
+            "fault": None if self.fault is None else self.fault.to_json(),
+            "think_ms": self.think_ms,
+        }
+        if self.log:
+            data["log"] = self.log
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MoveRecord:
+        fault = data.get("fault")
+        return cls(
+            turn=data["turn"],
+            seat=data["seat"],
+            move=data["move"],
+            source=data["source"],
+            fault=None if fault is None else FaultRecord(Fault(fault["kind"]), fault["detail"]),
+            think_ms=data["think_ms"],
+            log=data.get("log"),
+        )
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """Who held a seat and how it went for them: faults by kind (counted once, by the runner)."""
+
+    seat: int
+    bot_id: str
+    name: str
+    faults: Mapping[str, int] = field(default_factory=dict, hash=False)
+    """Fault kind -> how many; moves played for a seat after it forfeited are not faults."""
+    forfeited: bool = False
+
+    @property
+    def fault_count(self) -> int:
+        return sum(self.faults.values())
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "seat": self.seat,
+            "bot_id": self.bot_id,
+            "name": self.name,
+            "faults": self.fault_count,
+            "fault_kinds": dict(self.faults),
+            "forfeited": self.forfeited,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SeatRecord:
+        return cls(
+            seat=data["seat"],
+            bot_id=data["bot_id"],
+            name=data["name"],
+            faults=dict(data.get("fault_kinds") or {}),
+            forfeited=data["forfeited"],
+        )
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """The engine's outcome with forfeited seats ranked last: what the ladder and standings read."""
+
+    places: tuple[int, ...]
+    scores: tuple[float, ...]
+    reason: str
+    team_won: bool | None = None
+    details: Mapping[str, JSON] = field(default_factory=dict, hash=False)
+    forfeited: tuple[int, ...] = ()
+
+    @classmethod
+    def from_outcome(cls, outcome: Outcome, forfeited: Sequence[int]) -> MatchResult:
+        """Forfeited seats share the last place; the other seats keep their order among themselves.
+
+        >>> MatchResult.from_outcome(Outcome((1, 2, 3), (9, 5, 1), "end"), [0]).places
+        (3, 1, 2)
+        """
+        gone = set(forfeited)
+        standing = [seat for seat in range(len(outcome.places)) if seat not in gone]
+        places = list(outcome.places)
+        for seat in standing:
+            places[seat] = 1 + sum(1 for other in standing if outcome.places[other] < outcome.places[seat])
+        for seat in gone:
+            places[seat] = len(standing) + 1
+        return cls(
+            places=tuple(places),
+            scores=tuple(outcome.scores),
+            reason=str(outcome.reason),
+            team_won=outcome.team_won,
+            details=dict(outcome.details),
+            forfeited=tuple(sorted(gone)),
+        )
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "places": list(self.places),
+            "scores": list(self.scores),
+            "reason": self.reason,
+            "team_won": self.team_won,
+            "details": dict(self.details),
+            "forfeited": list(self.forfeited),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MatchResult:
+        return cls(
+            places=tuple(data["places"]),
+            scores=tuple(data["scores"]),
+            reason=data["reason"],
+            team_won=data.get("team_won"),
+            details=dict(data.get("details") or {}),
+            forfeited=tuple(data.get("forfeited") or ()),
+        )
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A played match. Its header is the spec it was played from."""
+
+    match_id: str
+    spec: MatchSpec
+    engine_version: str
+    seats: tuple[SeatRecord, ...]
+    initial_state: Mapping[str, JSON] = field(hash=False)
+    moves: tuple[MoveRecord, ...]
+    result: MatchResult
+    started_at: str
+    finished_at: str
+
+    def faults_by_bot(self) -> dict[str, dict[str, int]]:
+        """Fault kinds per bot, plus ``forfeit`` for each seat that forfeited (what a bot's record
+        adds up); bots without any are left out."""
+        counts: dict[str, Counter[str]] = {}
+        for seat in self.seats:
+            kinds = counts.setdefault(seat.bot_id, Counter())
+            kinds.update(seat.faults)
+            if seat.forfeited:
+                kinds["forfeit"] += 1
+        return {bot: dict(kinds) for bot, kinds in counts.items() if kinds}
+
+    def to_json(self) -> dict[str, JSON]:
+        spec = self.spec.to_json()
+        return {
+            "format": REPLAY_FORMAT,
+            "match_id": self.match_id,
+            "game": spec["game"],
+            "variant": spec["variant"],
+            "engine_version": self.engine_version,
+            "seed": spec["seed"],
+            "options": spec["options"],
+            "setup": spec["setup"],
+            "time": spec["time"],
+            "max_faults": spec["max_faults"],
+            "seats": [seat.to_json() for seat in self.seats],
+            "initial_state": self.initial_state,
+            "moves": [move.to_json() for move in self.moves],
+            "result": self.result.to_json(),
+            "started_at": self.started_at,
+            "finished_at": self.finished_at,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Replay:
+        """Read a replay document; :class:`ReplayError` names what is missing or malformed."""
+        if not isinstance(data, Mapping):
+            raise ReplayError("a replay is a JSON object")
+        if data.get("format") != REPLAY_FORMAT:
+            raise ReplayError(f"format is {data.get('format')!r}, expected {REPLAY_FORMAT!r}")
+        try:
+            seats = tuple(SeatRecord.from_json(seat) for seat in data["seats"])
+            spec = MatchSpec.from_json({**data, "bots": [seat.bot_id for seat in seats]})
+            return cls(
+                match_id=data["match_id"],
+                spec=spec,
+                engine_version=data["engine_version"],
+                seats=seats,
+                initial_state=data["initial_state"],
+                moves=tuple(MoveRecord.from_json(move) for move in data["moves"]),
+                result=MatchResult.from_json(data["result"]),
+                started_at=data["started_at"],
+                finished_at=data["finished_at"],
+            )
+        except KeyError as error:
+            raise ReplayError(f"replay lacks a field: {error}") from None
+        except (TypeError, ValueError, SetupError) as error:
+            raise ReplayError(f"replay has a malformed field: {error}") from None
+
+
+def compress(replay: Replay) -> bytes:
     """Gzip of the compact JSON: replays of long games shrink about tenfold."""
-    return gzip.compress(json.dumps(replay, separators=(",", ":")).encode(), compresslevel=6)
+    return gzip.compress(json.dumps(replay.to_json(), separators=(",", ":")).encode(), compresslevel=6)
 
 
-def decompress(data: bytes) -> dict[str, Any]:
-    return json.loads(gzip.decompress(data))
+def decompress(data: bytes) -> dict[str, JSON]:
+    document: dict[str, JSON] = json.loads(gzip.decompress(data))
+    return document
 
 
-def verify_replay(replay: dict[str, Any]) -> list[str]:
-    """Re-play a replay through the engine; return what does not match (empty when all does).
+def verify_replay(replay: Mapping[str, Any]) -> list[str]:
+    """Re-play a replay document through the engine; return what does not match (empty when all does).
 
     Checks the format and engine version, that the seed, options and setup give the recorded initial
     state, that each move was the recorded seat's to make and legal, and that the result (with the
-    recorded forfeits) is the one the engine reaches.
+    recorded forfeits) is the one the engine reaches. It reads the JSON rather than a
+    :class:`Replay`, so that a damaged file is reported field by field.
     """
     problems: list[str] = []
     if replay.get("format") != REPLAY_FORMAT:
@@ -63,7 +268,7 @@ def verify_replay(replay: dict[str, Any]) -> list[str]:
     try:
         game = get_game(replay["game"])
         seats = len(replay["seats"])
-        state = game.new_state(
+        state = game.start(
             replay["variant"],
             seats=seats,
             seed=replay["seed"],
@@ -79,7 +284,9 @@ def verify_replay(replay: dict[str, Any]) -> list[str]:
     recorded_initial = replay.get("initial_state")
     if recorded_initial is not None and canonical_json(state.to_json()) != canonical_json(recorded_initial):
         return [*problems, "initial state differs from the one the seed, options and setup give"]
-    for index, record in enumerate(replay.get("moves", [])):
+    recorded = replay.get("result") or {}
+    moves = replay.get("moves", [])
+    for index, record in enumerate(moves):
         where = f"move {index} (seat {record.get('seat')})"
         if state.outcome() is not None:
             return [*problems, f"{where}: the game was already over"]
@@ -91,9 +298,11 @@ def verify_replay(replay: dict[str, Any]) -> list[str]:
             return [*problems, f"{where}: illegal move {canonical_json(record.get('move'))}"]
     outcome = state.outcome()
     if outcome is None:
-        return [*problems, f"after {len(replay.get('moves', []))} moves the game is not over"]
-    recorded = replay.get("result") or {}
-    expected = result_with_forfeits(outcome, recorded.get("forfeited", []))
+        if recorded.get("reason") == MOVE_LIMIT and len(moves) >= game.variant(replay["variant"]).max_moves:
+            outcome = move_limit_outcome(seats, game.variant(replay["variant"]).team)
+        else:
+            return [*problems, f"after {len(moves)} moves the game is not over"]
+    expected = MatchResult.from_outcome(outcome, recorded.get("forfeited", [])).to_json()
     for name in RESULT_FIELDS:
         if canonical_json(expected.get(name)) != canonical_json(recorded.get(name)):
             problems.append(
@@ -101,3 +310,12 @@ def verify_replay(replay: dict[str, Any]) -> list[str]:
                 f"the engine gives {canonical_json(expected.get(name))}"
             )
     return problems
+
+
+def move_limit_outcome(seats: int, team: bool) -> Outcome:
+    """The outcome of a match the runner cut at its variant's ``max_moves``: nobody is ahead, so all
+    seats share first place with no score (and a team did not win)."""
+    return Outcome((1,) * seats, (0.0,) * seats, MOVE_LIMIT, team_won=False if team else None)
+
+
+

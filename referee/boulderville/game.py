@@ -1,7 +1,7 @@
 """Volcano! (Boulderville) on the platform's interface: the variant, the state, the outcome.
 
 >>> from referee.boulderville import GAME
->>> state = GAME.new_state("standard", seats=4, seed=7)
+>>> state = GAME.start("standard", seats=4, seed=7)
 >>> state.current_seat, state.observation(0)["stage"]
 (0, 'place')
 >>> state.legal_moves()[0]
@@ -19,9 +19,28 @@ from collections.abc import Mapping
 from referee.boulderville.deal import explicit_table, seeded_table
 from referee.boulderville.edition import EDITION
 from referee.boulderville.table import DEAD, SAVED, Table
-from referee.boulderville.turn import STAGES, Decision, advance, apply_move, enter, legal_moves
+from referee.boulderville.turn import (
+    MAX_MOVES,
+    STAGES,
+    BouldervilleEnd,
+    Decision,
+    advance,
+    apply_move,
+    enter,
+    legal_moves,
+)
 from referee.boulderville.view import observation
-from referee.game import JSON, Game, Move, OptionSpec, Outcome, State, VariantSpec, places_from_keys
+from referee.game import (
+    JSON,
+    Game,
+    GameConfig,
+    Move,
+    OptionSpec,
+    Outcome,
+    State,
+    VariantSpec,
+    places_from_keys,
+)
 
 VARIANT = "standard"
 
@@ -67,7 +86,7 @@ class BouldervilleState(State):
         return self.table.to_json()
 
 
-class BouldervilleGame(Game):
+class BouldervilleGame(Game[BouldervilleState]):
     id = "boulderville"
     title = "Volcano! (Boulderville), the platform's edition"
     version = "2"
@@ -93,18 +112,14 @@ class BouldervilleGame(Game):
             ),
             rated=True,
             team=True,
+            end_reasons=frozenset(BouldervilleEnd),
+            max_moves=MAX_MOVES,
         )
     }
 
-    def new_state(
-        self,
-        variant: str,
-        seats: int,
-        seed: int,
-        options: Mapping[str, JSON] | None = None,
-        setup: Mapping[str, JSON] | None = None,
-    ) -> BouldervilleState:
-        table = seeded_table(variant, seats, seed, self.resolve(variant, seats, options))
+    def new_state(self, config: GameConfig) -> BouldervilleState:
+        setup = config.setup
+        table = seeded_table(config.variant, config.seats, config.seed, dict(config.options))
         if setup is not None:
             table = explicit_table(table, setup)
             if "queue" not in setup or not isinstance(STAGES[table.stage], Decision):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from referee.boulderville import science, townsfolk
 from referee.boulderville.edition import EDITION
@@ -72,14 +73,28 @@ def take_lead(table: Table) -> None:
     table.log("lead", seat=table.lead)
 
 
+class BouldervilleEnd(StrEnum):
+    """How a game ends: the :attr:`referee.game.Outcome.reason` values."""
+
+    EVACUATED = "evacuated"
+    """The last townsperson left the town (saved or lost)."""
+    TURN_LIMIT = "turn_limit"
+    """The ``max_turns`` option's turns were played; those still in town are lost."""
+
+
+MAX_MOVES = 20_000
+"""The runner's cap: at most 200 turns (the ``max_turns`` option's maximum) of placements, actions
+and decisions; random games of the default 40 turns take at most about 280 moves."""
+
+
 def end_of_turn(table: Table) -> None:
     """Over once the last townsperson has left; at the turn limit those still here are lost."""
     if not table.on_board():
-        table.result = "evacuated"
+        table.result = BouldervilleEnd.EVACUATED.value
     elif table.turn >= table.options["max_turns"]:
         for person in table.on_board():
             kill_person(table, person, "left_behind")
-        table.result = "turn_limit"
+        table.result = BouldervilleEnd.TURN_LIMIT.value
     else:
         table.turn += 1
         return

@@ -53,7 +53,7 @@ def longest_trail(state: CatanState, seat: int) -> int:
     """The length of the seat's longest road.
 
     >>> from referee.catan_volcano import GAME
-    >>> state = GAME.new_state("base", 3, seed=1)
+    >>> state = GAME.start("base", 3, seed=1)
     >>> longest_trail(state, 0)
     0
     """

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from referee.catan_volcano import awards
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.events import forget_before, record
+from referee.catan_volcano.variants import CatanEnd
 from referee.game import Outcome, places_from_keys
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ def end_turn(state: CatanState) -> None:
     state.turn += 1
     forget_before(state, state.turn - state.seats)
     if state.turn >= state.options["turn_limit"]:
-        finish(state, -1, "turn_limit")
+        finish(state, -1, CatanEnd.TURN_LIMIT)
         return
     begin_turn(state, (seat + 1) % state.seats)
 
@@ -80,15 +81,15 @@ def check_win(state: CatanState) -> None:
     """Ten points on one's own turn win: only the turn's seat is checked."""
     seat = state.turn_seat
     if state.phase != "over" and awards.points(state, seat) >= EDITION.points_to_win:
-        finish(state, seat, "points")
+        finish(state, seat, CatanEnd.POINTS)
 
 
 def finish(state: CatanState, winner: int, reason: str) -> None:
     state.phase = "over"
     state.winner = winner
-    state.end_reason = reason
+    state.end_reason = str(reason)
     state.current = -1
-    record(state, {"type": "game_over", "winner": None if winner < 0 else winner, "reason": reason})
+    record(state, {"type": "game_over", "winner": None if winner < 0 else winner, "reason": str(reason)})
 
 
 def outcome(state: CatanState) -> Outcome:
@@ -96,4 +97,4 @@ def outcome(state: CatanState) -> Outcome:
     scores = tuple(float(awards.points(state, seat)) for seat in range(state.seats))
     keys = [(seat == state.winner, scores[seat]) for seat in range(state.seats)]
     details = {"winner": None if state.winner < 0 else state.winner, "turns": state.turn}
-    return Outcome(places_from_keys(keys), scores, state.end_reason or "points", details=details)
+    return Outcome(places_from_keys(keys), scores, state.end_reason or CatanEnd.POINTS.value, details=details)

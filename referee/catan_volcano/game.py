@@ -3,7 +3,7 @@
 >>> from referee.catan_volcano import GAME
 >>> sorted(GAME.variants)
 ['base', 'gold', 'lost-desert', 'variable-risk-gold', 'vulkan-issimo']
->>> state = GAME.new_state("gold", seats=4, seed=7)
+>>> state = GAME.start("gold", seats=4, seed=7)
 >>> state.current_seat, state.legal_moves()[0]
 (0, {'type': 'place_settlement', 'node': 0})
 """
@@ -16,11 +16,11 @@ from referee.catan_volcano import moves
 from referee.catan_volcano.board import BOARD_MAKERS, EXPLICIT_BOARD_RULES, VOLCANO_PLACEMENTS, Layout
 from referee.catan_volcano.state import CatanState
 from referee.catan_volcano.variants import RULES, SPECS
-from referee.game import JSON, Game, SetupError
+from referee.game import JSON, Game, GameConfig, SetupError
 from referee.rng import Rng, derive_seed
 
 
-class CatanVolcanoGame(Game):
+class CatanVolcanoGame(Game[CatanState]):
     id = "catan-volcano"
     title = "Catan with the volcano variants"
     version = "3"
@@ -28,26 +28,19 @@ class CatanVolcanoGame(Game):
     doc = "docs/games/catan-volcano.md"
     variants = SPECS
 
-    def new_state(
-        self,
-        variant: str,
-        seats: int,
-        seed: int,
-        options: Mapping[str, JSON] | None = None,
-        setup: Mapping[str, JSON] | None = None,
-    ) -> CatanState:
+    def new_state(self, config: GameConfig) -> CatanState:
         """A new game before the first settlement.
 
         ``setup`` may give an explicit board: ``{"board": {"hexes": [{"terrain": "forest",
         "number": 11}, ...19], "harbours": ["3:1", "wood", ...9]}}`` with as many volcano hexes as
         the variant has; the ``board`` option is then ignored.
         """
-        resolved = self.resolve(variant, seats, options)
+        variant, seed, resolved = config.variant, config.seed, dict(config.options)
         rules = RULES[variant]
         board_rng = Rng(derive_seed(seed, "catan-volcano", "board"))
-        layout = self._layout(rules.volcanoes, rules.placement, resolved, setup, board_rng)
+        layout = self._layout(rules.volcanoes, rules.placement, resolved, config.setup, board_rng)
         state = CatanState.fresh(
-            variant, seats, resolved, layout, Rng(derive_seed(seed, "catan-volcano", "play"))
+            variant, config.seats, resolved, layout, Rng(derive_seed(seed, "catan-volcano", "play"))
         )
         state.remember_legal(moves.settle(state))
         return state

@@ -12,11 +12,26 @@ VariantRules(name='variable-risk-gold', placement='random_hex', gold=True, varia
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from referee.catan_volcano.edition import EDITION
 from referee.game import OptionSpec, VariantSpec
 
 SEATS = (3, 4)
+
+
+class CatanEnd(StrEnum):
+    """How a game ends, in every variant: the :attr:`referee.game.Outcome.reason` values."""
+
+    POINTS = "points"
+    """A seat reached the points to win on its own turn."""
+    TURN_LIMIT = "turn_limit"
+    """The ``turn_limit`` option's turns were played: ranked by points."""
+
+
+MAX_MOVES = 200_000
+"""The runner's cap: ``turn_limit`` turns (1,000 by default) of a roll, builds, trades and discards;
+random games take about 1,060 moves on average and up to about 7,500."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +104,8 @@ SPECS: dict[str, VariantSpec] = {
         seats=SEATS,
         description=DESCRIPTIONS[name],
         options=COMMON_OPTIONS + (VOLCANO_OPTIONS if rules.volcanoes else ()),
+        end_reasons=frozenset(CatanEnd),
+        max_moves=MAX_MOVES,
     )
     for name, rules in RULES.items()
 }

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from referee.game import JSON, Game, OptionSpec, Outcome, SetupError, VariantSpec
+from referee.game import JSON, Game, GameConfig, OptionSpec, Outcome, SetupError, VariantSpec
 from referee.rng import Rng
 from referee.volcano.board import Board, BoardError
 from referee.volcano.edition import DEFAULT_STEP_LIMIT, DEFAULT_TURN_LIMIT
+from referee.volcano.ends import MAX_MOVES, VolcanoEnd
 from referee.volcano.pieces import Piece
 from referee.volcano.setup import explicit_position, seeded_position
 from referee.volcano.state import VolcanoState, copy_json
@@ -45,7 +46,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
 )
 
 
-class VolcanoGame(Game):
+class VolcanoGame(Game[VolcanoState]):
     id = "volcano"
     title = "Volcano (Looney Pyramids, Fiesta Caldera)"
     version = "1"
@@ -60,23 +61,21 @@ class VolcanoGame(Game):
                 "three single-colour trios or five trios win"
             ),
             options=OPTIONS,
+            end_reasons=frozenset(VolcanoEnd),
+            max_moves=MAX_MOVES,
         )
     }
 
-    def new_state(
-        self,
-        variant: str,
-        seats: int,
-        seed: int,
-        options: Mapping[str, JSON] | None = None,
-        setup: Mapping[str, JSON] | None = None,
-    ) -> VolcanoState:
-        resolved = self.resolve(variant, seats, options)
-        position = seeded_position(seats, Rng(seed)) if setup is None else explicit_position(seats, setup)
+    def new_state(self, config: GameConfig) -> VolcanoState:
+        seats, setup = config.seats, config.setup
+        if setup is None:
+            position = seeded_position(seats, Rng(config.seed))
+        else:
+            position = explicit_position(seats, setup)
         return VolcanoState(
-            variant=variant,
+            variant=config.variant,
             seats=seats,
-            options=resolved,
+            options=dict(config.options),
             board=position.board,
             captures=position.captures,
             to_move=position.to_move,

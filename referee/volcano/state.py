@@ -6,7 +6,7 @@ What this turn's moves were is kept as a list, and the step count and whether th
 used are read off it, so the state holds each fact once.
 
 >>> from referee.volcano import GAME
->>> state = GAME.new_state("fiesta-caldera", seats=2, seed=7)
+>>> state = GAME.start("fiesta-caldera", seats=2, seed=7)
 >>> state.legal_moves()[0]
 {'type': 'step', 'from': [1, 0], 'dir': 'N'}
 >>> state.apply(state.legal_moves()[0])  # the red nest's first piece would land off the board
@@ -27,6 +27,7 @@ from typing import Any
 from referee.game import JSON, IllegalMove, Move, Outcome, State, places_from_keys
 from referee.volcano.board import DIRECTIONS, SQUARES, Board, parse_square, square_json
 from referee.volcano.edition import CALDERA
+from referee.volcano.ends import VolcanoEnd
 from referee.volcano.eruption import can_step, step_cap
 from referee.volcano.pieces import Piece, PieceError
 from referee.volcano.trios import Trios, count_trios, winning_reason
@@ -188,7 +189,7 @@ class VolcanoState(State):
         return Outcome(
             places=places_from_keys(keys),
             scores=tuple(float(t.any_colour) for t in trios),
-            reason=reason,
+            reason=str(reason),
             details={
                 "winner": winner,
                 "trios": [t.to_json() for t in trios],
@@ -246,7 +247,7 @@ _MOVE_KINDS: dict[str, Callable[[VolcanoState, Move], None]] = {
 """How each move type is played; a type not here is an illegal move."""
 
 _GAME_ENDS: tuple[tuple[str, Callable[[VolcanoState], bool]], ...] = (
-    ("all_passed", lambda state: state.passes_in_row >= state.seats),
-    ("turn_limit", lambda state: state.turns_played >= state.options["turn_limit"]),
+    (VolcanoEnd.ALL_PASSED, lambda state: state.passes_in_row >= state.seats),
+    (VolcanoEnd.TURN_LIMIT, lambda state: state.turns_played >= state.options["turn_limit"]),
 )
 """After a turn without a win, the game ends for the first of these that holds."""

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from referee.volcano.edition import SINGLE_COLOUR_TRIOS_TO_WIN, TRIOS_TO_WIN
+from referee.volcano.ends import VolcanoEnd
 from referee.volcano.pieces import SIZES, Colour, Piece
 
 
@@ -44,8 +45,8 @@ def count_trios(pieces: Iterable[Piece]) -> Trios:
 
 
 WIN_CONDITIONS: tuple[tuple[str, Callable[[Trios], bool]], ...] = (
-    ("three_single_colour_trios", lambda trios: trios.single_colour >= SINGLE_COLOUR_TRIOS_TO_WIN),
-    ("five_trios", lambda trios: trios.any_colour >= TRIOS_TO_WIN),
+    (VolcanoEnd.THREE_SINGLE_COLOUR_TRIOS, lambda trios: trios.single_colour >= SINGLE_COLOUR_TRIOS_TO_WIN),
+    (VolcanoEnd.FIVE_TRIOS, lambda trios: trios.any_colour >= TRIOS_TO_WIN),
 )
 """The ways to win, checked in this order; the first that holds names the outcome's reason."""
 

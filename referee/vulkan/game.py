@@ -1,7 +1,7 @@
 """The Vulkan! game object: declared facts, new games (seeded or set up) and reloading.
 
 >>> from referee.vulkan import GAME
->>> state = GAME.new_state("competitive", seats=3, seed=1, options={"layout": "random"})
+>>> state = GAME.start("competitive", seats=3, seed=1, options={"layout": "random"})
 >>> state.phase, state.current_seat
 ('volcano', 0)
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.game import JSON, Game, SetupError
+from referee.game import JSON, Game, GameConfig, SetupError
 from referee.rng import Rng, derive_seed
 from referee.vulkan.setup import dealt_position, parse_setup
 from referee.vulkan.state import VulkanState
@@ -20,7 +20,7 @@ from referee.vulkan.variants import DEFAULT_VARIANT, VARIANTS
 SETUP_KEYS_IN_OBSERVATION = ("tiles", "volcano", "to_move")
 
 
-class VulkanGame(Game):
+class VulkanGame(Game[VulkanState]):
     """Vulkan!'s facts for the platform and its one way in: every game starts here, so the seeded
     deal and the checked explicit setup are the only two sources of a position."""
 
@@ -31,20 +31,14 @@ class VulkanGame(Game):
     default_variant = DEFAULT_VARIANT
     doc = "docs/games/vulkan.md"
 
-    def new_state(
-        self,
-        variant: str,
-        seats: int,
-        seed: int,
-        options: Mapping[str, JSON] | None = None,
-        setup: Mapping[str, JSON] | None = None,
-    ) -> VulkanState:
-        """A new game: tiles dealt onto the ``layout`` option's cells by ``seed``, or the explicit
-        ``setup`` (which then replaces the layout option)."""
-        resolved = self.resolve(variant, seats, options)
-        rng = Rng(derive_seed(seed, self.id, "deal"))
-        start = dealt_position(resolved["layout"], seats, rng) if setup is None else parse_setup(setup, seats)
-        state = VulkanState(variant, seats, resolved, rng.state, start)
+    def new_state(self, config: GameConfig) -> VulkanState:
+        """A new game: tiles dealt onto the ``layout`` option's cells by the seed, or the explicit
+        setup (which then replaces the layout option)."""
+        seats, setup = config.seats, config.setup
+        rng = Rng(derive_seed(config.seed, self.id, "deal"))
+        layout = str(config.options["layout"])
+        start = dealt_position(layout, seats, rng) if setup is None else parse_setup(setup, seats)
+        state = VulkanState(config.variant, seats, dict(config.options), rng.state, start)
         state.begin()
         return state
 
@@ -66,4 +60,4 @@ def state_from_observation(observation: Mapping[str, Any]) -> VulkanState:
         raise SetupError("the game is over: nothing to rebuild", "observation.to_move")
     setup: dict[str, Any] = {key: observation[key] for key in SETUP_KEYS_IN_OBSERVATION}
     setup["seats"] = [{"supply": seat["supply"], "awarded": seat["awarded"]} for seat in observation["seats"]]
-    return GAME.new_state(observation["variant"], seats=len(observation["seats"]), seed=0, setup=setup)
+    return GAME.start(observation["variant"], seats=len(observation["seats"]), seed=0, setup=setup)

@@ -6,7 +6,7 @@ the volcano is ``VV``. Rows are hex rows (``r``); each row is shifted half a til
 >>> from referee.vulkan import GAME
 >>> setup = {"tiles": [{"at": [0, 0], "value": 5, "loads": ["red"]}, {"at": [1, 0], "value": 2},
 ...                    {"at": [0, 1], "value": 1}], "volcano": [1, 0]}
->>> print(render(GAME.new_state("competitive", 2, 0, setup=setup)))
+>>> print(render(GAME.start("competitive", 2, 0, setup=setup)))
   5r..  VV
      1.
 """

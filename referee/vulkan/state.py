@@ -9,7 +9,7 @@ Moves (a bot sends one of ``legal_moves()`` back unchanged)::
     {"type": "flight", "path": [[q, r], ...], "colour": "red"}     # every later turn
 
 >>> from referee.vulkan import GAME
->>> state = GAME.new_state("competitive", seats=2, seed=7)
+>>> state = GAME.start("competitive", seats=2, seed=7)
 >>> state.legal_moves()[0]
 {'type': 'volcano', 'tile': [-2, 0]}
 >>> state.apply({"type": "volcano", "tile": [0, 0]})
@@ -35,16 +35,16 @@ from referee.vulkan.rules import (
     resolve,
 )
 from referee.vulkan.setup import Award, StartPosition
-from referee.vulkan.variants import VARIANTS
+from referee.vulkan.variants import VARIANTS, VulkanEnd
 
 Key = tuple[Any, ...]
 """A move in canonical form: ``("volcano", cell)`` or ``("flight", colour, path)`` with cell indices."""
 
 COLOURS = EDITION.colours
 
-NO_FLIGHTS_LEFT = "no_flights_left"
-EMPTY_TILE_ISOLATED = "empty_tile_isolated"
-ALL_TILES_GATHERED = "all_tiles_gathered"
+NO_FLIGHTS_LEFT = VulkanEnd.NO_FLIGHTS_LEFT.value
+EMPTY_TILE_ISOLATED = VulkanEnd.EMPTY_TILE_ISOLATED.value
+ALL_TILES_GATHERED = VulkanEnd.ALL_TILES_GATHERED.value
 
 
 class VulkanState(State):

@@ -2,9 +2,29 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from referee.game import OptionSpec, VariantSpec
 from referee.vulkan.edition import EDITION
 from referee.vulkan.setup import LAYOUT_KINDS
+
+
+class VulkanEnd(StrEnum):
+    """How a Vulkan! game ends: the :attr:`Outcome.reason` values of every variant."""
+
+    NO_FLIGHTS_LEFT = "no_flights_left"
+    """Nobody can fly any more (competitive: most fire value wins; team: lost if tiles remain)."""
+    EMPTY_TILE_ISOLATED = "empty_tile_isolated"
+    """Solitaire and cooperative: a tile without loads was cut off, so the team lost at once."""
+    ALL_TILES_GATHERED = "all_tiles_gathered"
+    """Solitaire and cooperative: every forest tile went to the team, which won."""
+
+
+COMPETITIVE_ENDS = frozenset({VulkanEnd.NO_FLIGHTS_LEFT.value})
+TEAM_ENDS = frozenset(end.value for end in VulkanEnd)
+MAX_MOVES = 1_000
+"""The runner's cap, far above any game: random games end within about 30 moves (the volcano's
+placement, then flights until nobody can fly)."""
 
 LAYOUT = OptionSpec(
     "layout",
@@ -22,6 +42,8 @@ VARIANTS: dict[str, VariantSpec] = {
         description="2 to 4 pilots; the most fire value gathered wins (2- and 3-seat rules by seat count)",
         options=(LAYOUT,),
         rated=True,
+        end_reasons=COMPETITIVE_ENDS,
+        max_moves=MAX_MOVES,
     ),
     "solitaire": VariantSpec(
         "solitaire",
@@ -30,6 +52,8 @@ VARIANTS: dict[str, VariantSpec] = {
         options=(LAYOUT,),
         rated=False,
         team=True,
+        end_reasons=TEAM_ENDS,
+        max_moves=MAX_MOVES,
     ),
     "cooperative": VariantSpec(
         "cooperative",
@@ -38,6 +62,8 @@ VARIANTS: dict[str, VariantSpec] = {
         options=(LAYOUT,),
         rated=False,
         team=True,
+        end_reasons=TEAM_ENDS,
+        max_moves=MAX_MOVES,
     ),
 }
 DEFAULT_VARIANT = "competitive"

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from bots.boulderville import BOTS, HeuristicBot
-from bots.registry import bots_for
 from referee.boulderville import GAME
 from tests.referee.boulderville.helpers import FAR, SCEPTIC, card, person, place, position, scientist
 
@@ -19,7 +18,7 @@ def request(state) -> dict:
 
 
 def play_out(bot: str, seed: int) -> list[dict]:
-    state = GAME.new_state("standard", seats=4, seed=seed)
+    state = GAME.start("standard", seats=4, seed=seed)
     players = [BOTS[bot](seed * 10 + seat) for seat in range(4)]
     moves = []
     while state.outcome() is None:
@@ -29,10 +28,6 @@ def play_out(bot: str, seed: int) -> list[dict]:
         state.apply(move)
         moves.append(move)
     return moves
-
-
-def test_the_registry_offers_random_and_heuristic() -> None:
-    assert set(bots_for("boulderville")) == {"random", "heuristic"}
 
 
 @pytest.mark.parametrize("bot", sorted(BOTS))

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bots.catan_volcano import BOTS, HeuristicBot
-from bots.registry import make_bot
-from referee.agents import LocalAgent
+from bots.catan_volcano import HeuristicBot
 from referee.catan_volcano import GAME
-from referee.runner import SeatBot, run_match
+from tests.bots.matches import only_bot_moves, play_reference
 from tests.referee.catan_volcano.positions import give, rig, road, settlement, start_turn, table
 
 
@@ -22,11 +20,6 @@ def _choose(state, seed: int = 1) -> dict:
     return HeuristicBot(seed).choose(_request(state))
 
 
-def test_the_reference_bots_are_registered() -> None:
-    assert set(BOTS) == {"random", "heuristic"}
-    assert isinstance(make_bot("catan-volcano", "heuristic", 1), HeuristicBot)
-
-
 @pytest.mark.parametrize(
     ("variant", "names"),
     [
@@ -35,29 +28,8 @@ def test_the_reference_bots_are_registered() -> None:
     ],
 )
 def test_matches_through_the_runner_see_only_legal_moves(variant: str, names: tuple[str, ...]) -> None:
-    seats = [SeatBot(f"{name}-{i}", name, LocalAgent(BOTS[name](i))) for i, name in enumerate(names)]
-    replay = run_match(
-        match_id="bots",
-        game_id="catan-volcano",
-        variant=variant,
-        seats=seats,
-        seed=6,
-        options={"turn_limit": 150},
-    )
-    assert all(move["source"] == "bot" and move["fault"] is None for move in replay["moves"])
-    assert replay["result"]["reason"] in ("points", "turn_limit")
-
-
-def test_the_heuristic_beats_three_random_seats() -> None:
-    wins = 0
-    for seed in range(8):
-        state = GAME.new_state("gold", 4, seed=seed)
-        hero = seed % 4
-        bots = [BOTS["heuristic" if s == hero else "random"](seed + s) for s in range(4)]
-        while state.outcome() is None:
-            state.apply(bots[state.current_seat].choose(_request(state)))
-        wins += state.outcome().places[hero] == 1
-    assert wins >= 7
+    replay = play_reference("catan-volcano", variant, names, seed=6, options={"turn_limit": 150})
+    assert only_bot_moves(replay)
 
 
 def _dots(state, node: int) -> int:
@@ -67,7 +39,7 @@ def _dots(state, node: int) -> int:
 
 
 def test_setup_settlements_go_on_the_most_dots() -> None:
-    state = GAME.new_state("base", 4, seed=1, options={"board": "beginner"})
+    state = GAME.start("base", 4, seed=1, options={"board": "beginner"})
     # node 31 (forest 3, mountains 8, pasture 5: 2 + 5 + 4 dots) is the first of the beginner
     # board's best spots (eleven dots on three resources)
     assert _choose(state) == {"type": "place_settlement", "node": 31}

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bots.registry import make_bot
-from bots.volcano import BOTS, GreedyBot
-from referee.agents import LocalAgent
-from referee.runner import SeatBot, run_match
+from bots.volcano import GreedyBot
+from tests.bots.matches import only_bot_moves, play_reference
 from tests.referee.volcano.positions import captured, game, step
-
-ENDINGS = {"three_single_colour_trios", "five_trios", "turn_limit", "all_passed"}
 
 
 def _request(state) -> dict:
@@ -18,24 +14,10 @@ def _request(state) -> dict:
     return {"seat": seat, "observation": state.observation(seat), "legal_moves": state.legal_moves()}
 
 
-def test_the_reference_bots_are_registered() -> None:
-    assert set(BOTS) == {"random", "greedy"}
-    assert isinstance(make_bot("volcano", "greedy", 1), GreedyBot)
-
-
 @pytest.mark.parametrize("names", [("greedy", "random"), ("random", "greedy", "greedy")])
 def test_matches_through_the_runner_see_only_legal_moves(names) -> None:
-    seats = [SeatBot(f"{name}-{i}", name, LocalAgent(BOTS[name](i))) for i, name in enumerate(names)]
-    replay = run_match(
-        match_id="bots",
-        game_id="volcano",
-        variant="fiesta-caldera",
-        seats=seats,
-        seed=4,
-        options={"turn_limit": 40},
-    )
-    assert all(move["source"] == "bot" and move["fault"] is None for move in replay["moves"])
-    assert replay["result"]["reason"] in ENDINGS
+    replay = play_reference("volcano", "fiesta-caldera", names, seed=4, options={"turn_limit": 40})
+    assert only_bot_moves(replay)
 
 
 def test_greedy_takes_the_capture_that_completes_a_trio() -> None:

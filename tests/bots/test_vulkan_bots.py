@@ -6,12 +6,10 @@ from typing import Any
 
 import pytest
 
-from bots.registry import make_bot
-from bots.vulkan import BOTS, GreedyBot, Search, flight_effect
-from referee.agents import LocalAgent
+from bots.vulkan import GreedyBot, Search, flight_effect
 from referee.protocol import request_base
-from referee.runner import SeatBot, run_match
 from referee.vulkan import GAME, VulkanState
+from tests.bots.matches import only_bot_moves, play_reference
 from tests.referee.vulkan.helpers import tile
 
 
@@ -40,11 +38,6 @@ def drops_of(state: VulkanState, move: dict[str, Any]) -> list[list[int]]:
     return [event["tile"] for event in trial.last["events"] if event["kind"] == "drop"]
 
 
-def test_the_reference_bots_are_registered() -> None:
-    assert set(BOTS) == {"random", "greedy"}
-    assert isinstance(make_bot("vulkan", "greedy", 1), GreedyBot)
-
-
 @pytest.mark.parametrize(
     ("variant", "names"),
     [
@@ -55,14 +48,11 @@ def test_the_reference_bots_are_registered() -> None:
     ],
 )
 def test_matches_through_the_runner_see_only_legal_moves(variant: str, names: tuple[str, ...]) -> None:
-    seats = [SeatBot(f"{name}-{i}", name, LocalAgent(BOTS[name](i))) for i, name in enumerate(names)]
-    replay = run_match(match_id="bots", game_id="vulkan", variant=variant, seats=seats, seed=6)
-    assert all(move["fault"] is None for move in replay["moves"])
-    assert replay["result"]["reason"] in {"no_flights_left", "empty_tile_isolated", "all_tiles_gathered"}
+    assert only_bot_moves(play_reference("vulkan", variant, names, seed=6))
 
 
 def test_greedy_is_reproducible_from_its_seed() -> None:
-    state = GAME.new_state("competitive", seats=3, seed=2)
+    state = GAME.start("competitive", seats=3, seed=2)
     state.apply(state.legal_moves()[4])
     state.apply(state.legal_moves()[100])
     first = [GreedyBot(seed).choose(request(state)) for seed in range(4)]
@@ -74,7 +64,7 @@ def test_greedy_is_reproducible_from_its_seed() -> None:
 def test_greedy_takes_the_6_that_is_one_load_from_going_out() -> None:
     # Both "6"s are one load from going out. At (-2, 0) red and green lie: a red load puts it out
     # with red's majority. At (2, 0) two greens lie: a red load there would put it out for green.
-    state = GAME.new_state(
+    state = GAME.start(
         "competitive",
         seats=4,
         seed=0,
@@ -99,7 +89,7 @@ def test_greedy_takes_the_6_that_is_one_load_from_going_out() -> None:
 def test_greedy_does_not_leave_a_tile_ripe_for_the_next_seat() -> None:
     # Seat 0 (red and yellow) must drop somewhere. A load on the "6" at (1, 0) leaves it one load
     # from going out with green's majority, for seat 1 to take; the "5" at (-1, 0) is harmless.
-    state = GAME.new_state(
+    state = GAME.start(
         "competitive",
         seats=2,
         seed=0,
@@ -122,7 +112,7 @@ def test_greedy_does_not_leave_a_tile_ripe_for_the_next_seat() -> None:
 def test_greedy_never_loses_the_solitaire_game_when_it_can_avoid_it() -> None:
     # Filling the "2" alone would isolate the empty "6" behind it and lose; dropping on both tiles
     # puts the "2" out and wins the "6" with the load it got.
-    state = GAME.new_state(
+    state = GAME.start(
         "solitaire",
         seats=1,
         seed=0,
@@ -139,7 +129,7 @@ def test_greedy_never_loses_the_solitaire_game_when_it_can_avoid_it() -> None:
 
 
 def test_greedy_keeps_its_reply_searches_within_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    state = GAME.new_state("competitive", seats=3, seed=2)
+    state = GAME.start("competitive", seats=3, seed=2)
     state.apply(state.legal_moves()[4])
     effects = {flight_effect(state, key) for key in state.legal_keys()}
     simulated: list[int] = []
@@ -162,6 +152,6 @@ def test_greedy_keeps_its_reply_searches_within_the_budget(monkeypatch: pytest.M
 
 
 def test_greedy_answers_the_volcano_request_with_a_legal_choice() -> None:
-    state = GAME.new_state("competitive", seats=2, seed=8)
+    state = GAME.start("competitive", seats=2, seed=8)
     move = GreedyBot(3).choose(request(state))
     assert move["type"] == "volcano" and move in state.legal_moves()

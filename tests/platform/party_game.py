@@ -12,7 +12,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.game import JSON, Game, IllegalMove, Outcome, SetupError, State, VariantSpec, places_from_keys
+from referee.game import (
+    JSON,
+    Game,
+    GameConfig,
+    IllegalMove,
+    Outcome,
+    SetupError,
+    State,
+    VariantSpec,
+    places_from_keys,
+)
 
 
 class PartyState(State):
@@ -50,26 +60,28 @@ class PartyState(State):
         return {"variant": self.variant, "seats": self.seats, "picks": list(self.picks)}
 
 
-class Party(Game):
+_ENDS: dict[str, Any] = {"end_reasons": frozenset({"all_picked"}), "max_moves": 10}
+
+
+class Party(Game[PartyState]):
     id = "party"
     title = "Party (test game)"
     version = "1"
     default_variant = "open"
     variants = {
-        "open": VariantSpec("open", seats=(2, 3, 4), description="highest pick wins"),
+        "open": VariantSpec("open", seats=(2, 3, 4), description="highest pick wins", **_ENDS),
         "coop": VariantSpec(
-            "coop", seats=(1, 2, 3), description="reach the goal together", rated=False, team=True
+            "coop", seats=(1, 2, 3), description="reach the goal together", rated=False, team=True, **_ENDS
         ),
         "crew": VariantSpec(
-            "crew", seats=(2, 3, 4), description="reach the goal, best pick first", team=True
+            "crew", seats=(2, 3, 4), description="reach the goal, best pick first", team=True, **_ENDS
         ),
     }
 
-    def new_state(self, variant, seats, seed, options=None, setup=None) -> PartyState:
-        self.resolve(variant, seats, options)
-        if setup is not None:
+    def new_state(self, config: GameConfig) -> PartyState:
+        if config.setup is not None:
             raise SetupError("party has no setup", "setup")
-        return PartyState(variant, seats)
+        return PartyState(config.variant, config.seats)
 
     def load_state(self, data: Mapping[str, JSON]) -> PartyState:
         return PartyState(data["variant"], data["seats"], data["picks"])

@@ -3,7 +3,8 @@
 It speaks only to the common interface (:mod:`referee.game`): random playouts of every variant and
 seat count end with a well-formed outcome; states, observations and moves are JSON; a state
 serialised and loaded mid-game goes on exactly as the original; the same seed and moves give the
-same game byte for byte; illegal moves are refused.
+same game byte for byte; illegal moves are refused; every game ends within its variant's declared
+``max_moves`` with one of its declared end reasons; ``State.copy()`` is independent of its original.
 """
 
 from __future__ import annotations
@@ -16,14 +17,14 @@ from hypothesis import strategies as st
 
 from bots.base import RandomBot
 from referee.agents import LocalAgent
-from referee.game import IllegalMove, Outcome, SetupError, canonical_json
+from referee.game import MOVE_LIMIT, IllegalMove, Outcome, SetupError, canonical_json
+from referee.match import MatchSpec
 from referee.registry import all_games, get_game
 from referee.replay import compress, decompress, verify_replay
 from referee.rng import Rng
-from referee.runner import SeatBot, run_match
+from referee.runner import Player, run_match
 from tests.referee.engine_checks import assert_applied_or_refused, json_values
 
-MAX_MOVES = 50_000
 SEEDS = (1, 2)
 
 
@@ -39,11 +40,12 @@ def _cases() -> list[tuple[str, str, int]]:
 def _playout(game_id: str, variant: str, seats: int, seed: int, check_every: int = 0):
     """Play a seeded random game; return (moves, final state). Checks round-trips when asked."""
     game = get_game(game_id)
-    state = game.new_state(variant, seats=seats, seed=seed)
+    max_moves = game.variant(variant).max_moves
+    state = game.start(variant, seats=seats, seed=seed)
     chooser = Rng(seed)
     moves = []
     while state.outcome() is None:
-        assert len(moves) < MAX_MOVES, "game did not end"
+        assert len(moves) < max_moves, "the game went past its variant's declared max_moves"
         seat = state.current_seat
         assert seat is not None and 0 <= seat < seats
         legal = state.legal_moves()
@@ -85,6 +87,7 @@ def test_random_playouts_end_with_a_well_formed_outcome(game_id: str, variant: s
             assert place == 1 + sum(1 for other in outcome.places if other < place)
         spec = get_game(game_id).variant(variant)
         assert (outcome.team_won is not None) == spec.team
+        assert outcome.reason in spec.end_reasons, f"{outcome.reason!r} is not a declared end reason"
         json.dumps(outcome.to_json())
         assert Outcome.from_json(outcome.to_json()) == outcome
 
@@ -93,7 +96,7 @@ def test_random_playouts_end_with_a_well_formed_outcome(game_id: str, variant: s
 def test_same_seed_and_moves_give_the_same_game(game_id: str, variant: str, seats: int) -> None:
     game = get_game(game_id)
     moves, state = _playout(game_id, variant, seats, seed=3)
-    again = game.new_state(variant, seats=seats, seed=3)
+    again = game.start(variant, seats=seats, seed=3)
     for move in moves:
         again.apply(move)
     assert canonical_json(again.to_json()) == canonical_json(state.to_json())
@@ -104,7 +107,7 @@ def test_same_seed_and_moves_give_the_same_game(game_id: str, variant: str, seat
 def test_illegal_moves_are_refused_without_changing_the_state(game_id: str) -> None:
     game = get_game(game_id)
     variant = game.variant(game.default_variant)
-    state = game.new_state(variant.name, seats=variant.seats[-1], seed=5)
+    state = game.start(variant.name, seats=variant.seats[-1], seed=5)
     before = canonical_json(state.to_json())
     for bad in ({}, {"type": "no-such-move"}, {"type": 1, "x": [None]}):
         with pytest.raises(IllegalMove):
@@ -121,16 +124,38 @@ def test_game_facts_are_declared(game_id: str) -> None:
     for variant in game.variants.values():
         assert variant.seats and all(n >= 1 for n in variant.seats)
         assert variant.resolve_options(None) == {o.name: o.default for o in variant.options}
+        assert variant.end_reasons and all(isinstance(r, str) and r for r in variant.end_reasons)
+        assert MOVE_LIMIT not in variant.end_reasons, "move_limit is the runner's, not an engine's"
+        assert isinstance(variant.max_moves, int) and variant.max_moves > 0
+
+
+@pytest.mark.parametrize(("game_id", "variant", "seats"), _cases())
+def test_a_copy_plays_on_without_touching_its_original(game_id: str, variant: str, seats: int) -> None:
+    game = get_game(game_id)
+    state = game.start(variant, seats=seats, seed=4)
+    chooser = Rng(4)
+    for _ in range(25):
+        if state.outcome() is not None:
+            break
+        state.apply(chooser.choice(state.legal_moves()))
+    before = canonical_json(state.to_json())
+    copy = state.copy()
+    assert canonical_json(copy.to_json()) == before
+    while copy.outcome() is None:
+        copy.apply(chooser.choice(copy.legal_moves()))
+    assert canonical_json(state.to_json()) == before, "playing on the copy changed the original"
 
 
 @pytest.mark.parametrize(("game_id", "variant", "seats"), _cases())
 def test_a_match_through_the_runner_leaves_a_replay_that_verifies(
     game_id: str, variant: str, seats: int
 ) -> None:
-    players = [SeatBot(f"random-{seat}", "random", LocalAgent(RandomBot(seat))) for seat in range(seats)]
-    replay = run_match(match_id="conformance", game_id=game_id, variant=variant, seats=players, seed=9)
-    assert all(move["source"] == "bot" for move in replay["moves"])
-    assert verify_replay(replay) == []
+    players = [Player("random", LocalAgent(RandomBot(seat))) for seat in range(seats)]
+    spec = MatchSpec.build(game=game_id, variant=variant, bots=[f"random-{s}" for s in range(seats)], seed=9)
+    replay = run_match("conformance", spec, players)
+    assert all(move.source == "bot" for move in replay.moves)
+    assert replay.result.reason in get_game(game_id).variant(variant).end_reasons
+    assert verify_replay(replay.to_json()) == []
     stored = decompress(compress(replay))
     assert verify_replay(stored) == []
     tampered = json.loads(json.dumps(stored))
@@ -143,7 +168,7 @@ def test_a_match_through_the_runner_leaves_a_replay_that_verifies(
 def test_impossible_seat_counts_are_a_setup_error(game_id: str, seats: object) -> None:
     game = get_game(game_id)
     with pytest.raises(SetupError) as refused:
-        game.new_state(game.default_variant, seats=seats, seed=1)  # type: ignore[arg-type]
+        game.start(game.default_variant, seats=seats, seed=1)  # type: ignore[arg-type]
     assert refused.value.field_name == "bots"
 
 
@@ -167,7 +192,7 @@ def test_bad_variants_and_options_are_a_setup_error_naming_the_field(
     name = game.default_variant if variant is None else variant
     seats = game.variant(game.default_variant).seats[0]
     with pytest.raises(SetupError) as refused:
-        game.new_state(name, seats=seats, seed=1, options=options)  # type: ignore[arg-type]
+        game.start(name, seats=seats, seed=1, options=options)  # type: ignore[arg-type]
     assert refused.value.field_name == field
 
 
@@ -175,7 +200,7 @@ def test_bad_variants_and_options_are_a_setup_error_naming_the_field(
 def test_is_legal_says_no_to_what_is_not_json(game_id: str) -> None:
     game = get_game(game_id)
     variant = game.variant(game.default_variant)
-    state = game.new_state(variant.name, seats=variant.seats[0], seed=2)
+    state = game.start(variant.name, seats=variant.seats[0], seed=2)
     assert state.is_legal(state.legal_moves()[0])
     deep: list = []
     for _ in range(5000):
@@ -187,7 +212,7 @@ def test_is_legal_says_no_to_what_is_not_json(game_id: str) -> None:
 def _mid_game(game_id: str, seed: int, moves: int):
     game = get_game(game_id)
     variant = game.variant(game.default_variant)
-    state = game.new_state(variant.name, seats=variant.seats[-1], seed=seed)
+    state = game.start(variant.name, seats=variant.seats[-1], seed=seed)
     chooser = Rng(seed)
     for _ in range(moves):
         if state.outcome() is not None:

@@ -6,10 +6,11 @@ import copy
 
 import pytest
 
-from referee.agents import LocalAgent, Reply
-from referee.game import SetupError
-from referee.replay import compress, decompress, verify_replay
-from referee.runner import SeatBot, TimeControl, run_match
+from referee.agents import Agent, LocalAgent, Reply
+from referee.game import MOVE_LIMIT, SetupError
+from referee.match import MatchSpec, TimeControl
+from referee.replay import Replay, compress, decompress, verify_replay
+from referee.runner import Player, run_match
 
 pytestmark = pytest.mark.usefixtures("nim_registered")
 
@@ -41,12 +42,14 @@ class Scripted:
         self.requests.append(request)
 
 
-def _seat(name: str, bot) -> SeatBot:
-    return SeatBot(bot_id=name, name=name, agent=LocalAgent(bot))
+def _seat(name: str, bot) -> tuple[str, Agent]:
+    return name, LocalAgent(bot)
 
 
-def _play(seats, **kwargs):
-    return run_match(match_id="m1", game_id="nim", variant="standard", seats=seats, seed=11, **kwargs)
+def _play(seats: list[tuple[str, Agent]], **spec) -> dict:
+    """Play Nim between the seats; the replay as JSON, as it is stored and downloaded."""
+    built = MatchSpec.build(game="nim", bots=[name for name, _ in seats], seed=11, **spec)
+    return run_match("m1", built, [Player(name, agent) for name, agent in seats]).to_json()
 
 
 def test_a_clean_match_records_every_move_and_verifies() -> None:
@@ -80,7 +83,7 @@ def test_fallback_moves_are_seeded() -> None:
 def test_time_beyond_the_move_budget_comes_out_of_the_bank() -> None:
     slow = Scripted([Reply({"take": 1}, 700.0), Reply({"take": 1}, 900.0)])
     replay = _play(
-        [SeatBot("s", "s", slow), _seat("b", TakeOne())], time=TimeControl(move_ms=500, bank_ms=600)
+        [("s", slow), _seat("b", TakeOne())], time=TimeControl(move_ms=500, bank_ms=600)
     )
     moves = [r for r in slow.requests if r["type"] == "move"]
     assert moves[0]["time"] == {"move_ms": 500, "bank_ms": 600}
@@ -92,7 +95,7 @@ def test_time_beyond_the_move_budget_comes_out_of_the_bank() -> None:
 
 def test_start_and_end_notices_reach_every_seat_with_the_result() -> None:
     agents = [Scripted([]), Scripted([])]
-    replay = _play([SeatBot("a", "a", agents[0]), SeatBot("b", "b", agents[1])])
+    replay = _play([("a", agents[0]), ("b", agents[1])])
     for seat, agent in enumerate(agents):
         kinds = [r["type"] for r in agent.requests]
         assert kinds[0] == "start" and kinds[-1] == "end" and set(kinds[1:-1]) == {"move"}
@@ -103,11 +106,19 @@ def test_start_and_end_notices_reach_every_seat_with_the_result() -> None:
 def test_a_bad_request_is_refused_before_any_bot_is_called() -> None:
     agent = Scripted([])
     with pytest.raises(SetupError) as refused:
-        _play([SeatBot("a", "a", agent)] * 4)
+        _play([("a", agent)] * 4)
     assert refused.value.field_name == "bots"
     assert agent.requests == []
-    with pytest.raises(SetupError):
-        _play([SeatBot("a", "a", agent)] * 2, options={"stones": 0})
+    with pytest.raises(SetupError) as refused:
+        _play([("a", agent)] * 2, options={"stones": 0})
+    assert refused.value.field_name == "options.stones"
+    with pytest.raises(SetupError) as refused:
+        _play([("a", agent)] * 2, setup={"stones": -3})
+    assert refused.value.field_name == "setup.stones"
+    with pytest.raises(SetupError) as refused:
+        _play([("a", agent)] * 2, max_faults=0)
+    assert refused.value.field_name == "max_faults"
+    assert agent.requests == []
 
 
 def test_tampered_replays_are_caught_and_located() -> None:
@@ -130,15 +141,17 @@ def test_tampered_replays_are_caught_and_located() -> None:
 
 
 def test_replays_compress_and_round_trip() -> None:
-    replay = _play([_seat("a", TakeOne()), _seat("b", TakeOne())])
-    assert decompress(compress(replay)) == replay
+    built = MatchSpec.build(game="nim", bots=["a", "b"], seed=11)
+    replay = run_match("m1", built, [Player("a", LocalAgent(TakeOne())), Player("b", LocalAgent(TakeOne()))])
+    assert decompress(compress(replay)) == replay.to_json()
+    assert Replay.from_json(replay.to_json()) == replay
 
 
 def test_every_request_the_runner_sends_is_of_the_protocol_schema() -> None:
     from referee.protocol import request_validator
 
     agent = Scripted([])
-    _play([SeatBot("a", "a", agent), _seat("b", TakeOne())])
+    _play([("a", agent), _seat("b", TakeOne())])
     validator = request_validator()
     for sent in agent.requests:
         message = {k: v for k, v in sent.items() if k != "timeout_s"}
@@ -166,7 +179,32 @@ def test_a_legal_move_in_another_spelling_is_accepted_and_recorded_as_the_engine
 @pytest.mark.parametrize("seed", [None, "7", 1.5, True])
 def test_a_seed_that_is_not_an_integer_is_refused(seed: object) -> None:
     with pytest.raises(SetupError) as refused:
-        run_match(
-            match_id="m", game_id="nim", variant="standard", seats=[_seat("a", TakeOne())] * 2, seed=seed
-        )
+        MatchSpec.build(game="nim", bots=["a", "b"], seed=seed)  # type: ignore[arg-type]
     assert refused.value.field_name == "seed"
+
+
+class Endless:
+    """Nim's rules, with a pile that never empties: an engine that would never end a game."""
+
+    def choose(self, request: dict) -> dict:
+        return {"take": 1}
+
+
+def test_a_match_past_its_variants_max_moves_is_ended_by_the_runner(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.referee import toy_game
+
+    def pass_the_turn(self: toy_game.NimState, move: dict) -> None:
+        self.to_move = 1 - self.to_move
+
+    monkeypatch.setattr(toy_game.NimState, "apply", pass_the_turn)
+    replay = _play([_seat("a", Endless()), _seat("b", Endless())])
+    assert len(replay["moves"]) == toy_game.GAME.variant("standard").max_moves
+    assert replay["result"]["reason"] == MOVE_LIMIT
+    assert replay["result"]["places"] == [1, 1]
+    assert verify_replay(replay) == []
+
+
+def test_the_faults_of_a_seat_are_counted_by_kind_once() -> None:
+    replay = _play([_seat("broken", Broken()), _seat("b", TakeOne())], max_faults=2)
+    assert replay["seats"][0]["fault_kinds"] == {"illegal_move": 2}
+    assert Replay.from_json(replay).faults_by_bot() == {"broken": {"illegal_move": 2, "forfeit": 1}}

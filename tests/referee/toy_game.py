@@ -9,7 +9,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.game import JSON, Game, IllegalMove, OptionSpec, Outcome, SetupError, State, VariantSpec
+from referee.game import (
+    JSON,
+    Game,
+    GameConfig,
+    IllegalMove,
+    OptionSpec,
+    Outcome,
+    SetupError,
+    State,
+    VariantSpec,
+)
 
 
 class NimState(State):
@@ -47,7 +57,7 @@ class NimState(State):
         return {"seats": self.seats, "stones": self.stones, "to_move": self.to_move, "last": self.last}
 
 
-class Nim(Game):
+class Nim(Game[NimState]):
     id = "nim"
     title = "Nim (test game)"
     version = "1"
@@ -58,17 +68,19 @@ class Nim(Game):
             seats=(2, 3),
             description="take 1 to 3; the last stone wins",
             options=(OptionSpec("stones", "int", 9, "stones in the pile", minimum=1, maximum=100),),
+            end_reasons=frozenset({"last_stone_taken"}),
+            max_moves=100,
         )
     }
 
-    def new_state(self, variant, seats, seed, options=None, setup=None) -> NimState:
-        resolved = self.resolve(variant, seats, options)
+    def new_state(self, config: GameConfig) -> NimState:
+        seats, setup = config.seats, config.setup
         if setup is not None:
             stones = setup.get("stones")
             if not isinstance(stones, int) or stones < 1:
                 raise SetupError("setup.stones must be a positive integer", "setup.stones")
             return NimState(seats, stones, int(setup.get("to_move", 0)))
-        return NimState(seats, resolved["stones"])
+        return NimState(seats, int(config.options["stones"]))
 
     def load_state(self, data: Mapping[str, JSON]) -> NimState:
         return NimState(data["seats"], data["stones"], data["to_move"], data["last"])

@@ -52,7 +52,7 @@ def setup(**fields: Any) -> dict[str, Any]:
 
 def position(seed: int = 0, **fields: Any) -> BouldervilleState:
     """A state from the quiet baseline, run on to its first decision."""
-    return GAME.new_state("standard", seats=4, seed=seed, setup=setup(**fields))
+    return GAME.start("standard", seats=4, seed=seed, setup=setup(**fields))
 
 
 def table(state: BouldervilleState) -> Table:

@@ -72,7 +72,7 @@ def test_the_eruption_table_has_every_card_with_its_pool_and_value() -> None:
 
 def test_the_setup_example_starts_the_game_it_describes() -> None:
     example = json.loads(SETUP)
-    state = GAME.new_state("standard", seats=4, seed=0, setup=example)
+    state = GAME.start("standard", seats=4, seed=0, setup=example)
     assert state.current_seat == 0 and state.table.eruption == example["eruption"]
     assert {"type": "clear", "space": "north_road"} in state.legal_moves()
 
@@ -81,7 +81,7 @@ def shapes_in_play(games: int = 6) -> set[tuple]:
     """(type, keys, use) of every move random games list, a move's shape without its values."""
     seen: set[tuple] = set()
     for seed in range(games):
-        state = GAME.new_state("standard", seats=4, seed=seed)
+        state = GAME.start("standard", seats=4, seed=seed)
         chooser = Rng(seed)
         while state.outcome() is None:
             legal = state.legal_moves()
@@ -107,7 +107,7 @@ SHAPES = shapes_in_play()
 
 def test_the_observation_example_is_what_the_engine_shows() -> None:
     # the procedure the doc names: seed 7, Rng(7) choosing, until turn 9's placing asks seat 0
-    state = GAME.new_state("standard", seats=4, seed=7)
+    state = GAME.start("standard", seats=4, seed=7)
     chooser = Rng(7)
     while not (state.table.turn == 9 and state.table.stage == "place" and state.current_seat == 0):
         state.apply(chooser.choice(state.legal_moves()))

@@ -73,7 +73,7 @@ def test_the_game_is_won_only_if_the_rescue_track_ends_positive(rescue_before: i
 
 
 def test_a_game_that_runs_to_the_turn_limit_ends_and_loses_those_still_in_town() -> None:
-    state = GAME.new_state("standard", seats=4, seed=0, options={"max_turns": 3}, setup=setup(stage="place"))
+    state = GAME.start("standard", seats=4, seed=0, options={"max_turns": 3}, setup=setup(stage="place"))
     for _ in range(3):
         play_turn(state, FAR)
     outcome = state.outcome()

@@ -77,7 +77,7 @@ def test_a_played_card_is_public() -> None:
 
 
 def test_the_seeded_game_hides_every_hand_from_the_other_seats() -> None:
-    state = GAME.new_state("standard", seats=4, seed=11)
+    state = GAME.start("standard", seats=4, seed=11)
     for seat in range(4):
         seen = state.observation(seat)
         assert sorted(seen["hand"]) == sorted(state.table.scientists[seat].hand)
@@ -96,7 +96,7 @@ def test_renown_is_always_public_tokens_and_track_alike() -> None:
 def test_what_a_seat_sees_does_not_depend_on_anything_hidden_from_it(seed: int) -> None:
     # a twin of a real game with other cards in seats 1 to 3's hands, other private draws and
     # discards, the decks in another order and another generator: seat 0 must see no difference
-    state = GAME.new_state("standard", seats=4, seed=seed)
+    state = GAME.start("standard", seats=4, seed=seed)
     chooser = Rng(seed)
     while state.table.turn < 4 or state.current_seat != 0:
         state.apply(chooser.choice(state.legal_moves()))

@@ -19,7 +19,7 @@ seeds = st.integers(min_value=0, max_value=2**32)
 
 def random_game(seed: int, chooser: int):
     """Yield the state after every move of a random game (the same object, changed in place)."""
-    state = GAME.new_state("standard", seats=4, seed=seed)
+    state = GAME.start("standard", seats=4, seed=seed)
     rng = Rng(chooser)
     yield state
     for _ in range(MAX_MOVES):

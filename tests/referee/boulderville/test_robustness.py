@@ -175,7 +175,7 @@ def valid_setup() -> dict[str, Any]:
 def starts_or_is_refused(data: Any, moves: int = 150) -> None:
     """SetupError naming a setup field, or a game that then plays ``moves`` random moves."""
     try:
-        state = GAME.new_state("standard", seats=4, seed=1, setup=data)
+        state = GAME.start("standard", seats=4, seed=1, setup=data)
     except SetupError as refused:
         assert refused.field_name.startswith("setup"), refused.field_name
         return
@@ -191,7 +191,7 @@ def starts_or_is_refused(data: Any, moves: int = 150) -> None:
 
 
 def test_the_valid_setup_starts() -> None:
-    state = GAME.new_state("standard", seats=4, seed=1, setup=valid_setup())
+    state = GAME.start("standard", seats=4, seed=1, setup=valid_setup())
     assert state.table.stage == "place" and state.current_seat == 1
 
 
@@ -266,7 +266,7 @@ def test_a_malformed_setup_is_refused_naming_the_field(data: Any, field: str) ->
     if isinstance(data, dict):
         data = setup(**data) if "scientists" in data or "people" in data else {**setup(), **data}
     with pytest.raises(SetupError) as refused:
-        GAME.new_state("standard", seats=4, seed=0, setup=data)
+        GAME.start("standard", seats=4, seed=0, setup=data)
     assert refused.value.field_name == field
 
 

@@ -31,7 +31,7 @@ def test_one_scientist_card_is_dealt_face_up_to_each_player(seed: int) -> None:
     table = fresh(seed)
     ids = [s.id for s in table.scientists]
     assert len(set(ids)) == 4 and set(ids) <= set(EDITION.scientists)
-    shown = GAME.new_state("standard", seats=4, seed=seed).observation(1)["scientists"]
+    shown = GAME.start("standard", seats=4, seed=seed).observation(1)["scientists"]
     assert [s["id"] for s in shown] == ids
 
 
@@ -79,7 +79,7 @@ def test_the_eruption_card_is_shuffled_among_the_pre_eruption_cards() -> None:
 
 def test_the_first_turn_reveals_the_top_eruption_card_before_anyone_decides() -> None:
     dealt = fresh(5)
-    state = GAME.new_state("standard", seats=4, seed=5)
+    state = GAME.start("standard", seats=4, seed=5)
     assert state.table.revealed == dealt.eruption_deck[:1]
     assert state.table.eruption_deck == dealt.eruption_deck[1:]
     assert state.table.stage == "place" and state.current_seat == 0
@@ -146,10 +146,10 @@ def test_the_board_has_every_place_the_text_names() -> None:
 )
 def test_a_bad_setup_is_refused_naming_the_field(setup: dict, field: str) -> None:
     with pytest.raises(SetupError) as caught:
-        GAME.new_state("standard", seats=4, seed=0, setup=setup)
+        GAME.start("standard", seats=4, seed=0, setup=setup)
     assert caught.value.field_name == field
 
 
 def test_only_four_seats_play() -> None:
     with pytest.raises(SetupError):
-        GAME.new_state("standard", seats=3, seed=0)
+        GAME.start("standard", seats=3, seed=0)

@@ -40,10 +40,10 @@ def table(
 ) -> CatanState:
     """A game on the beginner board, setup skipped, seat 0 about to roll, nobody holding anything."""
     if volcanoes is None:
-        state = GAME.new_state(variant, seats, seed=0, options={"board": "beginner", **options})
+        state = GAME.start(variant, seats, seed=0, options={"board": "beginner", **options})
     else:
         setup = {"board": beginner_board(volcanoes)}
-        state = GAME.new_state(variant, seats, seed=0, options=options, setup=setup)
+        state = GAME.start(variant, seats, seed=0, options=options, setup=setup)
     state.setup_step = 2 * seats
     start_turn(state, 0, "roll")
     return state

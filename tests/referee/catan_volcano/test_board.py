@@ -92,10 +92,10 @@ def test_a_random_board_has_the_base_sets_and_no_touching_red_numbers() -> None:
 
 
 def test_the_board_option_and_the_seed_decide_the_board() -> None:
-    first = GAME.new_state("base", 4, seed=11).layout
-    assert GAME.new_state("base", 4, seed=11).layout == first
-    assert GAME.new_state("base", 4, seed=12).layout != first
-    beginner = GAME.new_state("base", 3, seed=11, options={"board": "beginner"}).layout
+    first = GAME.start("base", 4, seed=11).layout
+    assert GAME.start("base", 4, seed=11).layout == first
+    assert GAME.start("base", 4, seed=12).layout != first
+    beginner = GAME.start("base", 3, seed=11, options={"board": "beginner"}).layout
     assert beginner == beginner_layout()
 
 
@@ -103,7 +103,7 @@ def test_an_explicit_board_is_used_as_given() -> None:
     board = beginner_board()
     board["hexes"][0] = {"terrain": "hills", "number": 10}
     board["hexes"][3] = {"terrain": "mountains", "number": 12}
-    state = GAME.new_state("base", 4, seed=1, setup={"board": board})
+    state = GAME.start("base", 4, seed=1, setup={"board": board})
     assert state.layout.terrains[0] == "hills" and state.layout.terrains[3] == "mountains"
     assert state.layout == Layout.from_json(board)
 
@@ -132,25 +132,25 @@ def test_a_bad_explicit_board_names_the_field(change, field: str) -> None:
     board = beginner_board()
     change(board)
     with pytest.raises(SetupError) as error:
-        GAME.new_state("base", 4, seed=1, setup={"board": board})
+        GAME.start("base", 4, seed=1, setup={"board": board})
     assert error.value.field_name == field
 
 
 def test_setup_errors_for_seats_and_options() -> None:
     with pytest.raises(SetupError) as error:
-        GAME.new_state("base", 2, seed=1)
+        GAME.start("base", 2, seed=1)
     assert error.value.field_name == "bots"
     with pytest.raises(SetupError) as error:
-        GAME.new_state("base", 4, seed=1, options={"board": "hexagonal"})
+        GAME.start("base", 4, seed=1, options={"board": "hexagonal"})
     assert error.value.field_name == "options.board"
     with pytest.raises(SetupError) as error:
-        GAME.new_state("base", 4, seed=1, options={"robber_stops_eruption": False})
+        GAME.start("base", 4, seed=1, options={"robber_stops_eruption": False})
     assert error.value.field_name == "options"
     with pytest.raises(SetupError) as error:
-        GAME.new_state("base", 4, seed=1, setup={"pieces": []})
+        GAME.start("base", 4, seed=1, setup={"pieces": []})
     assert error.value.field_name == "setup"
     with pytest.raises(SetupError) as error:
-        GAME.new_state("base", 4.0, seed=1)  # four seats, but not as an integer
+        GAME.start("base", 4.0, seed=1)  # four seats, but not as an integer
     assert error.value.field_name == "bots"
 
 
@@ -191,6 +191,6 @@ def test_a_board_with_any_json_in_any_place_starts_or_names_a_field(
     targets[place]()
     setup = {"board": value if place == "board" else board}
     try:
-        GAME.new_state(variant, 4, seed=1, setup=setup)
+        GAME.start(variant, 4, seed=1, setup=setup)
     except SetupError as error:
         assert error.field_name.startswith("setup")

@@ -93,7 +93,7 @@ def test_only_the_buyer_learns_the_card_bought() -> None:
 
 
 def test_the_observation_carries_the_board_geometry_and_is_json() -> None:
-    state = GAME.new_state("vulkan-issimo", 3, seed=4)
+    state = GAME.start("vulkan-issimo", 3, seed=4)
     view = json.loads(json.dumps(state.observation(2)))
     board = view["board"]
     assert len(board["hexes"]) == 19 and len(board["edge_nodes"]) == 72 and len(board["node_hexes"]) == 54
@@ -174,7 +174,7 @@ def _swap_development_card(state, seat: int, kinds: list[int]) -> bool:
 def test_changing_hidden_cards_changes_nothing_the_other_seats_see(
     variant: str, seed: int, steps: int, order: list[int], kinds: list[int]
 ) -> None:
-    state = GAME.new_state(variant, 4, seed=seed)
+    state = GAME.start(variant, 4, seed=seed)
     chooser = Rng(seed)
     for _ in range(steps):
         if state.outcome() is not None:

@@ -18,7 +18,7 @@ from tests.referee.engine_checks import JSON_SCALARS, assert_applied_or_refused,
 def test_every_generated_move_has_exactly_its_declared_fields_in_order() -> None:
     seen: set[str] = set()
     for variant in GAME.variants:
-        state = GAME.new_state(variant, 4, seed=2)
+        state = GAME.start(variant, 4, seed=2)
         chooser = Rng(2)
         for _ in range(1500):
             if state.outcome() is not None:
@@ -45,7 +45,7 @@ def test_every_generated_move_has_exactly_its_declared_fields_in_order() -> None
     ],
 )
 def test_malformed_or_illegal_moves_are_refused_without_change(move) -> None:
-    state = GAME.new_state("base", 4, seed=2)
+    state = GAME.start("base", 4, seed=2)
     before = canonical_json(state.to_json())
     with pytest.raises(IllegalMove):
         state.apply(move)
@@ -54,7 +54,7 @@ def test_malformed_or_illegal_moves_are_refused_without_change(move) -> None:
 
 
 def test_a_copy_goes_on_independently() -> None:
-    state = GAME.new_state("gold", 3, seed=8)
+    state = GAME.start("gold", 3, seed=8)
     chooser = Rng(8)
     for _ in range(60):
         state.apply(chooser.choice(state.legal_moves()))
@@ -82,7 +82,7 @@ def _positions() -> list:
     """Games stopped at a spread of phases, one per variant."""
     found = []
     for seed, variant in enumerate(sorted(GAME.variants)):
-        state = GAME.new_state(variant, 4, seed=seed)
+        state = GAME.start(variant, 4, seed=seed)
         chooser = Rng(seed)
         for _ in range(40 + 90 * seed):
             state.apply(chooser.choice(state.legal_moves()))

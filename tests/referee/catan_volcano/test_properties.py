@@ -86,7 +86,7 @@ def _check(state: CatanState) -> None:
 @given(games)
 def test_random_play_keeps_every_invariant_and_ends(game: dict) -> None:
     options = {"trades": game["trades"], "board": game["board"], "turn_limit": TURN_LIMIT}
-    state = GAME.new_state(game["variant"], game["seats"], seed=game["seed"], options=options)
+    state = GAME.start(game["variant"], game["seats"], seed=game["seed"], options=options)
     chooser = Rng(game["seed"])
     moves = 0
     while state.outcome() is None:

@@ -16,7 +16,7 @@ def _place(state, node: int, towards: int) -> None:
 
 
 def test_seats_place_in_snake_order_and_seat_0_then_rolls() -> None:
-    state = GAME.new_state("base", 4, seed=3, options={"board": "beginner"})
+    state = GAME.start("base", 4, seed=3, options={"board": "beginner"})
     spots = [(0, 3), (2, 6), (11, 7), (15, 10), (21, 16), (26, 20), (38, 33), (42, 37)]
     order = []
     for node, towards in spots:
@@ -31,7 +31,7 @@ def test_seats_place_in_snake_order_and_seat_0_then_rolls() -> None:
 
 
 def test_three_seats_place_0_1_2_2_1_0() -> None:
-    state = GAME.new_state("base", 3, seed=3, options={"board": "beginner"})
+    state = GAME.start("base", 3, seed=3, options={"board": "beginner"})
     order = []
     for node, towards in [(0, 3), (2, 6), (11, 7), (15, 10), (21, 16), (26, 20)]:
         order.append(state.current_seat)
@@ -40,7 +40,7 @@ def test_three_seats_place_0_1_2_2_1_0() -> None:
 
 
 def test_the_distance_rule_holds_from_the_first_settlement() -> None:
-    state = GAME.new_state("base", 4, seed=3, options={"board": "beginner"})
+    state = GAME.start("base", 4, seed=3, options={"board": "beginner"})
     state.apply({"type": "place_settlement", "node": 18})
     offered_roads = {m["edge"] for m in state.legal_moves()}
     assert offered_roads == set(NODE_EDGES[18])  # the road must touch the new settlement
@@ -53,7 +53,7 @@ def test_the_distance_rule_holds_from_the_first_settlement() -> None:
 
 
 def test_only_the_second_settlement_yields_one_card_per_producing_hex() -> None:
-    state = GAME.new_state("base", 3, seed=3, options={"board": "beginner"})
+    state = GAME.start("base", 3, seed=3, options={"board": "beginner"})
     # node 12 touches mountains 10, fields 12 and hills 6; node 18 touches hills, pasture, desert
     _place(state, 12, 7)
     assert hand(state, 0) == {}

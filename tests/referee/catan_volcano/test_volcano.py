@@ -50,7 +50,7 @@ def _volcano_table(variant: str = "gold", number: int = 8, **options):
 def test_lost_desert_puts_the_volcano_on_the_desert_with_4_5_9_or_10_and_the_robber_on_it() -> None:
     numbers = Counter()
     for seed in range(40):
-        state = GAME.new_state("lost-desert", 4, seed=seed, options={"board": "beginner"})
+        state = GAME.start("lost-desert", 4, seed=seed, options={"board": "beginner"})
         layout = state.layout
         assert layout.volcanoes == (9,)
         assert "desert" not in layout.terrains
@@ -64,7 +64,7 @@ def test_gold_replaces_one_random_hex_which_keeps_its_token() -> None:
     replaced = set()
     beginner = beginner_layout()
     for seed in range(60):
-        state = GAME.new_state("gold", 4, seed=seed, options={"board": "beginner"})
+        state = GAME.start("gold", 4, seed=seed, options={"board": "beginner"})
         (volcano,) = state.layout.volcanoes
         replaced.add(volcano)
         if beginner.terrains[volcano] == "desert":
@@ -82,7 +82,7 @@ def test_a_gold_volcano_on_the_deserts_place_draws_no_red_number_next_to_a_red_o
     # the volcano is "mixed with the rest of the tiles": its token obeys the board's 6-and-8 rule
     drawn = Counter()
     for seed in range(400):
-        layout = GAME.new_state("gold", 4, seed=seed, options={"board": board}).layout
+        layout = GAME.start("gold", 4, seed=seed, options={"board": board}).layout
         (volcano,) = layout.volcanoes
         if "desert" not in layout.terrains:
             drawn[layout.numbers[volcano]] += 1
@@ -97,7 +97,7 @@ def test_vulkan_issimo_has_three_gold_volcanoes_on_4_5_and_6_around_one_intersec
     # "an intersection with two or three bordering volcanic fields": the three meet at one corner
     meeting_points = set()
     for seed in range(30):
-        state = GAME.new_state("vulkan-issimo", 4, seed=seed, options={"board": board})
+        state = GAME.start("vulkan-issimo", 4, seed=seed, options={"board": board})
         layout = state.layout
         assert sorted(layout.numbers[h] for h in layout.volcanoes) == [4, 5, 6]
         assert sorted(n for n in layout.numbers if n is not None) == sorted(EDITION.number_tokens)
@@ -143,11 +143,11 @@ def test_explicit_boards_the_variants_allow() -> None:
 
 
 def test_no_start_on_volcano_keeps_first_settlements_off_its_corners() -> None:
-    state = GAME.new_state("gold", 4, seed=1, options={"no_start_on_volcano": True})
+    state = GAME.start("gold", 4, seed=1, options={"no_start_on_volcano": True})
     (volcano,) = state.layout.volcanoes
     spots = {m["node"] for m in state.legal_moves()}
     assert not spots & set(HEX_NODES[volcano])
-    free = GAME.new_state("gold", 4, seed=1)
+    free = GAME.start("gold", 4, seed=1)
     assert set(HEX_NODES[volcano]) <= {m["node"] for m in free.legal_moves()}
 
 

@@ -54,7 +54,7 @@ def game(
     to_move: int | None = None,
     **options: Any,
 ) -> VolcanoState:
-    return GAME.new_state(
+    return GAME.start(
         "fiesta-caldera", seats=seats, seed=0, options=options, setup=setup(stacks, caps, captures, to_move)
     )
 

@@ -33,7 +33,7 @@ def _setup() -> dict[str, Any]:
 
 
 def test_the_setup_example_has_the_legal_moves_the_page_counts() -> None:
-    state = GAME.new_state("fiesta-caldera", seats=2, seed=0, setup=_setup())
+    state = GAME.start("fiesta-caldera", seats=2, seed=0, setup=_setup())
     counted = re.search(r"has (\d+) legal moves: (\d+) steps", DOC.read_text(encoding="utf-8"))
     assert counted is not None
     moves = state.legal_moves()
@@ -42,7 +42,7 @@ def test_the_setup_example_has_the_legal_moves_the_page_counts() -> None:
 
 
 def test_the_move_examples_are_legal_in_the_setup_example_and_capture_the_red_nest() -> None:
-    state = GAME.new_state("fiesta-caldera", seats=2, seed=0, setup=_setup())
+    state = GAME.start("fiesta-caldera", seats=2, seed=0, setup=_setup())
     examples = {move["type"]: move for move in map(json.loads, _json_blocks()[1].splitlines())}
     step, power_play = examples["step"], examples["power_play"]
 
@@ -57,7 +57,7 @@ def test_the_move_examples_are_legal_in_the_setup_example_and_capture_the_red_ne
 
 
 def test_the_observation_example_is_the_engines_after_the_worked_eruption() -> None:
-    state = GAME.new_state("fiesta-caldera", seats=2, seed=7)
+    state = GAME.start("fiesta-caldera", seats=2, seed=7)
     state.apply({"type": "step", "from": [2, 3], "dir": "W"})
 
     observed = state.observation(1)

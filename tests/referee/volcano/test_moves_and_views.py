@@ -122,7 +122,7 @@ def test_every_seat_sees_the_same_whole_table_and_nothing_beyond_the_state() -> 
     # Volcano hides nothing, and after the seeded layout nothing is left to chance: so the only
     # difference between two seats' views is the viewer, every fact shown is one the state holds, and
     # the state keeps no seed or RNG a view could leak the future through.
-    state = GAME.new_state("fiesta-caldera", seats=3, seed=11, options={"turn_limit": 12})
+    state = GAME.start("fiesta-caldera", seats=3, seed=11, options={"turn_limit": 12})
     chooser = Rng(11)
     assert not {"seed", "rng"} & set(state.to_json())
     while state.outcome() is None:

@@ -82,7 +82,7 @@ def _play_out(state: VolcanoState, seed: int) -> int:
 @PROPERTY_SETTINGS
 @given(seed=st.integers(min_value=0, max_value=2**32), seats=st.sampled_from([2, 3]), chosen=options)
 def test_seeded_games_conserve_pieces_never_land_on_caps_and_end(seed: int, seats: int, chosen: dict) -> None:
-    state = GAME.new_state("fiesta-caldera", seats=seats, seed=seed, options=chosen)
+    state = GAME.start("fiesta-caldera", seats=seats, seed=seed, options=chosen)
     assert _pieces_in_play(state) == BOX
     _play_out(state, seed)
     assert _pieces_in_play(state) == BOX
@@ -91,7 +91,7 @@ def test_seeded_games_conserve_pieces_never_land_on_caps_and_end(seed: int, seat
 @PROPERTY_SETTINGS
 @given(setup=explicit_setups(), seed=st.integers(min_value=0, max_value=2**32), chosen=options)
 def test_any_position_plays_to_an_end_within_the_rules(setup: dict, seed: int, chosen: dict) -> None:
-    state = GAME.new_state("fiesta-caldera", seats=2, seed=0, options=chosen, setup=setup)
+    state = GAME.start("fiesta-caldera", seats=2, seed=0, options=chosen, setup=setup)
     _play_out(state, seed)
     outcome = state.outcome()
     assert outcome is not None
@@ -105,7 +105,7 @@ def test_any_position_plays_to_an_end_within_the_rules(setup: dict, seed: int, c
 @given(seed=st.integers(min_value=0, max_value=2**32), seats=st.sampled_from([2, 3]))
 def test_the_seat_to_move_always_has_a_step(seed: int, seats: int) -> None:
     # a turn can only end by an eruption or the step limit, so every position needs a cap step
-    state = GAME.new_state("fiesta-caldera", seats=seats, seed=seed, options={"turn_limit": 40})
+    state = GAME.start("fiesta-caldera", seats=seats, seed=seed, options={"turn_limit": 40})
     chooser = Rng(seed)
     while state.outcome() is None:
         moves = state.legal_moves()

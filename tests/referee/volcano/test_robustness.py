@@ -89,7 +89,7 @@ def _sizes(value: Any) -> list[Any]:
 
 def _start_or_refuse(data: Any) -> None:
     try:
-        state = GAME.new_state("fiesta-caldera", seats=2, seed=0, setup=data)
+        state = GAME.start("fiesta-caldera", seats=2, seed=0, setup=data)
     except SetupError as refused:
         assert refused.field_name.startswith("setup"), refused.field_name
         return
@@ -136,7 +136,7 @@ def test_any_json_is_a_listed_move_or_an_illegal_move_that_changes_nothing(move:
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=2**32), garbage=st.lists(ANY_JSON, min_size=1, max_size=5))
 def test_garbage_between_real_moves_never_disturbs_a_game(seed: int, garbage: list) -> None:
-    state = GAME.new_state("fiesta-caldera", seats=3, seed=seed, options={"turn_limit": 30})
+    state = GAME.start("fiesta-caldera", seats=3, seed=seed, options={"turn_limit": 30})
     chooser = Rng(seed)
     while state.outcome() is None:
         for move in garbage:

@@ -35,7 +35,7 @@ def _same_colour_pairs(colours, offsets) -> int:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_the_seeded_layout_follows_the_setup_rules(seed: int) -> None:
-    state = GAME.new_state("fiesta-caldera", seats=2, seed=seed)
+    state = GAME.start("fiesta-caldera", seats=2, seed=seed)
     board = state.observation(0)["board"]
 
     assert board[2][2] == {"stack": [], "cap": None}  # the Caldera starts empty
@@ -54,13 +54,13 @@ def test_the_seeded_layout_follows_the_setup_rules(seed: int) -> None:
 
 
 def test_corner_to_corner_nests_of_one_colour_are_allowed() -> None:
-    boards = [GAME.new_state("fiesta-caldera", seats=2, seed=seed).observation(0)["board"] for seed in SEEDS]
+    boards = [GAME.start("fiesta-caldera", seats=2, seed=seed).observation(0)["board"] for seed in SEEDS]
     assert any(_same_colour_pairs(_nest_colours(board), CORNERS) for board in boards)
 
 
 def test_the_seed_decides_the_layout() -> None:
     def layout(seed: int) -> str:
-        return canonical_json(GAME.new_state("fiesta-caldera", seats=3, seed=seed).to_json())
+        return canonical_json(GAME.start("fiesta-caldera", seats=3, seed=seed).to_json())
 
     assert layout(5) == layout(5)
     assert len({layout(seed) for seed in SEEDS}) == len(SEEDS)
@@ -69,7 +69,7 @@ def test_the_seed_decides_the_layout() -> None:
 def test_an_explicit_setup_gives_exactly_that_position() -> None:
     data = setup({(1, 1): "red3 blue1", (2, 2): "green2"}, {(1, 1): "white"}, ["cyan1", "", "clear3"], 2)
 
-    state = GAME.new_state("fiesta-caldera", seats=3, seed=99, setup=data)
+    state = GAME.start("fiesta-caldera", seats=3, seed=99, setup=data)
 
     observed = state.observation(0)
     assert observed["board"] == data["board"]
@@ -109,19 +109,19 @@ def _broken(path: list, value) -> dict:
 )
 def test_a_bad_setup_names_its_field(data, field: str) -> None:
     with pytest.raises(SetupError) as refused:
-        GAME.new_state("fiesta-caldera", seats=2, seed=0, setup=data)
+        GAME.start("fiesta-caldera", seats=2, seed=0, setup=data)
     assert refused.value.field_name == field
 
 
 def test_a_square_may_leave_out_its_cap() -> None:
-    state = GAME.new_state("fiesta-caldera", seats=2, seed=0, setup=_broken(["board", 1, 2], {"stack": []}))
+    state = GAME.start("fiesta-caldera", seats=2, seed=0, setup=_broken(["board", 1, 2], {"stack": []}))
     assert state.observation(0)["board"][1][2] == {"stack": [], "cap": None}
 
 
 def test_four_caps_of_one_colour_are_more_than_the_box_holds() -> None:
     caps = {(0, column): "black" for column in range(4)}
     with pytest.raises(SetupError, match="black caps"):
-        GAME.new_state("fiesta-caldera", seats=2, seed=0, setup=setup({}, caps))
+        GAME.start("fiesta-caldera", seats=2, seed=0, setup=setup({}, caps))
 
 
 @pytest.mark.parametrize(
@@ -135,20 +135,20 @@ def test_four_caps_of_one_colour_are_more_than_the_box_holds() -> None:
 )
 def test_bad_options_name_their_field(options, field: str) -> None:
     with pytest.raises(SetupError) as refused:
-        GAME.new_state("fiesta-caldera", seats=2, seed=0, options=options)
+        GAME.start("fiesta-caldera", seats=2, seed=0, options=options)
     assert refused.value.field_name == field
 
 
 @pytest.mark.parametrize("seats", [1, 4])
 def test_two_or_three_seats(seats: int) -> None:
     with pytest.raises(SetupError) as refused:
-        GAME.new_state("fiesta-caldera", seats=seats, seed=0)
+        GAME.start("fiesta-caldera", seats=seats, seed=0)
     assert refused.value.field_name == "bots"
 
 
 def test_the_setup_is_not_changed_by_play() -> None:
     data = setup({(0, 0): "red1 red2 red3"}, {(0, 0): "black"})
     kept = copy.deepcopy(data)
-    state = GAME.new_state("fiesta-caldera", seats=2, seed=0, setup=data)
+    state = GAME.start("fiesta-caldera", seats=2, seed=0, setup=data)
     state.apply({"type": "step", "from": [0, 0], "dir": "E"})
     assert data == kept

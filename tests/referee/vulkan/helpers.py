@@ -32,7 +32,7 @@ def position(
         setup["to_move"] = to_move
     if supply is not None:
         setup["seats"] = [{"supply": row} for row in supply]
-    return GAME.new_state(variant, seats=seats, seed=0, setup=setup)
+    return GAME.start(variant, seats=seats, seed=0, setup=setup)
 
 
 def flight(colour: str, *path: tuple[int, int]) -> dict[str, Any]:

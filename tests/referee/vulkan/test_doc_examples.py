@@ -32,7 +32,7 @@ def test_the_worked_turn_plays_as_the_page_says() -> None:
         "outcome_competitive",
         "outcome_cooperative",
     }
-    state = GAME.new_state("competitive", seats=4, seed=0, setup=found["setup"])
+    state = GAME.start("competitive", seats=4, seed=0, setup=found["setup"])
     assert state.observation(3) == found["observation"]
     pictures = dict(PICTURE.findall(DOC.read_text()))
     assert render(state) == pictures["before"].rstrip("\n")
@@ -42,7 +42,7 @@ def test_the_worked_turn_plays_as_the_page_says() -> None:
 
 
 def test_the_setup_example_is_accepted_as_described() -> None:
-    state = GAME.new_state("competitive", seats=2, seed=0, setup=examples()["explicit_setup"])
+    state = GAME.start("competitive", seats=2, seed=0, setup=examples()["explicit_setup"])
     seat0, seat1 = state.observation(0)["seats"]
     assert seat0["supply"] == {"red": 11, "yellow": 11} and seat0["score"] == 10
     assert seat1["supply"] == {"green": 12, "blue": 12}  # left out: the standard allotment
@@ -50,7 +50,7 @@ def test_the_setup_example_is_accepted_as_described() -> None:
 
 
 def test_the_move_counts_quoted_on_the_page() -> None:
-    state = GAME.new_state("competitive", seats=2, seed=7)
+    state = GAME.start("competitive", seats=2, seed=7)
     assert len(state.legal_moves()) == 18
     state.apply({"type": "volcano", "tile": [0, 0]})
     moves = state.legal_moves()
@@ -62,7 +62,7 @@ def test_the_move_counts_quoted_on_the_page() -> None:
     ("name", "variant", "seats"), [("competitive", "competitive", 3), ("cooperative", "cooperative", 2)]
 )
 def test_the_outcome_examples_are_the_games_the_page_names(name: str, variant: str, seats: int) -> None:
-    state = GAME.new_state(variant, seats=seats, seed=5)
+    state = GAME.start(variant, seats=seats, seed=5)
     chooser = Rng(5)
     while state.outcome() is None:
         state.apply(chooser.choice(state.legal_moves()))

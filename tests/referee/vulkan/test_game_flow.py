@@ -29,7 +29,7 @@ SEATS_1_2_PASS = [passed(1), passed(2)]
 
 
 def setup_state(seats: int, setup: dict[str, Any], variant: str = "competitive") -> VulkanState:
-    return GAME.new_state(variant, seats=seats, seed=0, setup=setup)
+    return GAME.start(variant, seats=seats, seed=0, setup=setup)
 
 
 # ---------------------------------------------------------------------- the volcano and who starts
@@ -48,7 +48,7 @@ def setup_state(seats: int, setup: dict[str, Any], variant: str = "competitive")
 def test_seat_0_chooses_the_volcano_among_enclosed_tiles_then_its_left_neighbour_flies(
     variant: str, seats: int, first_flyer: int
 ) -> None:
-    state = GAME.new_state(variant, seats=seats, seed=11)
+    state = GAME.start(variant, seats=seats, seed=11)
     assert state.phase == "volcano" and state.current_seat == 0
     choices = [tuple(move["tile"]) for move in state.legal_moves()]
     cells = {tuple(entry["at"]) for entry in state.observation(0)["tiles"]}
@@ -124,7 +124,7 @@ def test_a_flight_must_drop_at_least_one_load() -> None:
 
 
 def test_each_path_is_listed_once_per_colour_and_one_tile_paths_once() -> None:
-    state = GAME.new_state("solitaire", seats=1, seed=4)
+    state = GAME.start("solitaire", seats=1, seed=4)
     state.apply({"type": "volcano", "tile": [0, 0]})
     moves = state.legal_moves()
     keys = [(move["colour"], tuple(map(tuple, move["path"]))) for move in moves]

@@ -12,7 +12,7 @@ from referee.vulkan.hexes import enclosed, is_connected, touching
 
 
 def dealt(layout: str, seed: int, seats: int = 2):
-    state = GAME.new_state("competitive", seats=seats, seed=seed, options={"layout": layout})
+    state = GAME.start("competitive", seats=seats, seed=seed, options={"layout": layout})
     return state, state.observation(0)["tiles"]
 
 
@@ -74,6 +74,6 @@ def test_the_deal_follows_the_seed_and_differs_between_seeds() -> None:
 )
 def test_each_seat_count_hands_out_the_colours_of_the_rule_text(seats: int, supplies: list[dict]) -> None:
     variant = "solitaire" if seats == 1 else "competitive"
-    observation = GAME.new_state(variant, seats=seats, seed=0).observation(0)
+    observation = GAME.start(variant, seats=seats, seed=0).observation(0)
     assert [seat["supply"] for seat in observation["seats"]] == supplies
     assert [seat["colours"] for seat in observation["seats"]] == [list(row) for row in supplies]

@@ -10,7 +10,7 @@ from referee.vulkan import GAME, state_from_observation
 
 
 def played(seed: int, moves: int, variant: str = "competitive", seats: int = 3):
-    state = GAME.new_state(variant, seats=seats, seed=seed)
+    state = GAME.start(variant, seats=seats, seed=seed)
     chooser = Rng(seed)
     for _ in range(moves):
         if state.outcome() is not None:

@@ -75,7 +75,7 @@ def check_invariants(state: VulkanState, all_cells: set[tuple[int, int]]) -> Non
 )
 def test_random_play_keeps_every_invariant_and_ends(mode, seed, layout, data) -> None:
     variant, seats = mode
-    state = GAME.new_state(variant, seats=seats, seed=seed, options={"layout": layout})
+    state = GAME.start(variant, seats=seats, seed=seed, options={"layout": layout})
     all_cells = set(state.board.layout.coords)
     check_invariants(state, all_cells)
     moves = 0
@@ -102,7 +102,7 @@ def test_random_play_keeps_every_invariant_and_ends(mode, seed, layout, data) ->
 @SETTINGS
 @given(seed=st.integers(0, 2**32), data=st.data())
 def test_apply_accepts_exactly_the_listed_moves(seed, data) -> None:
-    state = GAME.new_state("competitive", seats=2, seed=seed, options={"layout": "random"})
+    state = GAME.start("competitive", seats=2, seed=seed, options={"layout": "random"})
     for _ in range(data.draw(st.integers(0, 6), label="warm-up moves")):
         if state.outcome() is not None:
             return
@@ -143,7 +143,7 @@ def one_at_a_time(board: Board, order: list[int]) -> set[int]:
 @SETTINGS
 @given(seed=st.integers(0, 2**32), data=st.data())
 def test_the_cascade_does_not_depend_on_order(seed, data) -> None:
-    state = GAME.new_state("solitaire", seats=1, seed=seed, options={"layout": "random"})
+    state = GAME.start("solitaire", seats=1, seed=seed, options={"layout": "random"})
     state.apply(state.legal_moves()[0])
     board = state.board
     full = data.draw(st.sets(st.sampled_from(board.forest()), max_size=30), label="full tiles")
@@ -170,7 +170,7 @@ NEAR_MOVES = st.fixed_dictionaries(
 @SETTINGS
 @given(move=ANY_JSON | NEAR_MOVES, flights=st.integers(0, 3), seed=st.integers(0, 2**16))
 def test_any_json_sent_as_a_move_is_refused_unchanged_unless_legal(move, flights, seed) -> None:
-    state = GAME.new_state("competitive", seats=3, seed=seed)
+    state = GAME.start("competitive", seats=3, seed=seed)
     chooser = Rng(seed)
     for _ in range(1 + flights):  # the volcano phase, then some flights
         state.apply(chooser.choice(state.legal_moves()))
@@ -215,7 +215,7 @@ def test_any_json_anywhere_in_a_setup_starts_a_game_or_names_the_wrong_field(pla
         target = target[step]
     target[place[-1]] = value
     try:
-        state = GAME.new_state("competitive", seats=2, seed=0, setup=setup)
+        state = GAME.start("competitive", seats=2, seed=0, setup=setup)
     except SetupError as error:
         assert error.field_name.startswith("setup") and str(error).startswith(error.field_name)
         return

@@ -152,7 +152,7 @@ BAD = [
 )
 def test_bad_setups_name_the_field(setup: Any, field: str, message: str) -> None:
     with pytest.raises(SetupError) as raised:
-        GAME.new_state("competitive", seats=2, seed=0, setup=setup)
+        GAME.start("competitive", seats=2, seed=0, setup=setup)
     assert raised.value.field_name == field
     assert str(raised.value).startswith(field)
     assert message in str(raised.value)
@@ -161,9 +161,9 @@ def test_bad_setups_name_the_field(setup: Any, field: str, message: str) -> None
 def test_the_three_seat_shared_colour_needs_explicit_supplies_when_it_is_on_the_table() -> None:
     setup = changed(PLAYING, ["tiles", 1, "loads"], ["blue"])
     with pytest.raises(SetupError, match="13 blue loads in play"):
-        GAME.new_state("competitive", seats=3, seed=0, setup=setup)
+        GAME.start("competitive", seats=3, seed=0, setup=setup)
     setup["seats"] = [{"supply": {"red": 12, "blue": 3}}, {}, {}]
-    state = GAME.new_state("competitive", seats=3, seed=0, setup=setup)
+    state = GAME.start("competitive", seats=3, seed=0, setup=setup)
     assert [row[3] for row in state.supply] == [3, 4, 4]
 
 
@@ -178,7 +178,7 @@ def test_a_good_setup_is_taken_as_given() -> None:
         "seats": [{"awarded": [4, {"at": [7, 7], "value": 6}]}, {"supply": {"green": 3}}],
         "to_move": 0,
     }
-    state = GAME.new_state("competitive", seats=2, seed=0, setup=setup)
+    state = GAME.start("competitive", seats=2, seed=0, setup=setup)
     observation = state.observation(1)
     assert observation["tiles"] == [
         {"at": [-1, 0], "value": 3, "spaces": 2, "loads": []},
@@ -195,7 +195,7 @@ def test_a_good_setup_is_taken_as_given() -> None:
 
 def test_a_setup_where_the_seat_to_move_has_no_loads_passes_it() -> None:
     setup = {**PLAYING, "to_move": 0, "seats": [{"supply": {}}, {"supply": {"blue": 2}}]}
-    state = GAME.new_state("competitive", seats=2, seed=0, setup=setup)
+    state = GAME.start("competitive", seats=2, seed=0, setup=setup)
     assert state.current_seat == 1
     assert state.last == {
         "seat": None,
@@ -206,17 +206,17 @@ def test_a_setup_where_the_seat_to_move_has_no_loads_passes_it() -> None:
 
 def test_a_setup_where_nobody_can_fly_is_already_over() -> None:
     setup = {**PLAYING, "seats": [{"supply": {}}, {"supply": {}}], "to_move": 0}
-    state = GAME.new_state("competitive", seats=2, seed=0, setup=setup)
+    state = GAME.start("competitive", seats=2, seed=0, setup=setup)
     assert state.current_seat is None and state.outcome() is not None
 
 
 def test_options_are_checked() -> None:
     with pytest.raises(SetupError) as raised:
-        GAME.new_state("competitive", seats=2, seed=0, options={"layout": "square"})
+        GAME.start("competitive", seats=2, seed=0, options={"layout": "square"})
     assert raised.value.field_name == "options.layout"
     with pytest.raises(SetupError) as raised:
-        GAME.new_state("solitaire", seats=2, seed=0)
+        GAME.start("solitaire", seats=2, seed=0)
     assert raised.value.field_name == "bots"
     with pytest.raises(SetupError) as raised:
-        GAME.new_state("competitive", seats=1, seed=0)
+        GAME.start("competitive", seats=1, seed=0)
     assert raised.value.field_name == "bots"
