@@ -33,10 +33,10 @@ from redis import Redis
 from redis.exceptions import RedisError
 
 from arena.api import create_app
+from arena.celery_app import redis_runtime
 from arena.embedded import EmbeddedPlatform
 from arena.runtime import Runtime
 from arena.settings import Settings
-from arena.wiring import redis_runtime
 from bots.sdk import create_bot_app, serve_app_in_thread
 from referee.agents import HttpAgent
 from referee.endpoints import EndpointPolicy

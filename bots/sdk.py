@@ -100,7 +100,12 @@ def create_bot_app(
     """A Flask app serving one bot at ``path``. Give ``choose`` or ``factory``, not both."""
     if (choose is None) == (factory is None):
         raise ValueError("give either choose or factory")
-    source: BotSource = factory if factory is not None else (lambda _message: _FunctionBot(choose))
+    if factory is not None:
+        source: BotSource = factory
+    else:
+        function = choose
+        assert function is not None  # one of the two was given, checked above
+        source = lambda _message: _FunctionBot(function)  # noqa: E731
     bots = MatchBots(source)
     app = Flask("arena-bot")
 

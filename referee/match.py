@@ -22,7 +22,7 @@ bots | variant competitive is played by 2, 3, 4 seats, not 1
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -134,6 +134,15 @@ class MatchSpec:
             time=time if time is not None else TimeControl(),
             max_faults=max_faults,
         )
+
+    def reseated(self, bots: Sequence[str], seed: int) -> MatchSpec:
+        """The same checked request with other bots in its seats and another seed (a tournament's
+        matches share everything else); the seat count must stay the same."""
+        if len(bots) != self.seats:
+            raise ValueError(f"a reseated spec keeps its {self.seats} seats, not {len(bots)}")
+        if not _whole(seed):
+            raise SetupError("seed must be an integer", "seed")
+        return replace(self, bots=tuple(bots), seed=seed)
 
     @property
     def seats(self) -> int:

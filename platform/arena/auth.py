@@ -27,12 +27,14 @@ def hash_token(token: str) -> str:
 
 def token_matches(token: str | None, token_hash: str) -> bool:
     """Constant-time check of a presented token against a stored hash."""
-    return bool(token) and hmac.compare_digest(hash_token(token), token_hash)
+    return token is not None and bool(token) and hmac.compare_digest(hash_token(token), token_hash)
 
 
 def same_token(presented: str | None, expected: str) -> bool:
     """Constant-time comparison for the organizer token (never empty when it counts)."""
-    return bool(presented) and bool(expected) and hmac.compare_digest(presented.encode(), expected.encode())
+    if not presented or not expected:
+        return False
+    return hmac.compare_digest(presented.encode(), expected.encode())
 
 
 def bearer_token(header: str | None) -> str | None:

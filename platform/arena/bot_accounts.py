@@ -8,14 +8,16 @@ checks again at every call). The public view leaves out the endpoint, the token 
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from arena import ladder
 from arena.auth import hash_token, new_secret, new_token, same_token, token_matches
 from arena.errors import InvalidRequest, NotFound, Unauthorized, field_error, merge_errors
-from arena.runtime import Runtime, now_iso, stamp
-from arena.store import Record
+from arena.records import BotRecord, now_iso
+from arena.runtime import Runtime
 from referee.endpoints import EndpointRefused
 from referee.game import SetupError
 from referee.registry import get_game
@@ -46,40 +48,42 @@ def _refuse_if(errors: dict[str, Any]) -> None:
         raise InvalidRequest("The request has invalid fields.", errors)
 
 
-def register(runtime: Runtime, data: Mapping[str, Any]) -> Record:
-    """Create a bot; the returned record carries ``token`` and ``secret`` in the clear, this once."""
+def register(runtime: Runtime, data: Mapping[str, Any]) -> tuple[BotRecord, str]:
+    """Create a bot; returns it with its token in the clear (shown this once, stored as a hash)."""
     errors = merge_errors(_check_games(data["games"]), _check_endpoint(runtime, data["endpoint"]))
     _refuse_if(errors)
     token = new_token()
-    bot = {
-        "id": "b-" + secrets.token_hex(8),
-        "name": data["name"],
-        "endpoint": data["endpoint"],
-        "games": list(data["games"]),
-        "token_hash": hash_token(token),
-        "secret": new_secret(),
-        **stamp(),
-    }
-    bot["updated_at"] = bot["created_at"]
+    created = now_iso()
+    bot = BotRecord(
+        id="b-" + secrets.token_hex(8),
+        name=data["name"],
+        endpoint=data["endpoint"],
+        games=tuple(data["games"]),
+        token_hash=hash_token(token),
+        secret=new_secret(),
+        created_at=created,
+        created_ts=time.time(),
+        updated_at=created,
+    )
     runtime.store.put_bot(bot)
-    return {**bot, "token": token}
+    return bot, token
 
 
-def get(runtime: Runtime, bot_id: str) -> Record:
+def get(runtime: Runtime, bot_id: str) -> BotRecord:
     bot = runtime.store.get_bot(bot_id)
     if bot is None:
         raise NotFound(f"no bot with id {bot_id!r}")
     return bot
 
 
-def authorize(runtime: Runtime, bot: Record, token: str | None) -> None:
+def authorize(runtime: Runtime, bot: BotRecord, token: str | None) -> None:
     """The bot's own token, or the organizer token, may change or delete it."""
-    if token_matches(token, bot["token_hash"]) or same_token(token, runtime.settings.admin_token):
+    if token_matches(token, bot.token_hash) or same_token(token, runtime.settings.admin_token):
         return
     raise Unauthorized("this needs the bot's token: Authorization: Bearer <token>")
 
 
-def update(runtime: Runtime, bot_id: str, token: str | None, changes: Mapping[str, Any]) -> Record:
+def update(runtime: Runtime, bot_id: str, token: str | None, changes: Mapping[str, Any]) -> BotRecord:
     bot = get(runtime, bot_id)
     authorize(runtime, bot, token)
     errors: dict[str, Any] = {}
@@ -88,15 +92,20 @@ def update(runtime: Runtime, bot_id: str, token: str | None, changes: Mapping[st
     if "endpoint" in changes:
         merge_errors(errors, _check_endpoint(runtime, changes["endpoint"]))
     _refuse_if(errors)
-    bot = {**bot, **{name: changes[name] for name in ("name", "endpoint", "games") if name in changes}}
-    bot["updated_at"] = now_iso()
+    bot = replace(
+        bot,
+        name=changes.get("name", bot.name),
+        endpoint=changes.get("endpoint", bot.endpoint),
+        games=tuple(changes.get("games", bot.games)),
+        updated_at=now_iso(),
+    )
     runtime.store.put_bot(bot)
     return bot
 
 
-def _ladders_of(bot: Record) -> list[tuple[str, str]]:
-    found = []
-    for game_id in bot["games"]:
+def _ladders_of(bot: BotRecord) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    for game_id in bot.games:
         try:
             game = get_game(game_id)
         except SetupError:
@@ -111,27 +120,27 @@ def delete(runtime: Runtime, bot_id: str, token: str | None) -> None:
     runtime.store.delete_bot(bot_id, _ladders_of(bot))
 
 
-def public_view(runtime: Runtime, bot: Record) -> dict[str, Any]:
+def public_view(runtime: Runtime, bot: BotRecord) -> dict[str, Any]:
     """Name, games, faults by kind, and the bot's row in each ladder it has played in."""
-    faults = runtime.store.bot_faults(bot["id"])
+    faults = runtime.store.bot_faults(bot.id)
     ratings = []
     for game_id, variant in _ladders_of(bot):
-        row = runtime.store.ladder_row(game_id, variant, bot["id"])
+        row = runtime.store.ladder_row(game_id, variant, bot.id)
         if row is not None:
             spec = get_game(game_id).variant(variant)
             ratings.append(
-                {"game": game_id, "variant": variant, **ladder.display_row(bot["id"], bot["name"], row, spec)}
+                {"game": game_id, "variant": variant, **ladder.display_row(bot.id, bot.name, row, spec)}
             )
     return {
-        "id": bot["id"],
-        "name": bot["name"],
-        "games": bot["games"],
-        "created_at": bot["created_at"],
-        "updated_at": bot.get("updated_at", bot["created_at"]),
+        "id": bot.id,
+        "name": bot.name,
+        "games": list(bot.games),
+        "created_at": bot.created_at,
+        "updated_at": bot.updated_at,
         "faults": {"total": sum(faults.values()), "by_kind": faults},
         "ratings": ratings,
     }
 
 
-def owner_view(runtime: Runtime, bot: Record) -> dict[str, Any]:
-    return {**public_view(runtime, bot), "endpoint": bot["endpoint"]}
+def owner_view(runtime: Runtime, bot: BotRecord) -> dict[str, Any]:
+    return {**public_view(runtime, bot), "endpoint": bot.endpoint}

@@ -1,17 +1,70 @@
-"""The Celery application: ``celery -A arena.celery_app worker`` (or ``arena worker``) runs it.
+"""The Celery application and the match task: ``celery -A arena.celery_app worker`` (or ``arena worker``).
 
 Matches spend most of their time waiting on bots over HTTP, so a worker plays many at once in a
 pool of threads (``ARENA_WORKER_CONCURRENCY``, default 16) rather than one per process. The broker
 is ``REDIS_URL``; without it the app uses an in-process memory broker, which only the embedded
 platform (:mod:`arena.embedded`) can serve.
+
+The match task is thin, idempotent and keyed by the match id; the work is
+:func:`arena.execution.execute`. The task reaches the platform's :class:`arena.runtime.Runtime`
+through its base class, built once per worker on first use (Celery's documented pattern for
+per-worker resources), from the function given to :func:`make_celery`.
+
+Declared with ``acks_late`` and ``reject_on_worker_lost``: the broker keeps the message until the
+match has been stored, so a worker killed mid-match loses nothing; the match is delivered again
+(after the broker's visibility timeout) and its result still counts once. When the store fails
+under a run (a Redis restart, a network cut), the task is retried after ``ARENA_LEASE_SECONDS``;
+the match's attempts bound how often it is played again.
+
+Importing this module builds nothing: ``arena.celery_app.app`` (what ``celery -A`` looks up) is made
+from the environment on first access.
 """
 
 from __future__ import annotations
 
-from celery import Celery
+import logging
+from collections.abc import Callable
+from typing import Any
 
+from celery import Celery, Task
+from redis.exceptions import RedisError
+
+from arena.execution import RunOutcome, execute
+from arena.runtime import Runtime
 from arena.settings import Settings
-from arena.tasks import register
+from arena.store import Store
+
+TASK_NAME = "arena.run_match"
+log = logging.getLogger(__name__)
+
+RuntimeFactory = Callable[[Celery], Runtime]
+"""Builds the runtime a worker's tasks use, given the Celery app (for the queue)."""
+
+
+class CeleryQueue:
+    """Matches go to the Celery queue named in the settings."""
+
+    def __init__(self, app: Celery, queue: str) -> None:
+        self.app = app
+        self.queue = queue
+
+    def enqueue(self, match_id: str) -> None:
+        self.app.tasks[TASK_NAME].apply_async(args=(match_id,), queue=self.queue)
+
+    def __repr__(self) -> str:
+        return f"CeleryQueue({self.queue!r})"
+
+
+def redis_runtime_factory(settings: Settings) -> RuntimeFactory:
+    """The runtime of a deployment: store on ``REDIS_URL``, matches queued through Celery there."""
+    if not settings.redis_url:
+        raise ValueError("a Redis runtime needs REDIS_URL; without it use arena.embedded")
+    url = settings.redis_url
+
+    def build(app: Celery) -> Runtime:
+        return Runtime(settings, Store.connect(url, settings.key_prefix), CeleryQueue(app, settings.queue))
+
+    return build
 
 
 def restore_interval(visibility_timeout_s: int) -> int:
@@ -20,11 +73,12 @@ def restore_interval(visibility_timeout_s: int) -> int:
     return max(1, min(60, visibility_timeout_s // 4))
 
 
-def make_celery(settings: Settings) -> Celery:
+def make_celery(settings: Settings, build_runtime: RuntimeFactory | None = None) -> Celery:
+    """The Celery app with the match task; ``build_runtime`` defaults to the Redis deployment's."""
     app = Celery("arena", set_as_current=False)
     if settings.redis_url:
         broker = settings.redis_url
-        transport = {
+        transport: dict[str, Any] = {
             "visibility_timeout": settings.visibility_timeout_s,
             "unacked_restore_interval": restore_interval(settings.visibility_timeout_s),
             "unacked_restore_throttle": 1,
@@ -46,9 +100,59 @@ def make_celery(settings: Settings) -> Celery:
         worker_concurrency=settings.worker_concurrency,
         worker_prefetch_multiplier=1,
     )
-    app.arena_settings = settings
-    register(app)
+    factory = build_runtime or redis_runtime_factory(settings)
+
+    class MatchTask(Task):
+        """The match task's base: holds the worker's runtime, built once on first use."""
+
+        _runtime: Runtime | None = None
+
+        @property
+        def runtime(self) -> Runtime:
+            if MatchTask._runtime is None:
+                MatchTask._runtime = factory(app)
+            return MatchTask._runtime
+
+    @app.task(
+        name=TASK_NAME,
+        base=MatchTask,
+        shared=False,
+        bind=True,
+        acks_late=True,
+        reject_on_worker_lost=True,
+        ignore_result=True,
+    )
+    def run_match(self: MatchTask, match_id: str) -> str:
+        runtime = self.runtime
+        try:
+            outcome = execute(runtime, match_id)
+        except RedisError as error:
+            delay = runtime.settings.lease_s
+            log.warning("match %s: the store failed (%s); running it again in %s s", match_id, error, delay)
+            raise self.retry(exc=error, countdown=delay, max_retries=None) from None
+        if outcome is RunOutcome.BUSY:
+            raise self.retry(countdown=runtime.settings.lease_s, max_retries=None)
+        return outcome.value
+
     return app
 
 
-app = make_celery(Settings.from_env())
+def runtime_of(app: Celery) -> Runtime:
+    """The runtime the app's match task uses (built on first use)."""
+    task = app.tasks[TASK_NAME]
+    runtime: Runtime = task.runtime  # type: ignore[attr-defined]  # the MatchTask base gives it
+    return runtime
+
+
+def redis_runtime(settings: Settings) -> Runtime:
+    """A deployment's runtime for the API: store on ``REDIS_URL``, matches queued to its workers."""
+    return runtime_of(make_celery(settings))
+
+
+def __getattr__(name: str) -> Celery:
+    """``arena.celery_app.app`` for ``celery -A``: built from the environment on first access."""
+    if name in ("app", "celery"):
+        built = make_celery(Settings.from_env())
+        globals()["app"] = globals()["celery"] = built
+        return built
+    raise AttributeError(name)

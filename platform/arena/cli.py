@@ -25,13 +25,11 @@ from arena.local_play import (
     verify_file,
 )
 from referee.game import SetupError
-from referee.registry import GAME_MODULES, get_game
-from referee.runner import DEFAULT_MAX_FAULTS, TimeControl
+from referee.match import DEFAULT_MAX_FAULTS, TimeControl
+from referee.registry import GAME_MODULES
 
 
 def _play(args: argparse.Namespace) -> int:
-    game = get_game(args.game)
-    variant = args.variant or game.default_variant
     bots = [spec.strip() for spec in args.bots.split(",") if spec.strip()]
     if not bots:
         raise UsageError("--bots needs at least one bot")
@@ -39,7 +37,7 @@ def _play(args: argparse.Namespace) -> int:
     setup = load_json_file(args.setup, "setup") if args.setup else None
     match = LocalMatch(
         game_id=args.game,
-        variant=variant,
+        variant=args.variant,
         bots=bots,
         seed=args.seed,
         options=options,
@@ -52,7 +50,7 @@ def _play(args: argparse.Namespace) -> int:
     print(format_result(replay))
     if args.replay:
         Path(args.replay).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.replay).write_text(json.dumps(replay, indent=1) + "\n")
+        Path(args.replay).write_text(json.dumps(replay.to_json(), indent=1) + "\n")
         print(f"replay written to {args.replay}")
     return 0
 

@@ -84,14 +84,16 @@ def _serve(args: argparse.Namespace) -> int:
     else:
         from redis.exceptions import RedisError
 
-        from arena.wiring import redis_runtime
+        from arena.celery_app import redis_runtime
 
         runtime = redis_runtime(settings)
         try:
             runtime.store.ping()
         except RedisError as error:
             raise UsageError(f"cannot reach Redis at {settings.redis_url}: {error}") from None
-        where = f"store and queue on {settings.redis_url.split('@')[-1]}; run workers with `arena worker`"
+        where = (
+            f"store and queue on {(settings.redis_url or '').split('@')[-1]}; run workers with `arena worker`"
+        )
     try:
         listener = _listen(args.host, args.port)
         port = listener.getsockname()[1]
@@ -184,9 +186,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     )
     demo.add_argument("--game", action="append", default=[], help="only this game (repeat for more)")
     demo.add_argument("--games", type=_at_least(1), default=2, help="games per pairing (default 2)")
-    demo.add_argument(
-        "--move-ms", type=_at_least(1), default=1000, help="time per move in ms (default 1000)"
-    )
+    demo.add_argument("--move-ms", type=_at_least(1), default=1000, help="time per move in ms (default 1000)")
     demo.add_argument("--out", default="var/replays", help="directory for replays (default var/replays)")
     demo.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
     demo.add_argument(

@@ -11,15 +11,15 @@ import logging
 import threading
 import uuid
 from dataclasses import replace
+from typing import Any
 
-import fakeredis
+from celery import Celery
 from celery.worker import WorkController
 
-from arena.celery_app import make_celery
+from arena.celery_app import CeleryQueue, make_celery, runtime_of
 from arena.runtime import Runtime
 from arena.settings import Settings
 from arena.store import Store
-from arena.tasks import CeleryQueue
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 class _Worker(WorkController):
     """A worker that says when its consumer is ready, so the platform starts only then."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.ready = threading.Event()
         super().__init__(*args, **kwargs)
 
@@ -47,12 +47,13 @@ class EmbeddedPlatform:
         settings = replace(settings, redis_url=None, queue=f"{settings.queue}.{uuid.uuid4().hex[:8]}")
         if concurrency is not None:
             settings = replace(settings, worker_concurrency=concurrency)
-        self.redis = fakeredis.FakeRedis(server=fakeredis.FakeServer())
-        self.celery = make_celery(settings)
-        self.runtime = Runtime(
-            settings, Store(self.redis, settings.key_prefix), CeleryQueue(self.celery, settings.queue)
-        )
-        self.celery.arena_runtime = self.runtime
+        store = Store.in_memory(settings.key_prefix)
+
+        def build_runtime(app: Celery) -> Runtime:
+            return Runtime(settings, store, CeleryQueue(app, settings.queue))
+
+        self.celery = make_celery(settings, build_runtime)
+        self.runtime = runtime_of(self.celery)
         # a worker's pool threads find their app as Celery's default app
         self.celery.set_default()
         self.worker = _Worker(

@@ -15,6 +15,11 @@ every step is safe to repeat:
 5. No match is left ``running`` by a failure: anything that goes wrong while a match runs or is
    stored aborts it with the reason, except the store itself failing (:class:`RedisError`), which
    is raised so the task runs the match again once the store is back (the attempts bound that).
+
+The walk of one match: load its status record and spec, the seats' bots (one read), build their
+agents, :func:`referee.runner.run_match` (which returns a typed replay whose header is the spec),
+then :func:`finish` (the ladder reads the replay's result; faults come from the replay's seats,
+counted once by the runner).
 """
 
 from __future__ import annotations
@@ -23,20 +28,18 @@ import logging
 import threading
 import time
 import uuid
-from collections import Counter
 from enum import StrEnum
-from typing import Any
 
 from redis.exceptions import RedisError
 
 from arena import ladder
-from arena.match_requests import abort
-from arena.runtime import Runtime, now_iso
-from arena.store import TERMINAL_STATUSES, Record
+from arena.records import MatchRecord
+from arena.runtime import Runtime
 from referee.game import SetupError
+from referee.match import MatchSpec
 from referee.registry import get_game
-from referee.replay import compress
-from referee.runner import SeatBot, TimeControl, run_match
+from referee.replay import MoveRecord, Replay, compress
+from referee.runner import Player, run_match
 
 log = logging.getLogger(__name__)
 PROGRESS_EVERY_S = 0.5
@@ -82,155 +85,113 @@ class _Heartbeat:
         self.thread.join()
 
 
-def _mark_running(match: Record) -> Record | None:
-    if match["status"] in TERMINAL_STATUSES:
-        return None
-    return {**match, "status": "running", "started_at": now_iso(), "attempts": match["attempts"] + 1}
-
-
 def execute(runtime: Runtime, match_id: str) -> RunOutcome:
     """Play a stored match to its end and store the end (see the module's steps)."""
     store = runtime.store
     match = store.get_match(match_id)
-    if match is None:
+    spec = store.get_spec(match_id)
+    if match is None or spec is None:
         log.warning("match %s does not exist", match_id)
         return RunOutcome.MISSING
-    if match["status"] in TERMINAL_STATUSES:
+    if match.status.ended:
         return RunOutcome.ALREADY_ENDED
     owner = uuid.uuid4().hex
     if not store.acquire_lease(match_id, owner, runtime.settings.lease_s):
         return RunOutcome.BUSY
     try:
-        running = store.update_match(match_id, _mark_running)
+        running = store.update_match(
+            match_id, lambda current: None if current.status.ended else current.started()
+        )
         if running is None:
             return RunOutcome.ALREADY_ENDED
-        if running["attempts"] > runtime.settings.max_attempts:
-            abort(runtime, match_id, f"gave up after {runtime.settings.max_attempts} attempts")
+        if running.attempts > runtime.settings.max_attempts:
+            store.abort_match(match_id, f"gave up after {runtime.settings.max_attempts} attempts")
             return RunOutcome.ABORTED
-        return _play_and_finish(runtime, running, owner)
+        return _play_and_finish(runtime, running, spec, owner)
     except RedisError:
         raise  # the store is unreachable: nothing can be recorded now; the task tries again later
     except Exception as error:  # a failure of ours must end this match, not leave it running
         log.exception("match %s: the worker failed", match_id)
-        abort(runtime, match_id, f"worker error: {type(error).__name__}: {error}")
+        store.abort_match(match_id, f"worker error: {type(error).__name__}: {error}")
         return RunOutcome.ABORTED
     finally:
         store.release_lease(match_id, owner)
 
 
-def _play_and_finish(runtime: Runtime, match: Record, owner: str) -> RunOutcome:
+def _play_and_finish(runtime: Runtime, match: MatchRecord, spec: MatchSpec, owner: str) -> RunOutcome:
     store = runtime.store
-    match_id = match["id"]
-    bots = store.get_bots(match["bots"])
-    missing = [bot_id for bot_id in match["bots"] if bot_id not in bots]
+    bots = store.get_bots(spec.bots)
+    missing = [bot_id for bot_id in dict.fromkeys(spec.bots) if bot_id not in bots]
     if missing:
-        abort(runtime, match_id, f"bot(s) deleted before the match ran: {', '.join(missing)}")
+        store.abort_match(match.id, f"bot(s) deleted before the match ran: {', '.join(missing)}")
         return RunOutcome.ABORTED
-    seats = [
-        SeatBot(bot_id, bots[bot_id]["name"], runtime.agent_for(bots[bot_id])) for bot_id in match["bots"]
-    ]
-    progress = _ProgressReporter(runtime, match_id)
+    players = [Player(bots[bot_id].name, runtime.agent(bots[bot_id])) for bot_id in spec.bots]
+    progress = _ProgressReporter(runtime, match.id)
     try:
-        with _Heartbeat(runtime, match_id, owner):
-            replay = run_match(
-                match_id=match_id,
-                game_id=match["game"],
-                variant=match["variant"],
-                seats=seats,
-                seed=match["seed"],
-                options=match["options"],
-                setup=match["setup"],
-                time=TimeControl.from_json(match["time"]),
-                max_faults=match["max_faults"],
-                on_move=progress,
-            )
+        with _Heartbeat(runtime, match.id, owner):
+            replay = run_match(match.id, spec, players, on_move=progress)
     except SetupError as error:
-        abort(runtime, match_id, f"could not start: {error}")
+        store.abort_match(match.id, f"could not start: {error}")
         return RunOutcome.ABORTED
+    except RedisError:
+        raise
     except Exception as error:  # an engine bug must end this match, not the worker
-        log.exception("match %s: the engine failed", match_id)
-        abort(runtime, match_id, f"engine error: {type(error).__name__}: {error}")
+        log.exception("match %s: the engine failed", match.id)
+        store.abort_match(match.id, f"engine error: {type(error).__name__}: {error}")
         return RunOutcome.ABORTED
-    progress.write(len(replay["moves"]))
     return RunOutcome.FINISHED if finish(runtime, match, replay) else RunOutcome.ALREADY_ENDED
 
 
 class _ProgressReporter:
-    """Writes the number of moves played now and then, for ``GET /matches/<id>`` while running."""
+    """Hands the moves played to the store now and then, for spectators of a running match."""
 
     def __init__(self, runtime: Runtime, match_id: str) -> None:
         self.runtime = runtime
         self.match_id = match_id
-        self.moves = 0
+        self.pending: list[MoveRecord] = []
+        self.played = 0
         self.last = 0.0
+        try:
+            runtime.store.restart_live(match_id)
+        except RedisError as error:  # spectators see less; the match goes on
+            log.warning("match %s: could not reset its live moves: %s", match_id, error)
 
-    def __call__(self, record: dict[str, Any]) -> None:
-        self.moves += 1
+    def __call__(self, record: MoveRecord) -> None:
+        self.pending.append(record)
+        self.played += 1
         now = time.monotonic()
         if now - self.last >= PROGRESS_EVERY_S:
             self.last = now
-            self.write(self.moves)
+            self.flush()
 
-    def write(self, moves: int) -> None:
+    def flush(self) -> None:
         try:
-            self.runtime.store.set_progress(self.match_id, moves)
+            self.runtime.store.append_live(self.match_id, [m.to_json() for m in self.pending], self.played)
         except RedisError as error:  # progress is only shown; the match goes on
             log.warning("match %s: could not report progress: %s", self.match_id, error)
+            return
+        self.pending = []
 
 
-def faults_by_bot(replay: dict[str, Any]) -> dict[str, dict[str, int]]:
-    """Fault kinds per bot from the replay's moves, plus ``forfeit`` for each seat that forfeited.
-
-    Moves played for a seat after it forfeited are not faults of their own.
-    """
-    bot_of_seat = {seat["seat"]: seat["bot_id"] for seat in replay["seats"]}
-    counts: dict[str, Counter[str]] = {bot: Counter() for bot in bot_of_seat.values()}
-    for record in replay["moves"]:
-        fault = record.get("fault")
-        if fault and fault["kind"] != "forfeited":
-            counts[bot_of_seat[record["seat"]]][fault["kind"]] += 1
-    for seat in replay["seats"]:
-        if seat["forfeited"]:
-            counts[seat["bot_id"]]["forfeit"] += 1
-    return {bot: dict(kinds) for bot, kinds in counts.items() if kinds}
-
-
-def finish(runtime: Runtime, match: Record, replay: dict[str, Any]) -> bool:
+def finish(runtime: Runtime, match: MatchRecord, replay: Replay) -> bool:
     """Store the end of a match: record, replay, ladder, faults, all at once and exactly once.
 
     Returns False when the match had already been finished (by this or another run).
     """
-    spec = get_game(match["game"]).variant(match["variant"])
-    result = replay["result"]
+    spec = replay.spec
+    facts = get_game(spec.game).variant(spec.variant)  # declared facts: rated, team
 
-    def finished(current: Record) -> Record:
-        return {
-            **current,
-            "status": "finished",
-            "finished_at": now_iso(),
-            "result": result,
-            "seats": [
-                {
-                    "seat": seat["seat"],
-                    "bot_id": seat["bot_id"],
-                    "name": seat["name"],
-                    "faults": seat["faults"],
-                    "forfeited": seat["forfeited"],
-                }
-                for seat in replay["seats"]
-            ],
-            "moves": len(replay["moves"]),
-            "error": None,
-        }
+    def finished(current: MatchRecord) -> MatchRecord:
+        return current.finished(replay.result, replay.seats, len(replay.moves))
 
-    def update_ladder(rows: dict[str, Record]) -> dict[str, Record]:
-        return ladder.apply_result(rows, spec, match["bots"], result, match["id"])
+    def update_ladder(rows: dict[str, ladder.Row]) -> dict[str, ladder.Row]:
+        return ladder.apply_result(rows, facts, spec.bots, replay.result, match.id)
 
     return runtime.store.finish_match(
-        match["id"],
+        match.id,
         finished,
         compress(replay),
-        (match["game"], match["variant"]) if match["rated"] else None,
-        update_ladder if match["rated"] else (lambda rows: {}),
-        faults_by_bot(replay),
+        (spec.game, spec.variant) if match.rated else None,
+        update_ladder if match.rated else (lambda rows: {}),
+        replay.faults_by_bot(),
     )

@@ -18,8 +18,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena.elo import START_RATING, rating_changes
-from arena.scoring import Result, seat_verdicts
+from arena.scoring import seat_verdicts
 from referee.game import VariantSpec
+from referee.replay import MatchResult
 
 Row = dict[str, Any]
 
@@ -38,15 +39,15 @@ def new_row(spec: VariantSpec) -> Row:
     }
 
 
-def is_elo_rated(spec: VariantSpec, seats: Sequence[str], result: Result) -> bool:
+def is_elo_rated(spec: VariantSpec, seats: Sequence[str], result: MatchResult) -> bool:
     """Whether this match moves ratings (see the module's rules)."""
     if not spec.rated or len(seats) < 2 or len(set(seats)) != len(seats):
         return False
-    return not spec.team or result.get("team_won") is True
+    return not spec.team or result.team_won is True
 
 
 def apply_result(
-    rows: Mapping[str, Row], spec: VariantSpec, seats: Sequence[str], result: Result, match_id: str
+    rows: Mapping[str, Row], spec: VariantSpec, seats: Sequence[str], result: MatchResult, match_id: str
 ) -> dict[str, Row]:
     """The ladder rows of the match's bots after it: a new dict, ``rows`` is left untouched.
 
@@ -54,8 +55,8 @@ def apply_result(
     seats counts once, with its best seat's verdict and the mean of its seats' scores.
     """
     verdicts = seat_verdicts(result, spec.team)
-    places = list(result["places"])
-    scores = list(result["scores"])
+    places = list(result.places)
+    scores = list(result.scores)
     updated = {bot: dict(rows.get(bot) or new_row(spec)) for bot in dict.fromkeys(seats)}
 
     if is_elo_rated(spec, seats, result):
@@ -75,7 +76,7 @@ def apply_result(
         row["score_sum"] += sum(scores[seat] for seat in own) / len(own)
         if spec.team:
             row["team_games"] += 1
-            row["team_wins"] += 1 if result.get("team_won") is True else 0
+            row["team_wins"] += 1 if result.team_won is True else 0
         row["last_match"] = match_id
     return updated
 

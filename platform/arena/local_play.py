@@ -17,10 +17,10 @@ from bots.registry import UnknownBot, make_bot
 from referee.agents import HttpAgent, LocalAgent
 from referee.endpoints import EndpointPolicy
 from referee.game import JSON, SetupError
-from referee.registry import get_game
-from referee.replay import verify_replay
+from referee.match import MatchSpec, TimeControl
+from referee.replay import Replay, verify_replay
 from referee.rng import derive_seed
-from referee.runner import SeatBot, TimeControl, run_match
+from referee.runner import Player, run_match
 
 LOCAL_POLICY = EndpointPolicy.from_text("0.0.0.0/0,::/0")
 """Local play calls whatever the user names, their own machine included: it runs on their behalf."""
@@ -33,7 +33,7 @@ class UsageError(ValueError):
 @dataclass(frozen=True)
 class LocalMatch:
     game_id: str
-    variant: str
+    variant: str | None
     bots: list[str]
     seed: int
     options: dict[str, JSON]
@@ -66,49 +66,47 @@ def load_json_file(path: str, what: str) -> Any:
         raise UsageError(f"{what} {path} is not JSON: {error}") from None
 
 
-def seat_bot(match: LocalMatch, seat: int, spec: str) -> SeatBot:
+def player(match: LocalMatch, seat: int, spec: str) -> Player:
     if spec.startswith(("http://", "https://")):
-        return SeatBot(bot_id=spec, name=spec, agent=HttpAgent(spec, match.secret, LOCAL_POLICY))
+        return Player(spec, HttpAgent(spec, match.secret, LOCAL_POLICY))
     try:
         bot = make_bot(match.game_id, spec, derive_seed(match.seed, "seat", seat, spec))
     except UnknownBot as error:
         raise UsageError(f"{error}, or give an http(s) URL") from None
-    return SeatBot(bot_id=spec, name=spec, agent=LocalAgent(bot))
+    return Player(spec, LocalAgent(bot))
 
 
-def play(match: LocalMatch) -> dict[str, Any]:
+def play(match: LocalMatch) -> Replay:
     """Play the match; returns the replay. Raises :class:`UsageError` or :class:`SetupError`."""
-    game = get_game(match.game_id)
-    game.variant(match.variant)
-    seats = [seat_bot(match, seat, spec) for seat, spec in enumerate(match.bots)]
-    return run_match(
-        match_id=f"local-{uuid.uuid4().hex[:12]}",
-        game_id=match.game_id,
+    spec = MatchSpec.build(
+        game=match.game_id,
         variant=match.variant,
-        seats=seats,
+        bots=match.bots,
         seed=match.seed,
         options=match.options,
         setup=match.setup,
         time=match.time,
         max_faults=match.max_faults,
     )
+    players = [player(match, seat, name) for seat, name in enumerate(match.bots)]
+    return run_match(f"local-{uuid.uuid4().hex[:12]}", spec, players)
 
 
-def format_result(replay: dict[str, Any]) -> str:
-    result = replay["result"]
+def format_result(replay: Replay) -> str:
+    result = replay.result
+    spec = replay.spec
     lines = [
-        f"{replay['game']} / {replay['variant']}, seed {replay['seed']}: {len(replay['moves'])} moves, "
-        f"ended: {result['reason']}"
+        f"{spec.game} / {spec.variant}, seed {spec.seed}: {len(replay.moves)} moves, ended: {result.reason}"
     ]
-    if result.get("team_won") is not None:
-        lines.append("team " + ("won" if result["team_won"] else "lost"))
+    if result.team_won is not None:
+        lines.append("team " + ("won" if result.team_won else "lost"))
     lines.append(f"{'seat':>4}  {'place':>5}  {'score':>7}  {'faults':>6}  bot")
-    for seat in replay["seats"]:
-        index = seat["seat"]
-        flag = "  (forfeited)" if seat["forfeited"] else ""
+    for seat in replay.seats:
+        index = seat.seat
+        flag = "  (forfeited)" if seat.forfeited else ""
         lines.append(
-            f"{index:>4}  {result['places'][index]:>5}  {result['scores'][index]:>7g}  "
-            f"{seat['faults']:>6}  {seat['name']}{flag}"
+            f"{index:>4}  {result.places[index]:>5}  {result.scores[index]:>7g}  "
+            f"{seat.fault_count:>6}  {seat.name}{flag}"
         )
     return "\n".join(lines)
 

@@ -1,19 +1,19 @@
 """How the parts of a running platform find each other: settings, store, match queue, bot agents.
 
 The API and the match task both receive a :class:`Runtime`; nothing else is global. The queue is
-anything with ``enqueue(match_id)``: Celery in every real setup, a list in some unit tests.
+anything with ``enqueue(match_id)``: Celery in every real setup (:class:`arena.celery_app.CeleryQueue`),
+a list in some unit tests.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Protocol
 
+from arena.records import BotRecord
 from arena.settings import Settings
-from arena.store import Record, Store
+from arena.store import Store
 from referee.agents import Agent, HttpAgent
 
 
@@ -23,11 +23,14 @@ class MatchQueue(Protocol):
         ...
 
 
-def http_agent_for(settings: Settings) -> Callable[[Record], Agent]:
+AgentFactory = Callable[[BotRecord], Agent]
+
+
+def http_agent_for(settings: Settings) -> AgentFactory:
     """Bots are HTTP endpoints, called under the settings' endpoint policy and signed with their secret."""
 
-    def build(bot: Record) -> Agent:
-        return HttpAgent(bot["endpoint"], bot["secret"], settings.policy)
+    def build(bot: BotRecord) -> Agent:
+        return HttpAgent(bot.endpoint, bot.secret, settings.policy)
 
     return build
 
@@ -37,21 +40,9 @@ class Runtime:
     settings: Settings
     store: Store
     queue: MatchQueue
-    agent_for: Callable[[Record], Agent] = field(default=None)  # type: ignore[assignment]
+    agent_for: AgentFactory | None = field(default=None)
 
-    def __post_init__(self) -> None:
-        if self.agent_for is None:
-            self.agent_for = http_agent_for(self.settings)
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def now_ts() -> float:
-    return time.time()
-
-
-def stamp() -> dict[str, Any]:
-    """``created_at`` (ISO, for people) and ``created_ts`` (for ordering) of a new record."""
-    return {"created_at": now_iso(), "created_ts": now_ts()}
+    def agent(self, bot: BotRecord) -> Agent:
+        """The agent that reaches ``bot`` for one match."""
+        build = self.agent_for or http_agent_for(self.settings)
+        return build(bot)

@@ -1,51 +1,76 @@
 """The platform's one store: bots, matches, replays, tournaments and ladders in Redis.
 
 Everything lives under one key prefix, so several platforms (or test runs) can share a Redis.
-Records are JSON strings; replays are gzip bytes; a ladder is one hash per game and variant
-mapping bot ids to JSON entries. Changes that must not interleave (a match's status, its finishing)
-are optimistic transactions: ``WATCH`` the keys, read, compute, ``MULTI``/``EXEC``, retry on
-conflict. No Lua, so the in-memory Redis of the embedded default needs no scripting engine.
+Records are JSON strings of the types in :mod:`arena.records`; a match is its spec and its status
+record, side by side; replays are gzip bytes; a ladder is one hash per game and variant mapping bot
+ids to JSON rows. Changes that must not interleave (a match's status, its finishing) are optimistic
+transactions: ``WATCH`` the keys, read, compute, ``MULTI``/``EXEC``, retry on conflict. No Lua, so
+the in-memory Redis of the embedded default needs no scripting engine.
+
+The client answers text (``decode_responses=True``); only replays, which are gzip, are read through
+a second client on the same server that answers bytes.
 
 Keys (after the prefix)::
 
     bot:<id>                 JSON      bots           zset of bot ids by creation time
     bot:<id>:faults          hash kind -> count
-    match:<id>               JSON      matches        zset of match ids by creation time
+    match:<id>               JSON status record        match:<id>:spec   JSON spec (written once)
     match:<id>:replay        gzip      match:<id>:progress   moves played so far
+    match:<id>:live          list of the moves of a running match, as JSON (dropped when it ends)
     match:<id>:lease         the worker running it, with a TTL
+    matches                  zset of match ids by creation time
     applied:<match id>       set when the match's result went into its ladder (exactly once)
     tournament:<id>          JSON      tournament:<id>:matches   list of match ids
     tournaments              zset of tournament ids by creation time
-    ladder:<game>:<variant>  hash bot id -> JSON entry
+    ladder:<game>:<variant>  hash bot id -> JSON row
 """
 
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+import fakeredis
 from redis import Redis, WatchError
 
-Record = dict[str, Any]
-TERMINAL_STATUSES = frozenset({"finished", "aborted"})
+from arena.records import BotRecord, MatchRecord, MatchStatus, TournamentRecord
+from referee.match import MatchSpec
+
+LadderRow = dict[str, Any]
+"""One bot's row in one ladder (see :mod:`arena.ladder`)."""
+
+LIVE_TTL_S = 7 * 24 * 3600
 
 
-def _dumps(value: Any) -> bytes:
-    return json.dumps(value, separators=(",", ":")).encode()
-
-
-def _loads(raw: bytes | None) -> Any:
-    return None if raw is None else json.loads(raw)
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 class Store:
     """Reads and writes the platform's records; knows nothing of games, ratings or HTTP."""
 
-    def __init__(self, redis: Redis, prefix: str = "arena:") -> None:
+    def __init__(self, redis: Redis, blobs: Redis, prefix: str = "arena:") -> None:
         self.redis = redis
+        self.blobs = blobs
         self.prefix = prefix
+
+    @classmethod
+    def connect(cls, url: str, prefix: str = "arena:") -> Store:
+        """A store on the Redis at ``url`` (``redis://[:password@]host:port/db``)."""
+        text = Redis.from_url(url, decode_responses=True, health_check_interval=30)
+        blobs = Redis.from_url(url, health_check_interval=30)
+        return cls(text, blobs, prefix)
+
+    @classmethod
+    def in_memory(cls, prefix: str = "arena:") -> Store:
+        """A store on a fresh in-process Redis (fakeredis): the embedded default and the tests."""
+        server = fakeredis.FakeServer()
+        return cls(
+            fakeredis.FakeRedis(server=server, decode_responses=True),
+            fakeredis.FakeRedis(server=server),
+            prefix,
+        )
 
     def key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
@@ -55,26 +80,31 @@ class Store:
 
     # -- bots --------------------------------------------------------------------------------
 
-    def put_bot(self, bot: Record) -> None:
+    def put_bot(self, bot: BotRecord) -> None:
         """Create or replace a bot (the record holds its token hash and secret)."""
         with self.redis.pipeline() as pipe:
-            pipe.set(self.key("bot", bot["id"]), _dumps(bot))
-            pipe.zadd(self.key("bots"), {bot["id"]: bot.get("created_ts", time.time())}, nx=True)
+            pipe.set(self.key("bot", bot.id), _dumps(bot.to_json()))
+            pipe.zadd(self.key("bots"), {bot.id: bot.created_ts}, nx=True)
             pipe.execute()
 
-    def get_bot(self, bot_id: str) -> Record | None:
-        return _loads(self.redis.get(self.key("bot", bot_id)))
+    def get_bot(self, bot_id: str) -> BotRecord | None:
+        raw = self.redis.get(self.key("bot", bot_id))
+        return None if raw is None else BotRecord.from_json(json.loads(raw))
 
-    def get_bots(self, bot_ids: Iterable[str]) -> dict[str, Record]:
+    def get_bots(self, bot_ids: Iterable[str]) -> dict[str, BotRecord]:
         """The bots that exist among ``bot_ids``, by id."""
         ids = list(dict.fromkeys(bot_ids))
         if not ids:
             return {}
         raws = self.redis.mget([self.key("bot", bot_id) for bot_id in ids])
-        return {bot_id: _loads(raw) for bot_id, raw in zip(ids, raws, strict=True) if raw is not None}
+        return {
+            bot_id: BotRecord.from_json(json.loads(raw))
+            for bot_id, raw in zip(ids, raws, strict=True)
+            if raw is not None
+        }
 
-    def list_bots(self) -> list[Record]:
-        ids = [raw.decode() for raw in self.redis.zrange(self.key("bots"), 0, -1)]
+    def list_bots(self) -> list[BotRecord]:
+        ids = [str(bot_id) for bot_id in self.redis.zrange(self.key("bots"), 0, -1)]
         found = self.get_bots(ids)
         return [found[bot_id] for bot_id in ids if bot_id in found]
 
@@ -89,31 +119,59 @@ class Store:
 
     def bot_faults(self, bot_id: str) -> dict[str, int]:
         raw = self.redis.hgetall(self.key("bot", bot_id, "faults"))
-        return {kind.decode(): int(count) for kind, count in raw.items()}
+        return {str(kind): int(count) for kind, count in raw.items()}
 
     # -- matches -----------------------------------------------------------------------------
 
-    def add_matches(self, matches: list[Record]) -> None:
+    def add_matches(self, matches: Sequence[tuple[MatchRecord, MatchSpec]]) -> None:
+        """Store new matches, each its status record and its spec."""
         with self.redis.pipeline() as pipe:
-            for match in matches:
-                pipe.set(self.key("match", match["id"]), _dumps(match))
-                pipe.zadd(self.key("matches"), {match["id"]: match["created_ts"]})
+            self._add_matches(pipe, matches)
             pipe.execute()
 
-    def get_match(self, match_id: str) -> Record | None:
-        return _loads(self.redis.get(self.key("match", match_id)))
+    def _add_matches(self, pipe: Any, matches: Sequence[tuple[MatchRecord, MatchSpec]]) -> None:
+        for match, spec in matches:
+            pipe.set(self.key("match", match.id), _dumps(match.to_json()))
+            pipe.set(self.key("match", match.id, "spec"), _dumps(spec.to_json()))
+            pipe.zadd(self.key("matches"), {match.id: match.created_ts})
 
-    def get_matches(self, match_ids: list[str]) -> list[Record]:
+    def get_match(self, match_id: str) -> MatchRecord | None:
+        raw = self.redis.get(self.key("match", match_id))
+        return None if raw is None else MatchRecord.from_json(json.loads(raw))
+
+    def get_spec(self, match_id: str) -> MatchSpec | None:
+        raw = self.redis.get(self.key("match", match_id, "spec"))
+        return None if raw is None else MatchSpec.from_json(json.loads(raw))
+
+    def get_specs(self, match_ids: Sequence[str]) -> dict[str, MatchSpec]:
+        if not match_ids:
+            return {}
+        raws = self.redis.mget([self.key("match", match_id, "spec") for match_id in match_ids])
+        return {
+            match_id: MatchSpec.from_json(json.loads(raw))
+            for match_id, raw in zip(match_ids, raws, strict=True)
+            if raw is not None
+        }
+
+    def get_matches(self, match_ids: Sequence[str]) -> list[MatchRecord]:
         """The matches among ``match_ids`` that exist, in the given order."""
         if not match_ids:
             return []
         raws = self.redis.mget([self.key("match", match_id) for match_id in match_ids])
-        return [_loads(raw) for raw in raws if raw is not None]
+        return [MatchRecord.from_json(json.loads(raw)) for raw in raws if raw is not None]
 
-    def recent_match_ids(self, limit: int) -> list[str]:
-        return [raw.decode() for raw in self.redis.zrevrange(self.key("matches"), 0, limit - 1)]
+    def recent_match_ids(self, limit: int, offset: int = 0) -> list[str]:
+        return [
+            str(match_id)
+            for match_id in self.redis.zrevrange(self.key("matches"), offset, offset + limit - 1)
+        ]
 
-    def update_match(self, match_id: str, change: Callable[[Record], Record | None]) -> Record | None:
+    def match_count(self) -> int:
+        return int(self.redis.zcard(self.key("matches")))
+
+    def update_match(
+        self, match_id: str, change: Callable[[MatchRecord], MatchRecord | None]
+    ) -> MatchRecord | None:
         """Apply ``change`` to the stored match atomically (retrying on conflict).
 
         ``change`` gets the current record and returns the new one, or None to leave it as it is;
@@ -124,37 +182,65 @@ class Store:
             while True:
                 try:
                     pipe.watch(key)
-                    current = _loads(pipe.get(key))
-                    updated = None if current is None else change(current)
+                    raw = pipe.get(key)
+                    updated = None if raw is None else change(MatchRecord.from_json(json.loads(raw)))
                     if updated is None:
                         pipe.unwatch()
                         return None
                     pipe.multi()
-                    pipe.set(key, _dumps(updated))
+                    pipe.set(key, _dumps(updated.to_json()))
                     pipe.execute()
                     return updated
                 except WatchError:
                     continue
 
-    def set_progress(self, match_id: str, moves: int) -> None:
-        self.redis.set(self.key("match", match_id, "progress"), moves, ex=7 * 24 * 3600)
+    def abort_match(self, match_id: str, reason: str) -> MatchRecord | None:
+        """Mark a match aborted unless it already ended; its live moves go."""
+        aborted = self.update_match(
+            match_id, lambda match: None if match.status.ended else match.aborted(reason)
+        )
+        if aborted is not None:
+            self.redis.delete(self.key("match", match_id, "live"))
+        return aborted
 
-    def progress(self, match_ids: list[str]) -> dict[str, int]:
+    def set_progress(self, match_id: str, moves: int) -> None:
+        self.redis.set(self.key("match", match_id, "progress"), moves, ex=LIVE_TTL_S)
+
+    def progress(self, match_ids: Sequence[str]) -> dict[str, int]:
         if not match_ids:
             return {}
         raws = self.redis.mget([self.key("match", match_id, "progress") for match_id in match_ids])
         return {match_id: int(raw) for match_id, raw in zip(match_ids, raws, strict=True) if raw is not None}
 
+    def restart_live(self, match_id: str) -> None:
+        """A run starts: moves of an earlier, interrupted run are not this run's."""
+        self.redis.delete(self.key("match", match_id, "live"), self.key("match", match_id, "progress"))
+
+    def append_live(self, match_id: str, moves: Sequence[Mapping[str, Any]], played: int) -> None:
+        """Add moves of a running match (for spectators) and the count played so far."""
+        key = self.key("match", match_id, "live")
+        with self.redis.pipeline(transaction=False) as pipe:
+            if moves:
+                pipe.rpush(key, *[_dumps(move) for move in moves])
+                pipe.expire(key, LIVE_TTL_S)
+            pipe.set(self.key("match", match_id, "progress"), played, ex=LIVE_TTL_S)
+            pipe.execute()
+
+    def live_moves(self, match_id: str, start: int = 0) -> list[dict[str, Any]]:
+        """The moves of a running match from index ``start`` on (empty once it has ended)."""
+        return [json.loads(raw) for raw in self.redis.lrange(self.key("match", match_id, "live"), start, -1)]
+
     def get_replay(self, match_id: str) -> bytes | None:
-        return self.redis.get(self.key("match", match_id, "replay"))
+        data = self.blobs.get(self.key("match", match_id, "replay"))
+        return None if data is None else bytes(data)  # type: ignore[arg-type]  # the bytes client
 
     def finish_match(
         self,
         match_id: str,
-        finished: Callable[[Record], Record],
+        finished: Callable[[MatchRecord], MatchRecord],
         replay: bytes,
         ladder: tuple[str, str] | None,
-        update_ladder: Callable[[dict[str, Record]], dict[str, Record]],
+        update_ladder: Callable[[dict[str, LadderRow]], dict[str, LadderRow]],
         faults: Mapping[str, Mapping[str, int]],
     ) -> bool:
         """Store a match's end and count it in its ladder, all at once and exactly once.
@@ -172,25 +258,29 @@ class Store:
             while True:
                 try:
                     pipe.watch(*watched)
-                    current = _loads(pipe.get(match_key))
-                    if pipe.exists(applied_key) or current is None or current["status"] in TERMINAL_STATUSES:
+                    raw = pipe.get(match_key)
+                    current = None if raw is None else MatchRecord.from_json(json.loads(raw))
+                    if pipe.exists(applied_key) or current is None or current.status.ended:
                         pipe.unwatch()
                         return False
-                    rows: dict[str, Record] = {}
+                    rows: dict[str, LadderRow] = {}
                     if ladder_key:
-                        rows = {bot.decode(): _loads(raw) for bot, raw in pipe.hgetall(ladder_key).items()}
+                        rows = {str(bot): json.loads(row) for bot, row in pipe.hgetall(ladder_key).items()}
                     changed_rows = update_ladder(rows)
                     record = finished(current)
                     pipe.multi()
-                    pipe.set(applied_key, b"1")
-                    pipe.set(match_key, _dumps(record))
+                    pipe.set(applied_key, "1")
+                    pipe.set(match_key, _dumps(record.to_json()))
                     pipe.set(self.key("match", match_id, "replay"), replay)
                     if ladder_key and changed_rows:
                         pipe.hset(ladder_key, mapping={bot: _dumps(row) for bot, row in changed_rows.items()})
                     for bot_id, kinds in faults.items():
                         for kind, count in kinds.items():
                             pipe.hincrby(self.key("bot", bot_id, "faults"), kind, count)
-                    pipe.delete(self.key("match", match_id, "lease"))
+                    pipe.delete(
+                        self.key("match", match_id, "lease"),
+                        self.key("match", match_id, "live"),
+                    )
                     pipe.execute()
                     return True
                 except WatchError:
@@ -212,8 +302,7 @@ class Store:
         with self.redis.pipeline() as pipe:
             try:
                 pipe.watch(key)
-                holder = pipe.get(key)
-                if holder is None or holder.decode() != owner:
+                if pipe.get(key) != owner:
                     pipe.unwatch()
                     return False
                 pipe.multi()
@@ -228,8 +317,7 @@ class Store:
         with self.redis.pipeline() as pipe:
             try:
                 pipe.watch(key)
-                holder = pipe.get(key)
-                if holder is not None and holder.decode() == owner:
+                if pipe.get(key) == owner:
                     pipe.multi()
                     pipe.delete(key)
                     pipe.execute()
@@ -240,34 +328,40 @@ class Store:
 
     # -- tournaments -------------------------------------------------------------------------
 
-    def add_tournament(self, tournament: Record, matches: list[Record]) -> None:
+    def add_tournament(
+        self, tournament: TournamentRecord, matches: Sequence[tuple[MatchRecord, MatchSpec]]
+    ) -> None:
         """Store a tournament with all its matches in one go (nothing is enqueued here)."""
         with self.redis.pipeline() as pipe:
-            pipe.set(self.key("tournament", tournament["id"]), _dumps(tournament))
-            pipe.zadd(self.key("tournaments"), {tournament["id"]: tournament["created_ts"]})
+            pipe.set(self.key("tournament", tournament.id), _dumps(tournament.to_json()))
+            pipe.zadd(self.key("tournaments"), {tournament.id: tournament.created_ts})
             if matches:
-                pipe.rpush(self.key("tournament", tournament["id"], "matches"), *[m["id"] for m in matches])
-            for match in matches:
-                pipe.set(self.key("match", match["id"]), _dumps(match))
-                pipe.zadd(self.key("matches"), {match["id"]: match["created_ts"]})
+                pipe.rpush(self.key("tournament", tournament.id, "matches"), *[m.id for m, _ in matches])
+            self._add_matches(pipe, matches)
             pipe.execute()
 
-    def get_tournament(self, tournament_id: str) -> Record | None:
-        return _loads(self.redis.get(self.key("tournament", tournament_id)))
+    def get_tournament(self, tournament_id: str) -> TournamentRecord | None:
+        raw = self.redis.get(self.key("tournament", tournament_id))
+        return None if raw is None else TournamentRecord.from_json(json.loads(raw))
 
     def tournament_match_ids(self, tournament_id: str) -> list[str]:
-        return [
-            raw.decode() for raw in self.redis.lrange(self.key("tournament", tournament_id, "matches"), 0, -1)
-        ]
+        return [str(m) for m in self.redis.lrange(self.key("tournament", tournament_id, "matches"), 0, -1)]
 
-    def recent_tournament_ids(self, limit: int) -> list[str]:
-        return [raw.decode() for raw in self.redis.zrevrange(self.key("tournaments"), 0, limit - 1)]
+    def recent_tournament_ids(self, limit: int, offset: int = 0) -> list[str]:
+        return [str(t) for t in self.redis.zrevrange(self.key("tournaments"), offset, offset + limit - 1)]
+
+    def tournament_count(self) -> int:
+        return int(self.redis.zcard(self.key("tournaments")))
 
     # -- ladders -----------------------------------------------------------------------------
 
-    def ladder_rows(self, game_id: str, variant: str) -> dict[str, Record]:
+    def ladder_rows(self, game_id: str, variant: str) -> dict[str, LadderRow]:
         raw = self.redis.hgetall(self.key("ladder", game_id, variant))
-        return {bot.decode(): _loads(row) for bot, row in raw.items()}
+        return {str(bot): json.loads(row) for bot, row in raw.items()}
 
-    def ladder_row(self, game_id: str, variant: str, bot_id: str) -> Record | None:
-        return _loads(self.redis.hget(self.key("ladder", game_id, variant), bot_id))
+    def ladder_row(self, game_id: str, variant: str, bot_id: str) -> LadderRow | None:
+        raw = self.redis.hget(self.key("ladder", game_id, variant), bot_id)
+        return None if raw is None else dict(json.loads(raw))
+
+
+__all__ = ["LadderRow", "MatchStatus", "Store"]

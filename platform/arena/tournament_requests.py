@@ -1,37 +1,38 @@
 """Creating tournaments (every match checked, stored and queued at once) and their progress.
 
 The schedule and the standings are pure functions in :mod:`arena.tournaments`; this module checks
-the request, turns the schedule into match records and reads them back for ``GET``.
+the request, turns the schedule into matches (each a :class:`referee.match.MatchSpec` beside its
+status record) and reads them back for ``GET``.
 """
 
 from __future__ import annotations
 
 import secrets
+import time
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from arena import match_requests, tournaments
 from arena.errors import InvalidRequest, NotFound, field_error, merge_errors
-from arena.runtime import Runtime, stamp
-from arena.store import Record
+from arena.records import BotRecord, MatchRecord, TournamentRecord, now_iso
+from arena.runtime import Runtime
 from referee.game import SetupError
+from referee.match import MatchSpec
 from referee.registry import get_game
-from referee.runner import check_match_request
 
 
-def _check(runtime: Runtime, data: Mapping[str, Any]) -> tuple[str, dict[str, Any], dict[str, Record]]:
-    _, variant = match_requests.resolve_game(data["game"], data.get("variant"))
+def _check(runtime: Runtime, data: Mapping[str, Any], seed: int) -> tuple[MatchSpec, dict[str, BotRecord]]:
+    """The spec every match of the tournament shares but for its seats and seed, and the bots."""
     bot_ids: list[str] = data["bots"]
     seats: int = data["seats_per_match"]
     errors: dict[str, Any] = {}
-    resolved: dict[str, Any] = {}
-    try:
-        resolved = check_match_request(data["game"], variant, seats, data.get("options"), None)
-    except SetupError as error:
-        # the seat-count check names "bots" for a match; here the count is seats_per_match
-        name = "seats_per_match" if error.field_name == "bots" else error.field_name
-        merge_errors(errors, field_error(name, str(error)))
+    placeholder = [bot_ids[0] if bot_ids else "?"] * seats
+    spec_errors: dict[str, Any] = {}
+    spec = match_requests.build_spec({**data, "setup": None}, placeholder, seed, spec_errors)
+    if "bots" in spec_errors:  # the seat-count check names "bots" for a match; here it is seats_per_match
+        spec_errors["seats_per_match"] = spec_errors.pop("bots")
+    merge_errors(errors, spec_errors)
     if len(set(bot_ids)) != len(bot_ids):
         merge_errors(errors, field_error("bots", "each bot may enter a tournament once"))
     elif len(bot_ids) < max(seats, 2) and "seats_per_match" not in errors:
@@ -44,78 +45,74 @@ def _check(runtime: Runtime, data: Mapping[str, Any]) -> tuple[str, dict[str, An
         if count > limit:
             message = f"this tournament would have {count} matches; the limit is {limit}"
             merge_errors(errors, field_error("games_per_pairing", message))
-    if errors:
+    if errors or spec is None:
         raise InvalidRequest("The request has invalid fields.", errors)
-    return variant, resolved, bots
+    return spec, bots
 
 
-def create(runtime: Runtime, data: Mapping[str, Any]) -> Record:
+def create(runtime: Runtime, data: Mapping[str, Any]) -> TournamentRecord:
     """Check the request, store the tournament and all its matches, and queue them in order."""
-    variant, resolved, bots = _check(runtime, data)
     seed = data["seed"] if data.get("seed") is not None else match_requests.new_seed()
+    template, bots = _check(runtime, data, seed)
     seats = data["seats_per_match"]
-    tournament = {
-        "id": "t-" + secrets.token_hex(8),
-        "name": data["name"],
-        "game": data["game"],
-        "variant": variant,
-        "format": data["format"],
-        "bots": list(data["bots"]),
-        "names": {bot_id: bot["name"] for bot_id, bot in bots.items()},
-        "seats_per_match": seats,
-        "games_per_pairing_requested": data["games_per_pairing"],
-        "games_per_pairing": tournaments.games_per_pairing(data["games_per_pairing"], seats),
-        "seed": seed,
-        "options": resolved,
-        "time": data["time"],
-        "rated": data["rated"],
-        "max_faults": data["max_faults"],
-        **stamp(),
-    }
-    matches = [
-        match_requests.new_record(
-            game_id=data["game"],
-            variant=variant,
-            bots=[bots[bot_id] for bot_id in planned.bots],
-            seed=planned.seed,
-            options=resolved,
-            setup=None,
-            time=data["time"],
-            rated=data["rated"],
-            max_faults=data["max_faults"],
-            tournament=tournament["id"],
-        )
-        for planned in tournaments.schedule(
-            data["format"], data["bots"], seats, data["games_per_pairing"], seed
-        )
-    ]
-    tournament["match_count"] = len(matches)
+    tournament_id = "t-" + secrets.token_hex(8)
+    matches: list[tuple[MatchRecord, MatchSpec]] = []
+    for planned in tournaments.schedule(data["format"], data["bots"], seats, data["games_per_pairing"], seed):
+        spec = template.reseated(planned.bots, planned.seed)
+        matches.append((match_requests.new_match(spec, bots, data["rated"], tournament_id), spec))
+    tournament = TournamentRecord(
+        id=tournament_id,
+        name=data["name"],
+        game=template.game,
+        variant=template.variant,
+        format=data["format"],
+        bots=tuple(data["bots"]),
+        names={bot_id: bot.name for bot_id, bot in bots.items()},
+        seats_per_match=seats,
+        games_per_pairing_requested=data["games_per_pairing"],
+        games_per_pairing=tournaments.games_per_pairing(data["games_per_pairing"], seats),
+        seed=seed,
+        options=template.config.options,
+        time=template.time.to_json(),
+        rated=data["rated"],
+        max_faults=template.max_faults,
+        match_count=len(matches),
+        created_at=now_iso(),
+        created_ts=time.time(),
+    )
     runtime.store.add_tournament(tournament, matches)
-    match_requests.enqueue(runtime, [match["id"] for match in matches])
+    match_requests.enqueue(runtime, [match.id for match, _ in matches])
     return tournament
 
 
-def get(runtime: Runtime, tournament_id: str) -> Record:
+def get(runtime: Runtime, tournament_id: str) -> TournamentRecord:
     tournament = runtime.store.get_tournament(tournament_id)
     if tournament is None:
         raise NotFound(f"no tournament with id {tournament_id!r}")
     return tournament
 
 
-def public_view(runtime: Runtime, tournament: Record) -> dict[str, Any]:
+def summary(tournament: TournamentRecord) -> dict[str, Any]:
+    view = tournament.to_json()
+    del view["created_ts"], view["names"]
+    return view
+
+
+def public_view(runtime: Runtime, tournament: TournamentRecord) -> dict[str, Any]:
     """The tournament with its progress, standings and matches."""
-    matches = runtime.store.get_matches(runtime.store.tournament_match_ids(tournament["id"]))
-    statuses = Counter(match["status"] for match in matches)
+    match_ids = runtime.store.tournament_match_ids(tournament.id)
+    matches = runtime.store.get_matches(match_ids)
+    specs = runtime.store.get_specs(match_ids)
+    statuses = Counter(match.status.value for match in matches)
     done = statuses["finished"] + statuses["aborted"]
     total = len(matches)
     try:
-        team = get_game(tournament["game"]).variant(tournament["variant"]).team
+        team = get_game(tournament.game).variant(tournament.variant).team
     except SetupError:  # the game or variant left the registry since: its results still stand
         team = False
     status = "finished" if done == total else "running" if done or statuses["running"] else "queued"
-    view = {name: value for name, value in tournament.items() if name not in ("created_ts", "names")}
     return {
-        **view,
+        **summary(tournament),
         "status": status,
         "progress": {
             "done": done,
@@ -127,14 +124,14 @@ def public_view(runtime: Runtime, tournament: Record) -> dict[str, Any]:
         },
         "points": "one point per match, shared equally by the seats in first place; "
         + ("a game the team lost gives no points" if team else "a shared first place splits it"),
-        "standings": tournaments.standings(tournament["bots"], tournament["names"], matches, team),
+        "standings": tournaments.standings(tournament.bots, tournament.names, matches, team),
         "matches": [
             {
-                "id": match["id"],
-                "status": match["status"],
-                "bots": match["bots"],
-                "seed": match["seed"],
-                "result": match["result"],
+                "id": match.id,
+                "status": match.status.value,
+                "bots": list(match.bots),
+                "seed": specs[match.id].seed if match.id in specs else None,
+                "result": None if match.result is None else match.result.to_json(),
             }
             for match in matches
         ],

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from arena.records import MatchRecord, MatchStatus
 from arena.scoring import seat_points, seat_verdicts
 from referee.rng import derive_seed
 
@@ -86,10 +87,10 @@ def match_count(format_name: str, bots: int, seats: int, requested_games: int) -
 
 
 def standings(
-    bots: Sequence[str], names: Mapping[str, str], matches: Iterable[Mapping[str, Any]], team: bool
+    bots: Sequence[str], names: Mapping[str, str], matches: Iterable[MatchRecord], team: bool
 ) -> list[dict[str, Any]]:
     """Points, wins, draws, losses and score sums of each bot over the finished matches."""
-    table = {
+    table: dict[str, dict[str, Any]] = {
         bot: {
             "bot_id": bot,
             "name": names.get(bot, bot),
@@ -103,17 +104,17 @@ def standings(
         for bot in bots
     }
     for match in matches:
-        if match.get("status") != "finished" or not match.get("result"):
+        result = match.result
+        if match.status is not MatchStatus.FINISHED or result is None:
             continue
-        result = match["result"]
         verdicts = seat_verdicts(result, team)
         points = seat_points(result, team)
-        for seat, bot in enumerate(match["bots"]):
+        for seat, bot in enumerate(match.bots):
             row = table[bot]
             row["played"] += 1
             row["points"] += points[seat]
             row[{"win": "wins", "draw": "draws", "loss": "losses"}[verdicts[seat]]] += 1
-            row["score_sum"] += result["scores"][seat]
+            row["score_sum"] += result.scores[seat]
     rows = sorted(table.values(), key=lambda r: (-r["points"], -r["wins"], -r["score_sum"], r["name"]))
     for position, row in enumerate(rows):
         row["points"] = round(row["points"], 4)

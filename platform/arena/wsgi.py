@@ -10,8 +10,8 @@ from __future__ import annotations
 from flask import Flask
 
 from arena.api import create_app
+from arena.celery_app import redis_runtime
 from arena.settings import Settings, SettingsError
-from arena.wiring import redis_runtime
 
 
 def build(settings: Settings | None = None) -> Flask:

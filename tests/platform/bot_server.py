@@ -18,8 +18,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from referee.protocol import SIGNATURE_HEADER, signature_matches
 
+GATE = threading.Event()
+"""``/gated`` answers its second and later moves only once this is set: a test holds a match
+``running`` for exactly as long as it needs, without guessing timings."""
+
 CHOICES = {
     "/first": (0.0, 0),
+    "/gated": (0.0, 0),
     "/last": (0.0, -1),
     "/sleepy": (0.3, 0),
     "/oddlog": (0.0, 0),
@@ -69,6 +74,8 @@ def start(secrets: MutableMapping[str, str]) -> tuple[ThreadingHTTPServer, str]:
                 self._send(200, {"ok": True})
                 return
             delay, index = CHOICES[path]
+            if path == "/gated" and message["turn"] >= 1:
+                GATE.wait(60)
             time.sleep(delay)
             log = {"log": LOGS[path]} if path in LOGS else {}
             self._send(200, {"move": message["legal_moves"][index], **log})

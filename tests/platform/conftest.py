@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import fakeredis
 import pytest
 from flask.testing import FlaskClient
 
@@ -101,7 +100,7 @@ class Arena:
 
 def make_runtime(queue: ListQueue, **settings: Any) -> Runtime:
     config = Settings(**{"admin_token": ADMIN, "policy": LOOPBACK, "key_prefix": "test:", **settings})
-    return Runtime(config, Store(fakeredis.FakeRedis(), config.key_prefix), queue)
+    return Runtime(config, Store.in_memory(config.key_prefix), queue)
 
 
 @pytest.fixture

@@ -60,10 +60,12 @@ def test_registration_returns_token_and_secret_once(arena: Arena) -> None:
 def test_the_token_is_stored_hashed_and_the_secret_usable(arena: Arena) -> None:
     created = arena.register("Alice", "/first/a", ["nim"])
     redis = arena.runtime.store.redis
-    everything = b"".join(redis.get(key) or b"" for key in redis.keys("*") if redis.type(key) == b"string")
-    assert created["token"].encode() not in everything
+    strings = [key for key in redis.keys("*") if redis.type(key) == "string"]
+    assert strings, "the bot is stored as a string"
+    everything = "".join(redis.get(key) or "" for key in strings)
+    assert created["id"] in everything and created["token"] not in everything
     record = arena.runtime.store.get_bot(created["id"])
-    assert record["token_hash"].startswith("sha256:") and record["secret"] == created["secret"]
+    assert record.token_hash.startswith("sha256:") and record.secret == created["secret"]
 
 
 def test_listing_filters_by_game(arena: Arena) -> None:
@@ -169,7 +171,7 @@ def test_patch_checks_the_new_endpoint_and_refuses_an_empty_change(arena: Arena)
     url = f"/api/v1/bots/{alice['id']}"
     answer = arena.client.patch(url, json={"endpoint": "http://192.168.1.5/bot"}, headers=headers)
     assert answer.status_code == 422 and "not public (private)" in answer.get_json()["errors"]["endpoint"][0]
-    assert arena.runtime.store.get_bot(alice["id"])["endpoint"] == arena.bots.url("/first/a")
+    assert arena.runtime.store.get_bot(alice["id"]).endpoint == arena.bots.url("/first/a")
     answer = arena.client.patch(url, json={}, headers=headers)
     assert answer.status_code == 422 and answer.get_json()["errors"]["_schema"]
 

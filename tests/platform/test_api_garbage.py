@@ -150,8 +150,8 @@ def test_garbage_bodies_get_a_4xx_with_the_error_body(offline: Arena, method, pa
     bots = arena.runtime.store.list_bots()
     bot = bots[0]
     names, required = request_fields(spec, spec["paths"][path][method])
-    body = data.draw(bodies(names, required, plausible(arena, [b["id"] for b in bots])), label="body")
-    url = path.replace("{bot_id}", bot["id"])
+    body = data.draw(bodies(names, required, plausible(arena, [b.id for b in bots])), label="body")
+    url = path.replace("{bot_id}", bot.id)
     headers = {"Authorization": f"Bearer {ADMIN}"}
     answer = arena.client.open(url, method=method.upper(), json=body, headers=headers)
     assert_well_formed(answer, f"{method} {path} {body!r}")

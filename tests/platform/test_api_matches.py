@@ -174,8 +174,12 @@ def test_matches_are_listed_newest_first(arena: Arena, duelists) -> None:
     first, last = duelists
     ids = [arena.match(game="nim", bots=[first["id"], last["id"]], seed=n)["id"] for n in range(3)]
     assert [m["id"] for m in arena.get("/api/v1/matches")] == ids[::-1]
-    assert [m["id"] for m in arena.get("/api/v1/matches?limit=2")] == ids[:0:-1]
-    assert arena.client.get("/api/v1/matches?limit=0").status_code == 422
+    assert [m["id"] for m in arena.get("/api/v1/matches?page_size=2")] == ids[:0:-1]
+    second = arena.client.get("/api/v1/matches?page_size=2&page=2")
+    assert [m["id"] for m in second.get_json()] == ids[:1]
+    assert json.loads(second.headers["X-Pagination"])["total"] == 3
+    assert arena.client.get("/api/v1/matches?page_size=0").status_code == 422
+    assert arena.client.get("/api/v1/matches?limit=2").status_code == 422  # not a parameter of this list
 
 
 def test_a_broken_queue_aborts_the_match_and_answers_503(arena: Arena, duelists) -> None:

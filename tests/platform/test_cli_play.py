@@ -59,8 +59,12 @@ def test_a_url_bot_plays_over_http(tmp_path: Path) -> None:
     finally:
         server.shutdown()
     replay = json.loads(replay_path.read_text())
-    kinds = {m["seat"]: m["fault"] and m["fault"]["kind"] for m in replay["moves"]}
-    assert kinds[0] is None and kinds[1] in ("illegal_move", "forfeited")
+    good = [m["fault"] for m in replay["moves"] if m["seat"] == 0]
+    bad = [m["fault"]["kind"] for m in replay["moves"] if m["seat"] == 1]
+    assert good and all(fault is None for fault in good)
+    # three illegal answers (the default fault limit), then the referee plays for the forfeited seat
+    assert bad[:3] == ["illegal_move"] * 3 and set(bad[3:]) <= {"forfeited"}
+    assert replay["seats"][1]["forfeited"] and replay["seats"][1]["fault_kinds"] == {"illegal_move": 3}
 
 
 @pytest.mark.usefixtures("nim_bots")

@@ -8,10 +8,11 @@ from collections.abc import Iterator
 import pytest
 
 from arena.api import create_app
+from arena.celery_app import CeleryQueue
 from arena.embedded import EmbeddedPlatform
 from arena.settings import Settings
-from arena.tasks import CeleryQueue
 from referee.replay import verify_replay
+from tests.platform import bot_server
 from tests.platform.conftest import ADMIN, LOOPBACK, BotServer
 
 
@@ -74,9 +75,11 @@ def test_a_tournament_runs_through_the_celery_queue_in_process(
 
 
 def test_a_single_match_reports_running_then_finished(embedded: EmbeddedPlatform, bots: BotServer) -> None:
+    """The gated bot holds the match after its first move until the test opens the gate."""
+    bot_server.GATE.clear()
     client = create_app(embedded.runtime).test_client()
     ids = []
-    for path in ("/sleepy/s1", "/sleepy/s2"):
+    for path in ("/gated/s1", "/gated/s2"):
         answer = client.post(
             "/api/v1/bots", json={"name": path, "endpoint": bots.url(path), "games": ["nim"]}
         )
@@ -87,9 +90,12 @@ def test_a_single_match_reports_running_then_finished(embedded: EmbeddedPlatform
         headers={"Authorization": f"Bearer {ADMIN}"},
     )
     url = answer.headers["Location"]
-    running = wait_for(
-        client, url, lambda body: body["status"] == "running" and body["moves"] >= 1, timeout=10
-    )
-    assert running["status"] == "running" and running["started_at"]
+    try:
+        running = wait_for(client, url, lambda body: body["status"] == "running" and body["moves"] >= 1)
+        assert running["status"] == "running" and running["started_at"] and running["moves"] == 1
+        live = embedded.runtime.store.live_moves(running["id"])
+        assert [move["seat"] for move in live] == [0] and live[0]["source"] == "bot"
+    finally:
+        bot_server.GATE.set()
     finished = wait_for(client, url, lambda body: body["status"] == "finished")
     assert finished["moves"] == 6 and finished["attempts"] == 1

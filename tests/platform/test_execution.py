@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from arena import execution
-from arena.celery_app import make_celery
+from arena.celery_app import TASK_NAME, make_celery
 from arena.execution import RunOutcome, execute, finish
-from arena.tasks import TASK_NAME
+from arena.records import MatchRecord, MatchStatus
 from referee.agents import LocalAgent
-from referee.runner import SeatBot, run_match
+from referee.replay import Replay
+from referee.runner import Player, run_match
 from tests.platform import bot_server
 from tests.platform.conftest import Arena
 
@@ -25,16 +28,21 @@ def pair(arena: Arena) -> tuple[dict, dict]:
     return arena.register("A", "/first/a", ["nim"]), arena.register("B", "/first/b", ["nim"])
 
 
-def played(match: dict) -> dict:
-    seats = [SeatBot(seat["bot_id"], seat["name"], LocalAgent(TakeOne())) for seat in match["seats"]]
-    return run_match(match_id=match["id"], game_id="nim", variant="standard", seats=seats, seed=match["seed"])
+def played(arena: Arena, match: MatchRecord) -> Replay:
+    spec = arena.runtime.store.get_spec(match.id)
+    assert spec is not None
+    return run_match(match.id, spec, [Player(name, LocalAgent(TakeOne())) for name in match.names])
+
+
+def set_status(arena: Arena, match_id: str, status: MatchStatus, **changes: object) -> None:
+    arena.runtime.store.update_match(match_id, lambda m: replace(m, status=status, **changes))
 
 
 def test_running_the_finishing_step_twice_counts_the_match_once(arena: Arena, pair) -> None:
     a, b = pair
     match = arena.match(game="nim", bots=[a["id"], b["id"]])
     record = arena.runtime.store.get_match(match["id"])
-    replay = played(record)
+    replay = played(arena, record)
     assert finish(arena.runtime, record, replay) is True
     assert finish(arena.runtime, record, replay) is False
     rows = arena.runtime.store.ladder_rows("nim", "standard")
@@ -57,10 +65,10 @@ def test_the_applied_mark_alone_stops_a_second_count(arena: Arena, pair) -> None
     a, b = pair
     match = arena.match(game="nim", bots=[a["id"], b["id"]])
     record = arena.runtime.store.get_match(match["id"])
-    replay = played(record)
+    replay = played(arena, record)
     assert finish(arena.runtime, record, replay) is True
     # the slower run still sees the match running: only applied:<match id> stands in its way
-    arena.runtime.store.update_match(match["id"], lambda m: {**m, "status": "running"})
+    set_status(arena, match["id"], MatchStatus.RUNNING)
     assert finish(arena.runtime, record, replay) is False
     assert arena.runtime.store.ladder_rows("nim", "standard")[a["id"]]["games"] == 1
     assert arena.runtime.store.bot_faults(a["id"]) == {}
@@ -82,7 +90,7 @@ def test_a_match_is_aborted_after_too_many_attempts(arena: Arena, pair) -> None:
     a, b = pair
     match = arena.match(game="nim", bots=[a["id"], b["id"]])
     limit = arena.runtime.settings.max_attempts
-    arena.runtime.store.update_match(match["id"], lambda m: {**m, "status": "running", "attempts": limit})
+    set_status(arena, match["id"], MatchStatus.RUNNING, attempts=limit)
     assert execute(arena.runtime, match["id"]) is RunOutcome.ABORTED
     done = arena.get(f"/api/v1/matches/{match['id']}")
     assert done["status"] == "aborted" and done["error"] == f"gave up after {limit} attempts"
@@ -102,7 +110,7 @@ def test_an_engine_failure_aborts_the_match_not_the_worker(arena: Arena, pair, m
     a, b = pair
     match = arena.match(game="nim", bots=[a["id"], b["id"]])
 
-    def broken(**kwargs):
+    def broken(*args, **kwargs):
         raise ZeroDivisionError("engine bug")
 
     monkeypatch.setattr(execution, "run_match", broken)
@@ -111,23 +119,6 @@ def test_an_engine_failure_aborts_the_match_not_the_worker(arena: Arena, pair, m
         arena.get(f"/api/v1/matches/{match['id']}")["error"] == "engine error: ZeroDivisionError: engine bug"
     )
     assert execute(arena.runtime, "m-unknown") is RunOutcome.MISSING
-
-
-def test_faults_by_bot_counts_kinds_and_forfeits_but_not_moves_made_after_a_forfeit() -> None:
-    replay = {
-        "seats": [
-            {"seat": 0, "bot_id": "x", "forfeited": True},
-            {"seat": 1, "bot_id": "y", "forfeited": False},
-        ],
-        "moves": [
-            {"seat": 0, "fault": {"kind": "timeout"}},
-            {"seat": 1, "fault": None},
-            {"seat": 0, "fault": {"kind": "illegal_move"}},
-            {"seat": 0, "fault": {"kind": "timeout"}},
-            {"seat": 0, "fault": {"kind": "forfeited"}},
-        ],
-    }
-    assert execution.faults_by_bot(replay) == {"x": {"timeout": 2, "illegal_move": 1, "forfeit": 1}}
 
 
 def test_a_result_that_cannot_be_stored_aborts_the_match_instead_of_leaving_it_running(
@@ -173,8 +164,7 @@ def test_a_store_failure_at_the_end_is_raised_and_the_task_plays_the_match_again
         execute(arena.runtime, match["id"])
     assert arena.get(f"/api/v1/matches/{match['id']}")["status"] == "running"  # nothing could be stored
 
-    celery = make_celery(arena.runtime.settings)
-    celery.arena_runtime = arena.runtime
+    celery = make_celery(arena.runtime.settings, lambda app: arena.runtime)
     FlakyStore(monkeypatch, arena.runtime.store, "finish_match")
     celery.tasks[TASK_NAME].apply(args=[match["id"]])  # eager: the retry runs at once
     done = arena.get(f"/api/v1/matches/{match['id']}")
@@ -185,7 +175,7 @@ def test_a_store_failure_at_the_end_is_raised_and_the_task_plays_the_match_again
 def test_progress_the_store_cannot_take_does_not_stop_the_match(arena: Arena, pair, monkeypatch) -> None:
     a, b = pair
     match = arena.match(game="nim", bots=[a["id"], b["id"]])
-    FlakyStore(monkeypatch, arena.runtime.store, "set_progress", times=100)
+    FlakyStore(monkeypatch, arena.runtime.store, "append_live", times=100)
     assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
     assert arena.get(f"/api/v1/matches/{match['id']}")["status"] == "finished"
 

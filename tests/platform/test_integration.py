@@ -27,9 +27,9 @@ from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from arena.api import create_app
+from arena.celery_app import redis_runtime
 from arena.runtime import Runtime
 from arena.settings import Settings
-from arena.wiring import redis_runtime
 from referee.replay import verify_replay
 from tests import misbehaving_bots
 from tests.platform.conftest import ADMIN, BotServer

@@ -9,15 +9,18 @@ from hypothesis import strategies as st
 from arena.ladder import apply_result, new_row, ranked
 from arena.scoring import seat_points, seat_verdicts
 from referee.game import VariantSpec
+from referee.replay import MatchResult
 
-RATED = VariantSpec("duel", seats=(2, 3, 4), description="")
-UNRATED_TEAM = VariantSpec("coop", seats=(1, 2, 3), description="", rated=False, team=True)
-RATED_TEAM = VariantSpec("crew", seats=(4,), description="", rated=True, team=True)
-UNRATED = VariantSpec("practice", seats=(2,), description="", rated=False)
+_ENDS = {"end_reasons": frozenset({"end"}), "max_moves": 10}
+
+RATED = VariantSpec("duel", seats=(2, 3, 4), description="", **_ENDS)
+UNRATED_TEAM = VariantSpec("coop", seats=(1, 2, 3), description="", rated=False, team=True, **_ENDS)
+RATED_TEAM = VariantSpec("crew", seats=(4,), description="", rated=True, team=True, **_ENDS)
+UNRATED = VariantSpec("practice", seats=(2,), description="", rated=False, **_ENDS)
 
 
-def result(places, scores=None, team_won=None):
-    return {"places": places, "scores": scores or [0.0] * len(places), "team_won": team_won, "forfeited": []}
+def result(places, scores=None, team_won=None) -> MatchResult:
+    return MatchResult(tuple(places), tuple(scores or [0.0] * len(places)), "end", team_won)
 
 
 def test_a_first_duel_between_newcomers() -> None:
@@ -131,7 +134,7 @@ def test_verdicts_and_points(places, team, team_won, verdicts, points) -> None:
     assert seat_points(outcome, team) == pytest.approx(points)
 
 
-CREW_OF_THREE = VariantSpec("crew3", seats=(3,), description="", team=True)
+CREW_OF_THREE = VariantSpec("crew3", seats=(3,), description="", team=True, **_ENDS)
 outcomes = st.lists(
     st.tuples(
         st.permutations(["a", "b", "c", "d"]).map(lambda bots: bots[:3]),

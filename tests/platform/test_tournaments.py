@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arena.records import MatchRecord, MatchStatus
 from arena.tournaments import games_per_pairing, match_count, pairings, schedule, standings
+from referee.replay import MatchResult
 
 
 def seat_counts(matches) -> Counter:
@@ -75,9 +78,13 @@ def test_every_bot_sits_in_every_seat_equally_often(format_name, bots_count, sea
     assert all(len(set(m.bots)) == seats for m in matches)
 
 
-def finished(bots, places, scores, team_won=None):
-    result = {"places": places, "scores": scores, "team_won": team_won, "forfeited": []}
-    return {"status": "finished", "bots": bots, "result": result}
+def match(status: MatchStatus, bots: list[str], result: MatchResult | None = None) -> MatchRecord:
+    record = MatchRecord.new("m", "g", "v", tuple(bots), tuple(bots), rated=True)
+    return replace(record, status=status, result=result)
+
+
+def finished(bots, places, scores, team_won=None) -> MatchRecord:
+    return match(MatchStatus.FINISHED, bots, MatchResult(tuple(places), tuple(scores), "end", team_won))
 
 
 def test_standings_add_points_wins_draws_losses_and_scores() -> None:
@@ -85,8 +92,8 @@ def test_standings_add_points_wins_draws_losses_and_scores() -> None:
         finished(["a", "b"], [1, 2], [10, 4]),
         finished(["b", "a"], [1, 1], [6, 6]),
         finished(["a", "c"], [2, 1], [1, 9]),
-        {"status": "aborted", "bots": ["b", "c"], "result": None},
-        {"status": "queued", "bots": ["c", "b"], "result": None},
+        match(MatchStatus.ABORTED, ["b", "c"]),
+        match(MatchStatus.QUEUED, ["c", "b"]),
     ]
     table = standings(["a", "b", "c"], {"a": "Ann", "b": "Bob", "c": "Cy"}, matches, team=False)
     by_bot = {row["bot_id"]: row for row in table}

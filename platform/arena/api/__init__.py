@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask, Response, jsonify
+from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 from redis.exceptions import RedisError
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -129,7 +130,7 @@ def create_app(runtime: Runtime) -> Flask:
             "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}}},
         },
     )
-    app.json.sort_keys = False  # records keep their fields in a readable order
+    cast(DefaultJSONProvider, app.json).sort_keys = False  # records keep their fields in a readable order
     app.extensions[EXTENSION] = runtime
     api = ArenaApi(app)
     for blueprint in (games.blp, bots.blp, matches.blp, tournaments.blp, ladders.blp):

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import url_for
 from flask.views import MethodView
+from flask_smorest.pagination import PaginationParameters
 
 from arena import bot_accounts
 from arena.api.context import bot_owner_only, presented_token, runtime
@@ -26,12 +27,16 @@ blp = ArenaBlueprint("bots", __name__, url_prefix="/api/v1/bots", description="B
 class Bots(MethodView):
     @blp.arguments(BotQuerySchema, location="query")
     @blp.response(200, BotSchema(many=True))
-    def get(self, query: dict[str, Any]) -> list[dict[str, Any]]:
-        """List the bots (optionally those playing one game)"""
+    @blp.paginate()
+    def get(self, query: dict[str, Any], pagination_parameters: PaginationParameters) -> list[dict[str, Any]]:
+        """List the bots, oldest first, a page at a time (optionally those playing one game)"""
         bots = runtime().store.list_bots()
         if query.get("game"):
-            bots = [bot for bot in bots if query["game"] in bot["games"]]
-        return [bot_accounts.public_view(runtime(), bot) for bot in bots]
+            bots = [bot for bot in bots if query["game"] in bot.games]
+        pagination_parameters.item_count = len(bots)
+        first = pagination_parameters.first_item
+        page = bots[first : first + pagination_parameters.page_size]
+        return [bot_accounts.public_view(runtime(), bot) for bot in page]
 
     @blp.arguments(BotCreateSchema)
     @blp.response(201, BotCreatedSchema)
@@ -41,13 +46,9 @@ class Bots(MethodView):
         The endpoint must be http or https and resolve to public addresses only, unless the
         platform's ARENA_ENDPOINT_ALLOWLIST admits them.
         """
-        created = bot_accounts.register(runtime(), data)
-        body = {
-            **bot_accounts.owner_view(runtime(), created),
-            "token": created["token"],
-            "secret": created["secret"],
-        }
-        return body, {"Location": url_for("bots.BotById", bot_id=created["id"])}
+        created, token = bot_accounts.register(runtime(), data)
+        body = {**bot_accounts.owner_view(runtime(), created), "token": token, "secret": created.secret}
+        return body, {"Location": url_for("bots.BotById", bot_id=created.id)}
 
 
 @blp.route("/<bot_id>")

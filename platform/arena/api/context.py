@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from flask import current_app, request
 from flask_smorest import Blueprint
@@ -17,12 +17,13 @@ from arena.runtime import Runtime
 
 F = TypeVar("F", bound=Callable[..., object])
 EXTENSION = "arena"
-BEARER = [{"bearerAuth": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 """OpenAPI security requirement of views that need a token."""
 
 
 def runtime() -> Runtime:
-    return current_app.extensions[EXTENSION]
+    found: Runtime = current_app.extensions[EXTENSION]
+    return found
 
 
 def presented_token() -> str | None:
@@ -43,7 +44,7 @@ def organizer_only(blp: Blueprint) -> Callable[[F], F]:
             require_organizer(runtime(), presented_token())
             return view(*args, **kwargs)
 
-        return _documented(blp, "the organizer token", checked)  # type: ignore[arg-type]
+        return _documented(blp, "the organizer token", cast(F, checked))
 
     return mark
 
@@ -59,6 +60,6 @@ def bot_owner_only(blp: Blueprint) -> Callable[[F], F]:
             )
             return view(*args, **kwargs)
 
-        return _documented(blp, "the bot's token", checked)  # type: ignore[arg-type]
+        return _documented(blp, "the bot's token", cast(F, checked))
 
     return mark

@@ -8,7 +8,8 @@ at ``/api/v1/swagger-ui-assets/`` and the docs work on a machine with no interne
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, redirect, send_from_directory
+from flask import Blueprint, redirect, send_from_directory
+from flask.typing import ResponseReturnValue
 from swagger_ui_bundle import swagger_ui_path
 
 ASSETS_URL = "/api/v1/swagger-ui-assets/"
@@ -18,16 +19,16 @@ blueprint = Blueprint("docs_page", __name__)
 
 
 @blueprint.get(f"{ASSETS_URL}<path:name>")
-def asset(name: str) -> Response:
+def asset(name: str) -> ResponseReturnValue:
     """A file of Swagger UI's distribution (404 for anything else)."""
     return send_from_directory(swagger_ui_path, name, max_age=86400)
 
 
 @blueprint.get("/api/v1/docs")
-def docs() -> Response:
+def docs() -> ResponseReturnValue:
     return redirect(DOCS_URL)
 
 
 @blueprint.get("/")
-def home() -> Response:
+def home() -> ResponseReturnValue:
     return redirect(DOCS_URL)

@@ -36,7 +36,7 @@ class Ladder(MethodView):
         spec = game.variant(variant)
         store = runtime().store
         rows = store.ladder_rows(game_id, variant)
-        names = {bot_id: bot["name"] for bot_id, bot in store.get_bots(rows).items()}
+        names = {bot_id: bot.name for bot_id, bot in store.get_bots(rows).items()}
         if spec.rated:
             ranked_by = "rating"
         else:

@@ -7,18 +7,20 @@ from typing import Any
 
 from flask import Response, url_for
 from flask.views import MethodView
+from flask_smorest.pagination import PaginationParameters
 
 from arena import match_requests
 from arena.api.context import organizer_only, runtime
 from arena.api.parsing import ArenaBlueprint
-from arena.api.schemas import ListQuerySchema, MatchCreateSchema, MatchSchema
+from arena.api.schemas import MatchCreateSchema, MatchSchema, PagedQuerySchema
 from arena.errors import NotFound
+from arena.records import MatchRecord, MatchStatus
 from referee.replay import decompress
 
 blp = ArenaBlueprint("matches", __name__, url_prefix="/api/v1/matches", description="Matches and replays")
 
 
-def _get(match_id: str) -> dict[str, Any]:
+def _get(match_id: str) -> MatchRecord:
     match = runtime().store.get_match(match_id)
     if match is None:
         raise NotFound(f"no match with id {match_id!r}")
@@ -27,14 +29,18 @@ def _get(match_id: str) -> dict[str, Any]:
 
 @blp.route("")
 class Matches(MethodView):
-    @blp.arguments(ListQuerySchema, location="query")
+    @blp.arguments(PagedQuerySchema, location="query")
     @blp.response(200, MatchSchema(many=True))
-    def get(self, query: dict[str, Any]) -> list[dict[str, Any]]:
-        """The most recent matches, newest first"""
+    @blp.paginate()
+    def get(self, query: dict[str, Any], pagination_parameters: PaginationParameters) -> list[dict[str, Any]]:
+        """The matches, newest first, a page at a time (X-Pagination says how many there are)"""
         store = runtime().store
-        matches = store.get_matches(store.recent_match_ids(query["limit"]))
-        progress = store.progress([m["id"] for m in matches if m["status"] == "running"])
-        return [match_requests.public_view(m, progress.get(m["id"])) for m in matches]
+        pagination_parameters.item_count = store.match_count()
+        ids = store.recent_match_ids(pagination_parameters.page_size, pagination_parameters.first_item)
+        matches = store.get_matches(ids)
+        specs = store.get_specs(ids)
+        progress = store.progress([m.id for m in matches if m.status is MatchStatus.RUNNING])
+        return [match_requests.public_view(m, specs.get(m.id), progress.get(m.id)) for m in matches]
 
     @organizer_only(blp)
     @blp.arguments(MatchCreateSchema)
@@ -45,9 +51,9 @@ class Matches(MethodView):
         Game, variant, seat count, options and setup are checked by the game itself, and every bot
         must exist and play the game, before anything is queued.
         """
-        match = match_requests.create(runtime(), data)
-        location = url_for("matches.MatchById", match_id=match["id"])
-        return match_requests.public_view(match), {"Location": location}
+        match, spec = match_requests.create(runtime(), data)
+        location = url_for("matches.MatchById", match_id=match.id)
+        return match_requests.public_view(match, spec), {"Location": location}
 
 
 @blp.route("/<match_id>")
@@ -56,7 +62,10 @@ class MatchById(MethodView):
     def get(self, match_id: str) -> dict[str, Any]:
         """A match: its status (queued, running, finished, aborted) and result"""
         match = _get(match_id)
-        return match_requests.public_view(match, runtime().store.progress([match_id]).get(match_id))
+        store = runtime().store
+        return match_requests.public_view(
+            match, store.get_spec(match_id), store.progress([match_id]).get(match_id)
+        )
 
 
 @blp.route("/<match_id>/replay")
@@ -71,7 +80,7 @@ class Replay(MethodView):
         match = _get(match_id)
         data = runtime().store.get_replay(match_id)
         if data is None:
-            raise NotFound(f"match {match_id} has no replay: it is {match['status']}")
+            raise NotFound(f"match {match_id} has no replay: it is {match.status.value}")
         return Response(
             json.dumps(decompress(data), separators=(",", ":")),
             mimetype="application/json",

@@ -21,9 +21,13 @@ from typing import Any, NoReturn
 
 import flask
 from flask_smorest import Blueprint
-from marshmallow import RAISE
+from marshmallow import RAISE, Schema
 from webargs import core
 from webargs.flaskparser import FlaskParser, abort, is_json_request
+from webargs.multidictproxy import MultiDictProxy
+from werkzeug.datastructures import MultiDict
+
+PAGING = frozenset({"page", "page_size"})
 
 
 def _no_constants(name: str) -> NoReturn:
@@ -44,6 +48,12 @@ class StrictJsonParser(FlaskParser):
         "query": RAISE,
         "querystring": RAISE,
     }
+
+    def load_querystring(self, req: flask.Request, schema: Schema) -> Any:
+        """The query string less flask-smorest's paging parameters, which its ``paginate`` reads."""
+        return MultiDictProxy(
+            MultiDict([(k, v) for k, v in req.args.items(multi=True) if k not in PAGING]), schema
+        )
 
     def _raw_load_json(self, req: flask.Request) -> Any:
         if not is_json_request(req):

@@ -122,7 +122,13 @@ class BotUpdateSchema(Schema):
             raise ValidationError("give at least one of name, endpoint, games", "_schema")
 
 
-class BotQuerySchema(Schema):
+class PagedQuerySchema(Schema):
+    """The query of a paged list beyond flask-smorest's ``page`` and ``page_size`` (its ``paginate``
+    decorator reads those; :class:`arena.api.parsing.StrictJsonParser` leaves them to it): nothing
+    else, so any other parameter is refused as unknown."""
+
+
+class BotQuerySchema(PagedQuerySchema):
     game = _id(metadata={"description": "only bots that play this game"})
 
 
@@ -195,7 +201,12 @@ class SeatSchema(Schema):
     seat = fields.Integer()
     bot_id = fields.String()
     name = fields.String()
-    faults = fields.Integer()
+    faults = fields.Integer(
+        metadata={"description": "faults of this seat (moves played for it after a forfeit excluded)"}
+    )
+    fault_kinds = fields.Dict(
+        keys=fields.String(), values=fields.Integer(), metadata={"description": "faults by kind"}
+    )
     forfeited = fields.Boolean()
 
 
@@ -230,10 +241,6 @@ class MatchSchema(Schema):
     result = fields.Nested(ResultSchema, allow_none=True)
     error = fields.String(allow_none=True)
     replay_url = fields.String(allow_none=True)
-
-
-class ListQuerySchema(Schema):
-    limit = fields.Integer(load_default=50, validate=validate.Range(1, 500))  # a query string: "7" is 7
 
 
 # -- tournaments --------------------------------------------------------------------------------

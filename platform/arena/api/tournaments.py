@@ -6,12 +6,13 @@ from typing import Any
 
 from flask import url_for
 from flask.views import MethodView
+from flask_smorest.pagination import PaginationParameters
 
 from arena import tournament_requests
 from arena.api.context import organizer_only, runtime
 from arena.api.parsing import ArenaBlueprint
 from arena.api.schemas import (
-    ListQuerySchema,
+    PagedQuerySchema,
     TournamentCreateSchema,
     TournamentSchema,
     TournamentSummarySchema,
@@ -22,13 +23,16 @@ blp = ArenaBlueprint("tournaments", __name__, url_prefix="/api/v1/tournaments", 
 
 @blp.route("")
 class Tournaments(MethodView):
-    @blp.arguments(ListQuerySchema, location="query")
+    @blp.arguments(PagedQuerySchema, location="query")
     @blp.response(200, TournamentSummarySchema(many=True))
-    def get(self, query: dict[str, Any]) -> list[dict[str, Any]]:
-        """The most recent tournaments, newest first"""
+    @blp.paginate()
+    def get(self, query: dict[str, Any], pagination_parameters: PaginationParameters) -> list[dict[str, Any]]:
+        """The tournaments, newest first, a page at a time"""
         store = runtime().store
-        found = (store.get_tournament(tid) for tid in store.recent_tournament_ids(query["limit"]))
-        return [tournament for tournament in found if tournament is not None]
+        pagination_parameters.item_count = store.tournament_count()
+        ids = store.recent_tournament_ids(pagination_parameters.page_size, pagination_parameters.first_item)
+        found = (store.get_tournament(tid) for tid in ids)
+        return [tournament_requests.summary(tournament) for tournament in found if tournament is not None]
 
     @organizer_only(blp)
     @blp.arguments(TournamentCreateSchema)
@@ -41,7 +45,7 @@ class Tournaments(MethodView):
         a multiple of the seats, rotating the seats so each bot sits in each seat equally often.
         """
         tournament = tournament_requests.create(runtime(), data)
-        location = url_for("tournaments.TournamentById", tournament_id=tournament["id"])
+        location = url_for("tournaments.TournamentById", tournament_id=tournament.id)
         return tournament_requests.public_view(runtime(), tournament), {"Location": location}
 
 

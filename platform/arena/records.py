@@ -1,0 +1,216 @@
+"""What the platform stores, as types: bots, matches (a status record beside the match's spec) and
+tournaments.
+
+Each record is a frozen dataclass with ``to_json``/``from_json``; the store keeps the JSON. A match
+is two documents: its :class:`referee.match.MatchSpec` (what to play, written once when the match is
+requested) and its :class:`MatchRecord` (where it stands: status, attempts, times, result), the
+small one that changes as the match runs.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from referee.replay import MatchResult, SeatRecord
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class MatchStatus(StrEnum):
+    QUEUED = "queued"
+    """Stored and queued, waiting for a worker."""
+    RUNNING = "running"
+    FINISHED = "finished"
+    """Result and replay stored, the ladder updated."""
+    ABORTED = "aborted"
+    """Could not be played; ``error`` says why."""
+
+    @property
+    def ended(self) -> bool:
+        return self in (MatchStatus.FINISHED, MatchStatus.ABORTED)
+
+
+@dataclass(frozen=True)
+class BotRecord:
+    """A registered bot. ``token_hash`` authorises changes; ``secret`` signs the referee's requests."""
+
+    id: str
+    name: str
+    endpoint: str
+    games: tuple[str, ...]
+    token_hash: str
+    secret: str
+    created_at: str
+    created_ts: float
+    updated_at: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.__dict__, "games": list(self.games)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BotRecord:
+        return cls(
+            id=data["id"],
+            name=data["name"],
+            endpoint=data["endpoint"],
+            games=tuple(data["games"]),
+            token_hash=data["token_hash"],
+            secret=data["secret"],
+            created_at=data["created_at"],
+            created_ts=data["created_ts"],
+            updated_at=data.get("updated_at", data["created_at"]),
+        )
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """Where a match stands. Its spec (game, seed, options...) is stored beside it, never changed."""
+
+    id: str
+    game: str
+    variant: str
+    bots: tuple[str, ...]
+    names: tuple[str, ...]
+    """The seats' bot names when the match was requested (bots may be renamed or deleted later)."""
+    rated: bool
+    tournament: str | None
+    created_at: str
+    created_ts: float
+    status: MatchStatus = MatchStatus.QUEUED
+    attempts: int = 0
+    started_at: str | None = None
+    finished_at: str | None = None
+    moves: int = 0
+    result: MatchResult | None = None
+    seats: tuple[SeatRecord, ...] = field(default=(), hash=False)
+    """Each seat's faults and forfeit, once finished (before that: no faults yet)."""
+    error: str | None = None
+
+    @classmethod
+    def new(
+        cls,
+        match_id: str,
+        game: str,
+        variant: str,
+        bots: tuple[str, ...],
+        names: tuple[str, ...],
+        *,
+        rated: bool,
+        tournament: str | None = None,
+    ) -> MatchRecord:
+        return cls(match_id, game, variant, bots, names, rated, tournament, now_iso(), time.time())
+
+    @property
+    def seat_records(self) -> tuple[SeatRecord, ...]:
+        """The seats with their faults: as finished, or clean while the match has not ended."""
+        if self.seats:
+            return self.seats
+        return tuple(
+            SeatRecord(seat, bot, name)
+            for seat, (bot, name) in enumerate(zip(self.bots, self.names, strict=True))
+        )
+
+    def started(self) -> MatchRecord:
+        return replace(self, status=MatchStatus.RUNNING, started_at=now_iso(), attempts=self.attempts + 1)
+
+    def aborted(self, reason: str) -> MatchRecord:
+        return replace(self, status=MatchStatus.ABORTED, error=reason, finished_at=now_iso())
+
+    def finished(self, result: MatchResult, seats: tuple[SeatRecord, ...], moves: int) -> MatchRecord:
+        return replace(
+            self,
+            status=MatchStatus.FINISHED,
+            result=result,
+            seats=seats,
+            moves=moves,
+            error=None,
+            finished_at=now_iso(),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game": self.game,
+            "variant": self.variant,
+            "bots": list(self.bots),
+            "names": list(self.names),
+            "rated": self.rated,
+            "tournament": self.tournament,
+            "created_at": self.created_at,
+            "created_ts": self.created_ts,
+            "status": self.status.value,
+            "attempts": self.attempts,
+            "started_at": self.started_at,
+            "finished_at": self.finished_at,
+            "moves": self.moves,
+            "result": None if self.result is None else self.result.to_json(),
+            "seats": [seat.to_json() for seat in self.seats],
+            "error": self.error,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MatchRecord:
+        result = data.get("result")
+        return cls(
+            id=data["id"],
+            game=data["game"],
+            variant=data["variant"],
+            bots=tuple(data["bots"]),
+            names=tuple(data["names"]),
+            rated=data["rated"],
+            tournament=data.get("tournament"),
+            created_at=data["created_at"],
+            created_ts=data["created_ts"],
+            status=MatchStatus(data["status"]),
+            attempts=data["attempts"],
+            started_at=data.get("started_at"),
+            finished_at=data.get("finished_at"),
+            moves=data.get("moves", 0),
+            result=None if result is None else MatchResult.from_json(result),
+            seats=tuple(SeatRecord.from_json(seat) for seat in data.get("seats") or ()),
+            error=data.get("error"),
+        )
+
+
+@dataclass(frozen=True)
+class TournamentRecord:
+    """A tournament as requested; its matches are stored as matches, listed under it in play order."""
+
+    id: str
+    name: str
+    game: str
+    variant: str
+    format: str
+    bots: tuple[str, ...]
+    names: Mapping[str, str] = field(hash=False)
+    seats_per_match: int
+    games_per_pairing_requested: int
+    games_per_pairing: int
+    seed: int
+    options: Mapping[str, Any] = field(hash=False)
+    time: Mapping[str, int] = field(hash=False)
+    rated: bool
+    max_faults: int
+    match_count: int
+    created_at: str
+    created_ts: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.__dict__,
+            "bots": list(self.bots),
+            "names": dict(self.names),
+            "options": dict(self.options),
+            "time": dict(self.time),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TournamentRecord:
+        return cls(**{**data, "bots": tuple(data["bots"])})
