@@ -25,6 +25,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import replace
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -35,13 +36,15 @@ from redis.exceptions import RedisError
 from arena.api import create_app
 from arena.celery_app import redis_runtime
 from arena.embedded import EmbeddedPlatform
+from arena.records import MatchStatus
 from arena.runtime import Runtime
 from arena.settings import Settings
 from bots.sdk import create_bot_app, serve_app_in_thread
 from referee.agents import HttpAgent
 from referee.endpoints import EndpointPolicy
 from referee.registry import get_game
-from referee.runner import SeatBot, TimeControl, run_match
+from referee.match import MatchSpec, TimeControl
+from referee.runner import Player, run_match
 
 ROOT = Path(__file__).resolve().parents[1]
 ADMIN = "bench-organizer"
@@ -63,15 +66,10 @@ def direct(game_id: str, url: str, matches: int, concurrency: int) -> float:
     variant, seats = seats_of(game_id)
 
     def play(index: int) -> None:
-        players = [SeatBot(f"b{s}", "instant", HttpAgent(url, SECRET, LOOPBACK)) for s in range(seats)]
-        run_match(
-            match_id=f"direct-{index}",
-            game_id=game_id,
-            variant=variant,
-            seats=players,
-            seed=index,
-            time=TimeControl(move_ms=5000),
-        )
+        players = [Player("instant", HttpAgent(url, SECRET, LOOPBACK)) for _ in range(seats)]
+        bots = [f"b{seat}" for seat in range(seats)]
+        spec = MatchSpec.build(game=game_id, variant=variant, bots=bots, seed=index, time=TimeControl(5000))
+        run_match(f"direct-{index}", spec, players)
 
     started = time.perf_counter()
     with ThreadPoolExecutor(concurrency) as pool:
@@ -88,8 +86,9 @@ def through_api(runtime: Runtime, client: FlaskClient, game_id: str, url: str, m
             "/api/v1/bots", json={"name": f"instant-{seat}", "endpoint": url, "games": [game_id]}
         )
         bot = runtime.store.get_bot(answer.get_json()["id"])
-        runtime.store.put_bot({**bot, "secret": SECRET})  # one bot server path, one secret
-        bot_ids.append(bot["id"])
+        assert bot is not None
+        runtime.store.put_bot(replace(bot, secret=SECRET))  # one bot server path, one secret
+        bot_ids.append(bot.id)
     headers = {"Authorization": f"Bearer {ADMIN}"}
     started = time.perf_counter()
     ids = []
@@ -106,13 +105,13 @@ def through_api(runtime: Runtime, client: FlaskClient, game_id: str, url: str, m
         ids.append(answer.get_json()["id"])
     while True:
         records = runtime.store.get_matches(ids)
-        if all(record["status"] in ("finished", "aborted") for record in records):
+        if all(record.status.ended for record in records):
             break
         time.sleep(0.02)
     elapsed = time.perf_counter() - started
-    aborted = sum(record["status"] == "aborted" for record in records)
+    aborted = [record for record in records if record.status is MatchStatus.ABORTED]
     if aborted:
-        raise SystemExit(f"{aborted} matches aborted: {records[0].get('error')}")
+        raise SystemExit(f"{len(aborted)} matches aborted: {aborted[0].error}")
     return elapsed
 
 
