@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
+from typing import Any
 
 from referee.game import Game, SetupError
 
@@ -20,19 +21,19 @@ GAME_MODULES: dict[str, str] = {
 
 
 @cache
-def get_game(game_id: str) -> Game:
+def get_game(game_id: str) -> Game[Any]:
     """The registered game with this id; :class:`SetupError` (field ``game``) if there is none."""
     try:
         module_name = GAME_MODULES[game_id]
     except KeyError:
         known = ", ".join(sorted(GAME_MODULES))
         raise SetupError(f"unknown game {game_id!r} (games: {known})", "game") from None
-    game = importlib.import_module(module_name).GAME
+    game: Game[Any] = importlib.import_module(module_name).GAME
     if game.id != game_id:
         raise RuntimeError(f"{module_name}.GAME has id {game.id!r}, registered as {game_id!r}")
     return game
 
 
-def all_games() -> list[Game]:
+def all_games() -> list[Game[Any]]:
     """Every registered game, in id order."""
     return [get_game(game_id) for game_id in sorted(GAME_MODULES)]
