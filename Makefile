@@ -20,7 +20,7 @@ demo: install  ## the platform on its embedded default: reference bots, a tourna
 test: install  ## the whole suite, integration tests included (they start redis-server if needed)
 	$(PY) -m pytest -q
 
-test-fast: install  ## everything but the integration tests
+test-fast: install  ## everything that needs no socket, process or Redis
 	$(PY) -m pytest -q -m "not integration"
 
 lint: install

@@ -19,3 +19,26 @@ def nim_registered() -> Iterator[None]:
     finally:
         del registry.GAME_MODULES["nim"]
         registry.get_game.cache_clear()
+
+
+SOCKET_FIXTURES = frozenset(
+    {
+        "bots",  # the loopback bot server (tests/platform/bot_server.py)
+        "arena",  # the API with loopback bots
+        "offline",
+        "embedded",  # the embedded platform: a Celery worker thread and loopback bots
+        "base_url",  # the misbehaving-bots server
+        "https_bot",
+        "misbehaving",
+        "platform",  # real Redis, worker processes
+    }
+)
+"""Fixtures that open a socket, start a process or need Redis: a test using any is ``integration``."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that needs a socket, a process or Redis as ``integration`` by the fixtures it
+    uses, so that no such test can be left unmarked (``make test-fast`` runs the others)."""
+    for item in items:
+        if SOCKET_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.integration)

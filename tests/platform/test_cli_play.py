@@ -49,6 +49,7 @@ def test_a_tampered_replay_fails_verification_saying_where(tmp_path: Path, capsy
     assert "move 2 (seat 0): illegal move" in capsys.readouterr().err
 
 
+@pytest.mark.integration
 @pytest.mark.usefixtures("nim_bots")
 def test_a_url_bot_plays_over_http(tmp_path: Path) -> None:
     server, base_url = start_server()
