@@ -27,12 +27,14 @@ from collections.abc import Callable
 from typing import Any
 
 from celery import Celery, Task
+from celery.signals import worker_ready, worker_shutdown
 from redis.exceptions import RedisError
 
 from arena.execution import RunOutcome, execute
 from arena.runtime import Runtime
 from arena.settings import Settings
 from arena.store import Store
+from arena.sweeper import Sweeper
 
 TASK_NAME = "arena.run_match"
 log = logging.getLogger(__name__)
@@ -134,7 +136,26 @@ def make_celery(settings: Settings, build_runtime: RuntimeFactory | None = None)
             raise self.retry(countdown=runtime.settings.lease_s, max_retries=None)
         return outcome.value
 
+    _sweep_while_working(app, settings)
     return app
+
+
+def _sweep_while_working(app: Celery, settings: Settings) -> None:
+    """Run a :class:`arena.sweeper.Sweeper` in every worker of ``app``, from ready to shutdown."""
+    sweepers: list[Sweeper] = []
+
+    def start(sender: Any = None, **kwargs: Any) -> None:
+        if getattr(sender, "app", None) is app:
+            sweepers.append(Sweeper(runtime_of(app), settings.sweep_interval_s).start())
+
+    def stop(sender: Any = None, **kwargs: Any) -> None:
+        if getattr(sender, "app", None) is not app:
+            return
+        while sweepers:
+            sweepers.pop().stop()
+
+    worker_ready.connect(start, weak=False)
+    worker_shutdown.connect(stop, weak=False)
 
 
 def runtime_of(app: Celery) -> Runtime:

@@ -99,9 +99,7 @@ def execute(runtime: Runtime, match_id: str) -> RunOutcome:
     if not store.acquire_lease(match_id, owner, runtime.settings.lease_s):
         return RunOutcome.BUSY
     try:
-        running = store.update_match(
-            match_id, lambda current: None if current.status.ended else current.started()
-        )
+        running = store.start_match(match_id)
         if running is None:
             return RunOutcome.ALREADY_ENDED
         if running.attempts > runtime.settings.max_attempts:

@@ -46,6 +46,7 @@ class Settings:
     max_attempts: int = 3
     worker_concurrency: int = 16
     max_tournament_matches: int = 5000
+    sweep_interval_s: int = 30
 
     @property
     def embedded(self) -> bool:
@@ -68,6 +69,8 @@ class Settings:
           (default 30); a redelivered match waits for it to lapse before running again.
         - ``ARENA_MAX_ATTEMPTS``: runs of one match before it is aborted (default 3).
         - ``ARENA_WORKER_CONCURRENCY``: matches one worker plays at once (default 16).
+        - ``ARENA_SWEEP_SECONDS``: how often a worker looks for matches left running by a worker
+          that is gone, and queues them again (default 30).
         """
         env = os.environ if env is None else env
         try:
@@ -84,6 +87,7 @@ class Settings:
             lease_s=_int(env, "ARENA_LEASE_SECONDS", 30),
             max_attempts=_int(env, "ARENA_MAX_ATTEMPTS", 3),
             worker_concurrency=_int(env, "ARENA_WORKER_CONCURRENCY", 16),
+            sweep_interval_s=_int(env, "ARENA_SWEEP_SECONDS", 30),
         )
 
     def with_admin_token(self) -> tuple[Settings, bool]:

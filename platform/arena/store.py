@@ -19,6 +19,10 @@ Keys (after the prefix)::
     match:<id>:live          list of the moves of a running match, as JSON (dropped when it ends)
     match:<id>:lease         the worker running it, with a TTL
     matches                  zset of match ids by creation time
+    running                  set of the ids of matches a worker started and that have not ended
+    sweeper                  held by the worker sweeping for stranded matches, with a TTL
+    running                  set of the ids of matches a worker started and that have not ended
+    sweeper                  held by the worker sweeping for stranded matches, with a TTL
     applied:<match id>       set when the match's result went into its ladder (exactly once)
     tournament:<id>          JSON      tournament:<id>:matches   list of match ids
     tournaments              zset of tournament ids by creation time
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import fakeredis
@@ -194,14 +199,83 @@ class Store:
                 except WatchError:
                     continue
 
+    def start_match(self, match_id: str) -> MatchRecord | None:
+        """Mark a match running (one more attempt) and list it among the running; None if it ended."""
+        return self._change_status(match_id, lambda match: None if match.status.ended else match.started())
+
     def abort_match(self, match_id: str, reason: str) -> MatchRecord | None:
         """Mark a match aborted unless it already ended; its live moves go."""
-        aborted = self.update_match(
+        return self._change_status(
             match_id, lambda match: None if match.status.ended else match.aborted(reason)
         )
-        if aborted is not None:
-            self.redis.delete(self.key("match", match_id, "live"))
-        return aborted
+
+    def _change_status(
+        self, match_id: str, change: Callable[[MatchRecord], MatchRecord | None]
+    ) -> MatchRecord | None:
+        """Like :meth:`update_match`, keeping the ``running`` set and the live moves in step."""
+        key = self.key("match", match_id)
+        with self.redis.pipeline() as pipe:
+            while True:
+                try:
+                    pipe.watch(key)
+                    raw = pipe.get(key)
+                    updated = None if raw is None else change(MatchRecord.from_json(json.loads(raw)))
+                    if updated is None:
+                        pipe.unwatch()
+                        return None
+                    pipe.multi()
+                    pipe.set(key, _dumps(updated.to_json()))
+                    if updated.status is MatchStatus.RUNNING:
+                        pipe.sadd(self.key("running"), match_id)
+                    else:
+                        pipe.srem(self.key("running"), match_id)
+                    if updated.status.ended:
+                        pipe.delete(self.key("match", match_id, "live"))
+                    pipe.execute()
+                    return updated
+                except WatchError:
+                    continue
+
+    def running_match_ids(self) -> list[str]:
+        return sorted(str(match_id) for match_id in self.redis.smembers(self.key("running")))
+
+    def requeue_if_stranded(self, match_id: str) -> bool:
+        """Put a ``running`` match whose lease lapsed (its worker died, or the store went away under
+        it) back to ``queued``; True when it did, and the caller must then queue it again."""
+        key = self.key("match", match_id)
+        lease = self.key("match", match_id, "lease")
+        with self.redis.pipeline() as pipe:
+            while True:
+                try:
+                    pipe.watch(key, lease)
+                    raw = pipe.get(key)
+                    match = None if raw is None else MatchRecord.from_json(json.loads(raw))
+                    if match is None or match.status is not MatchStatus.RUNNING or pipe.exists(lease):
+                        pipe.unwatch()
+                        if match is None or match.status.ended:
+                            self.redis.srem(self.key("running"), match_id)
+                        return False
+                    pipe.multi()
+                    pipe.set(key, _dumps(replace(match, status=MatchStatus.QUEUED).to_json()))
+                    pipe.srem(self.key("running"), match_id)
+                    pipe.execute()
+                    return True
+                except WatchError:
+                    continue
+
+    def back_to_running(self, match_id: str) -> None:
+        """Undo :meth:`requeue_if_stranded` when the match could not be queued: the next sweep
+        finds it running without a lease again."""
+        self._change_status(
+            match_id,
+            lambda match: (
+                replace(match, status=MatchStatus.RUNNING) if match.status is MatchStatus.QUEUED else None
+            ),
+        )
+
+    def take_sweeper_lock(self, owner: str, seconds: float) -> bool:
+        """One sweeper at a time across the workers: True when ``owner`` may sweep now."""
+        return bool(self.redis.set(self.key("sweeper"), owner, nx=True, px=int(seconds * 1000)))
 
     def set_progress(self, match_id: str, moves: int) -> None:
         self.redis.set(self.key("match", match_id, "progress"), moves, ex=LIVE_TTL_S)
@@ -281,6 +355,7 @@ class Store:
                         self.key("match", match_id, "lease"),
                         self.key("match", match_id, "live"),
                     )
+                    pipe.srem(self.key("running"), match_id)
                     pipe.execute()
                     return True
                 except WatchError:

@@ -18,10 +18,10 @@ from flask import Flask, Response, jsonify
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 from redis.exceptions import RedisError
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 from werkzeug.http import HTTP_STATUS_CODES
 
-from arena.api import bots, docs_page, games, ladders, matches, tournaments
+from arena.api import bots, docs_page, games, ids, ladders, matches, tournaments
 from arena.api.context import EXTENSION
 from arena.api.schemas import ErrorSchema, HealthSchema
 from arena.errors import ArenaError
@@ -65,7 +65,10 @@ class ArenaApi(Api):
             "message": data.get("message", default),
             "errors": errors or {},
         }
-        return payload, error.code or 500, data.get("headers", {})
+        headers = dict(data.get("headers") or {})
+        if isinstance(error, MethodNotAllowed) and error.valid_methods:
+            headers["Allow"] = ", ".join(sorted(error.valid_methods))
+        return payload, error.code or 500, headers
 
 
 def _arena_error(error: ArenaError) -> tuple[Response, int, dict[str, str]]:
@@ -133,6 +136,9 @@ def create_app(runtime: Runtime) -> Flask:
     cast(DefaultJSONProvider, app.json).sort_keys = False  # records keep their fields in a readable order
     app.extensions[EXTENSION] = runtime
     api = ArenaApi(app)
+    for name, converter in ids.CONVERTERS.items():
+        app.url_map.converters[name] = converter
+        api.register_converter(converter, ids.openapi_schema)
     for blueprint in (games.blp, bots.blp, matches.blp, tournaments.blp, ladders.blp):
         api.register_blueprint(blueprint)
     app.register_error_handler(ArenaError, _arena_error)

@@ -51,7 +51,7 @@ class Bots(MethodView):
         return body, {"Location": url_for("bots.BotById", bot_id=created.id)}
 
 
-@blp.route("/<bot_id>")
+@blp.route("/<bot_id:bot_id>")
 class BotById(MethodView):
     @blp.response(200, BotSchema)
     def get(self, bot_id: str) -> dict[str, Any]:

@@ -56,7 +56,7 @@ class Matches(MethodView):
         return match_requests.public_view(match, spec), {"Location": location}
 
 
-@blp.route("/<match_id>")
+@blp.route("/<match_id:match_id>")
 class MatchById(MethodView):
     @blp.response(200, MatchSchema)
     def get(self, match_id: str) -> dict[str, Any]:
@@ -68,7 +68,7 @@ class MatchById(MethodView):
         )
 
 
-@blp.route("/<match_id>/replay")
+@blp.route("/<match_id:match_id>/replay")
 class Replay(MethodView):
     @blp.response(
         200,

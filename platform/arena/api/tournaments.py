@@ -49,7 +49,7 @@ class Tournaments(MethodView):
         return tournament_requests.public_view(runtime(), tournament), {"Location": location}
 
 
-@blp.route("/<tournament_id>")
+@blp.route("/<tournament_id:tournament_id>")
 class TournamentById(MethodView):
     @blp.response(200, TournamentSchema)
     def get(self, tournament_id: str) -> dict[str, Any]:

@@ -1,0 +1,84 @@
+"""Finds matches left ``running`` by a worker that is gone and queues them again.
+
+A match is ``running`` from the moment a worker starts it until its end is stored, and a worker
+holds its lease (renewed every third of ``ARENA_LEASE_SECONDS``) all that time. A running match
+without a lease was abandoned: its worker was killed, or the store or the broker went away under it
+(a task cannot even retry while the broker is down, so its message is gone). The sweeper puts such
+a match back to ``queued`` and queues it again; the match's attempts still bound how often it is
+played, and its end still counts once.
+
+Every worker runs a sweeper thread (started when the worker is ready): it sweeps at once, then every
+``ARENA_SWEEP_SECONDS`` (default 30), taking a short Redis lock so that only one worker sweeps at a
+time. With the default lease of 30 s, a killed worker's matches are queued again within about a
+minute.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+
+from redis.exceptions import RedisError
+
+from arena.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+
+def sweep(runtime: Runtime) -> list[str]:
+    """Queue again every running match whose lease lapsed; returns their ids.
+
+    A match whose queueing fails is put back to ``running`` (still without a lease), so the next
+    sweep tries again.
+    """
+    store = runtime.store
+    requeued = []
+    for match_id in store.running_match_ids():
+        if not store.requeue_if_stranded(match_id):
+            continue
+        try:
+            runtime.queue.enqueue(match_id)
+        except Exception:
+            log.exception("match %s: could not be queued again; the next sweep retries", match_id)
+            store.back_to_running(match_id)
+            continue
+        log.warning("match %s was left running without a worker: queued again", match_id)
+        requeued.append(match_id)
+    return requeued
+
+
+class Sweeper:
+    """A daemon thread that sweeps now and then, one worker at a time (see the module)."""
+
+    def __init__(self, runtime: Runtime, interval_s: float) -> None:
+        self.runtime = runtime
+        self.interval_s = interval_s
+        self.owner = uuid.uuid4().hex
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="arena-sweeper", daemon=True)
+
+    def start(self) -> Sweeper:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopped.set()
+        if self.thread.is_alive():
+            self.thread.join(5)
+
+    def sweep_once(self) -> list[str]:
+        """One sweep if no other worker swept within the interval."""
+        if not self.runtime.store.take_sweeper_lock(self.owner, self.interval_s * 0.9):
+            return []
+        return sweep(self.runtime)
+
+    def _run(self) -> None:
+        while not self.stopped.is_set():
+            try:
+                self.sweep_once()
+            except RedisError as error:  # the store is away: sweep again once it is back
+                log.warning("sweeper: the store failed: %s", error)
+            except Exception:  # never let the sweeper die quietly
+                log.exception("sweeper: unexpected failure")
+            self.stopped.wait(self.interval_s)

@@ -1,0 +1,67 @@
+"""Matches left running by a worker that is gone are queued again, once, and still count once."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena.execution import RunOutcome, execute
+from arena.records import MatchStatus
+from arena.sweeper import Sweeper, sweep
+from tests.platform.conftest import Arena
+
+
+@pytest.fixture
+def started(arena: Arena) -> str:
+    """A match a worker started and then lost (its lease gone, as after a SIGKILL)."""
+    a = arena.register("A", "/first/a", ["nim"])
+    b = arena.register("B", "/first/b", ["nim"])
+    match_id = arena.match(game="nim", bots=[a["id"], b["id"]])["id"]
+    arena.queue.ids.clear()
+    assert arena.runtime.store.start_match(match_id) is not None
+    return match_id
+
+
+def test_a_running_match_without_a_lease_is_queued_again_and_then_finishes(arena: Arena, started: str) -> None:
+    store = arena.runtime.store
+    assert store.running_match_ids() == [started]
+    assert sweep(arena.runtime) == [started]
+    assert arena.queue.ids == [started]
+    assert store.get_match(started).status is MatchStatus.QUEUED
+    assert store.running_match_ids() == []
+    assert sweep(arena.runtime) == [], "a match already queued again is not queued twice"
+    assert execute(arena.runtime, started) is RunOutcome.FINISHED
+    done = store.get_match(started)
+    assert done.status is MatchStatus.FINISHED and done.attempts == 2
+    assert store.running_match_ids() == []
+
+
+def test_a_match_whose_worker_holds_its_lease_is_left_alone(arena: Arena, started: str) -> None:
+    assert arena.runtime.store.acquire_lease(started, "a-live-worker", 30)
+    assert sweep(arena.runtime) == []
+    assert arena.queue.ids == []
+    assert arena.runtime.store.get_match(started).status is MatchStatus.RUNNING
+
+
+def test_ended_matches_leave_the_running_set(arena: Arena, started: str) -> None:
+    arena.runtime.store.abort_match(started, "test")
+    assert arena.runtime.store.running_match_ids() == []
+    assert sweep(arena.runtime) == []
+
+
+def test_a_match_that_cannot_be_queued_is_tried_again_at_the_next_sweep(arena: Arena, started: str) -> None:
+    def refuse(match_id: str) -> None:
+        raise ConnectionError("broker down")
+
+    working = arena.queue.enqueue
+    arena.queue.enqueue = refuse  # type: ignore[method-assign]
+    assert sweep(arena.runtime) == []
+    assert arena.runtime.store.running_match_ids() == [started]
+    arena.queue.enqueue = working  # type: ignore[method-assign]
+    assert sweep(arena.runtime) == [started]
+
+
+def test_only_one_sweeper_sweeps_within_an_interval(arena: Arena, started: str) -> None:
+    first, second = Sweeper(arena.runtime, 30), Sweeper(arena.runtime, 30)
+    assert first.sweep_once() == [started]
+    arena.runtime.store.start_match(started)
+    assert second.sweep_once() == [], "the lock of the first sweep still holds"
