@@ -11,10 +11,13 @@ through its base class, built once per worker on first use (Celery's documented 
 per-worker resources), from the function given to :func:`make_celery`.
 
 Declared with ``acks_late`` and ``reject_on_worker_lost``: the broker keeps the message until the
-match has been stored, so a worker killed mid-match loses nothing; the match is delivered again
-(after the broker's visibility timeout) and its result still counts once. When the store fails
-under a run (a Redis restart, a network cut), the task is retried after ``ARENA_LEASE_SECONDS``;
-the match's attempts bound how often it is played again.
+match has been stored. A worker killed mid-match leaves its matches ``running`` without a live
+lease; the sweeper (:mod:`arena.sweeper`) queues them again. Matches it had taken but not started
+come back after the visibility timeout (``ARENA_VISIBILITY_TIMEOUT``, 60 s by default). A delivery of
+a match another worker is playing is dropped (its lease shows it). When the store fails under a run
+(a Redis restart, a network cut), the task is retried after ``ARENA_LEASE_SECONDS``; if even that
+cannot be sent (the broker is the same Redis), the sweeper queues the match once Redis is back. The
+match's attempts bound how often it is played again; its end counts once.
 
 Importing this module builds nothing: ``arena.celery_app.app`` (what ``celery -A`` looks up) is made
 from the environment on first access.
@@ -132,8 +135,8 @@ def make_celery(settings: Settings, build_runtime: RuntimeFactory | None = None)
             delay = runtime.settings.lease_s
             log.warning("match %s: the store failed (%s); running it again in %s s", match_id, error, delay)
             raise self.retry(exc=error, countdown=delay, max_retries=None) from None
-        if outcome is RunOutcome.BUSY:
-            raise self.retry(countdown=runtime.settings.lease_s, max_retries=None)
+        # BUSY: another worker is playing the match (a redelivery after the visibility timeout); it
+        # holds the lease and will store the end, and the sweeper queues the match again if it dies
         return outcome.value
 
     _sweep_while_working(app, settings)

@@ -6,7 +6,8 @@ every step is safe to repeat:
 1. A match that already ended is left alone.
 2. A lease (a Redis key with a TTL, renewed by a heartbeat while the match runs) makes sure only one
    worker plays a match at a time; a run that finds a live lease reports :attr:`RunOutcome.BUSY` and
-   the task retries after the lease would have lapsed.
+   does nothing (the lease holder stores the end; if it dies, :mod:`arena.sweeper` queues the match
+   again).
 3. Every run counts an attempt; past ``ARENA_MAX_ATTEMPTS`` the match is aborted rather than
    killing workers forever.
 4. The end is stored by :meth:`arena.store.Store.finish_match`: result, replay, ladder and fault
@@ -50,7 +51,7 @@ class RunOutcome(StrEnum):
     ALREADY_ENDED = "already_ended"
     """The match had ended (or another run stored its end first): nothing changed."""
     BUSY = "busy"
-    """Another worker holds the match's lease; try again once it could have lapsed."""
+    """Another worker holds the match's lease and is playing it: nothing to do."""
     ABORTED = "aborted"
     MISSING = "missing"
 

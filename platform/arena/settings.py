@@ -41,7 +41,7 @@ class Settings:
     key_prefix: str = "arena:"
     queue: str = "arena.matches"
     policy: EndpointPolicy = field(default_factory=EndpointPolicy)
-    visibility_timeout_s: int = 3600
+    visibility_timeout_s: int = 60
     lease_s: int = 30
     max_attempts: int = 3
     worker_concurrency: int = 16
@@ -63,8 +63,10 @@ class Settings:
         - ``ARENA_KEY_PREFIX``: prefix of every store key (default ``arena:``).
         - ``ARENA_QUEUE``: the Celery queue matches go to (default ``arena.matches``).
         - ``ARENA_ENDPOINT_ALLOWLIST``: CIDRs of non-public networks bot endpoints may use.
-        - ``ARENA_VISIBILITY_TIMEOUT``: seconds before the broker hands an unacknowledged match
-          to another worker (default 3600; must exceed the longest match).
+        - ``ARENA_VISIBILITY_TIMEOUT``: seconds before the broker hands an unacknowledged match to
+          another worker (default 60): a killed worker's matches that it had taken but not started
+          come back after it. A match still being played is handed out again too, and dropped at
+          once: its live lease shows it is being played.
         - ``ARENA_LEASE_SECONDS``: how long a running match's lease lives without a heartbeat
           (default 30); a redelivered match waits for it to lapse before running again.
         - ``ARENA_MAX_ATTEMPTS``: runs of one match before it is aborted (default 3).
@@ -83,7 +85,7 @@ class Settings:
             key_prefix=env.get("ARENA_KEY_PREFIX", "arena:"),
             queue=env.get("ARENA_QUEUE", "").strip() or "arena.matches",
             policy=policy,
-            visibility_timeout_s=_int(env, "ARENA_VISIBILITY_TIMEOUT", 3600),
+            visibility_timeout_s=_int(env, "ARENA_VISIBILITY_TIMEOUT", 60),
             lease_s=_int(env, "ARENA_LEASE_SECONDS", 30),
             max_attempts=_int(env, "ARENA_MAX_ATTEMPTS", 3),
             worker_concurrency=_int(env, "ARENA_WORKER_CONCURRENCY", 16),
