@@ -25,8 +25,8 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import replace
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 from flask.testing import FlaskClient
@@ -42,8 +42,8 @@ from arena.settings import Settings
 from bots.sdk import create_bot_app, serve_app_in_thread
 from referee.agents import HttpAgent
 from referee.endpoints import EndpointPolicy
-from referee.registry import get_game
 from referee.match import MatchSpec, TimeControl
+from referee.registry import get_game
 from referee.runner import Player, run_match
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -33,7 +33,7 @@ from celery import Celery, Task
 from celery.signals import worker_ready, worker_shutdown
 from redis.exceptions import RedisError
 
-from arena.execution import RunOutcome, execute
+from arena.execution import execute
 from arena.runtime import Runtime
 from arena.settings import Settings
 from arena.store import Store
