@@ -57,7 +57,7 @@ MATCHES = Counter(
 )
 MATCH_DURATION = Histogram(
     "arena_match_duration_seconds",
-    "Wall-clock time of finished matches on this worker, from the first request to the stored result.",
+    "Wall-clock time of finished runs of a match on this worker, from the run's start to its stored end.",
     ["game"],
     buckets=(1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600),
 )
