@@ -1,19 +1,48 @@
-"""docker-compose.yml, deploy/ and docs/deploy.md: valid, pointing at things that exist, consistent."""
+"""docker-compose.yml, deploy/ and docs/deploy.md: valid, pointing at things that exist, consistent.
+
+There is no container engine where the tests run, so the files are checked statically: the compose
+file against the Compose specification's JSON Schema, its references against each other and the
+repository, the lock against pyproject.toml, and the health-check script for real against loopback
+HTTP servers and a Celery worker on a real Redis.
+"""
 
 from __future__ import annotations
 
+import http.server
+import importlib.util
+import json
 import re
 import runpy
 import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import tomllib
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from types import ModuleType
 
+import jsonschema
 import pytest
 import yaml
-
-from arena.cli import build_parser
+from celery import Celery
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from prometheus_client import REGISTRY
+from redis import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = (ROOT / "docker-compose.yml").read_text()
+SCHEMA = json.loads((ROOT / "tests" / "platform" / "data" / "compose_spec.json").read_text())
+LOCK = (ROOT / "deploy" / "requirements.lock").read_text()
+DOCKERFILE = (ROOT / "deploy" / "Dockerfile").read_text()
+DOC = (ROOT / "docs" / "deploy.md").read_text()
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+LONG_RUNNING = ("redis", "api", "worker", "flower", "bots")
 
 
 @pytest.fixture(scope="module")
@@ -21,17 +50,98 @@ def compose() -> dict:
     return yaml.safe_load(COMPOSE)
 
 
-def test_services_redis_api_worker_and_bots(compose: dict) -> None:
+# Compose's variable syntax: ${NAME}, ${NAME:-default} (unset or empty), ${NAME:?error} (required).
+VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::([-?])([^}]*))?\}")
+
+
+def interpolate(text: str, env: Mapping[str, str]) -> str:
+    """``text`` with its variables replaced as compose does; a missing required one raises KeyError."""
+
+    def value(match: re.Match[str]) -> str:
+        name, kind, rest = match.groups()
+        if env.get(name):
+            return env[name]
+        if kind == "?":
+            raise KeyError(f"{name}: {rest}")
+        return rest if kind == "-" else ""
+
+    return VARIABLE.sub(value, text)
+
+
+def load_healthcheck() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("deploy_healthcheck", ROOT / "deploy" / "healthcheck.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# -- the compose file ---------------------------------------------------------------------------------
+
+
+def test_the_compose_file_follows_the_compose_specification(compose: dict) -> None:
+    validator = jsonschema.Draft201909Validator(SCHEMA)  # the draft the schema's $schema names
+    validator.check_schema(SCHEMA)
+    errors = [f"{list(error.absolute_path)}: {error.message}" for error in validator.iter_errors(compose)]
+    assert errors == []
+    # and the schema is strict enough to catch a misspelt setting
+    misspelt = json.loads(json.dumps(compose))
+    misspelt["services"]["api"]["healthcheck"]["intervall"] = "5s"
+    assert not validator.is_valid(misspelt)
+
+
+def test_everything_a_service_names_is_declared(compose: dict) -> None:
     services = compose["services"]
-    assert set(services) == {"redis", "api", "worker", "bots"}
-    redis = services["redis"]
-    assert redis["command"][:3] == ["redis-server", "--appendonly", "yes"]
-    assert any(volume.endswith(":/data") for volume in redis["volumes"])
-    assert "ports" not in redis  # only the platform's own network reaches the store
-    for name in ("api", "worker", "bots"):
-        build = services[name]["build"]
-        assert (ROOT / build["context"] / build["dockerfile"]).is_file()
+    for name, service in services.items():
+        for dependency in service.get("depends_on", {}):
+            assert dependency in services, (name, dependency)
+        for network in service.get("networks", []):
+            assert network in compose["networks"], (name, network)
+        for volume in service.get("volumes", []):
+            source = volume.split(":")[0]
+            if source.startswith("."):
+                assert (ROOT / source).is_file(), (name, source)
+            else:
+                assert source in compose["volumes"], (name, source)
+        if "build" in service:
+            assert (ROOT / service["build"]["context"] / service["build"]["dockerfile"]).is_file()
+
+
+def test_the_services(compose: dict) -> None:
+    services = compose["services"]
+    assert set(services) == {"redis", "api", "worker", "flower", "bots", "prometheus"}
     assert services["api"]["command"][-1] == "arena.wsgi:app"
+    assert services["prometheus"]["profiles"] == ["monitoring"]  # started only when asked for
+    for name in ("worker", "flower", "bots"):
+        assert services[name]["image"] == services["api"]["image"]  # one image for the platform
+
+
+def test_redis_keeps_its_data_needs_a_password_and_refuses_writes_when_full(compose: dict) -> None:
+    redis = compose["services"]["redis"]
+    command = redis["command"]
+    options = dict(zip(command[1::2], command[2::2], strict=True))
+    assert command[0] == "redis-server"
+    assert options["--appendonly"] == "yes"
+    assert any(volume.endswith(":/data") for volume in redis["volumes"])
+    assert options["--maxmemory-policy"] == "noeviction"
+    assert interpolate(options["--maxmemory"], {}) == "1gb"
+    assert options["--requirepass"].startswith("${REDIS_PASSWORD:?")  # no password, no start
+    assert "ports" not in redis  # only the platform's own network reaches the store
+    # the health check authenticates with the same password (redis-cli reads REDISCLI_AUTH)
+    assert redis["environment"]["REDISCLI_AUTH"] == options["--requirepass"]
+    assert "redis-cli ping" in redis["healthcheck"]["test"][1]
+
+
+def test_the_platform_reaches_redis_with_its_password(compose: dict) -> None:
+    redis_command = compose["services"]["redis"]["command"]
+    password = redis_command[redis_command.index("--requirepass") + 1]
+    env = {"REDIS_PASSWORD": "0f1e2d3c", "ARENA_ADMIN_TOKEN": "token"}
+    url = interpolate(compose["services"]["api"]["environment"]["REDIS_URL"], env)
+    connection = Redis.from_url(url).connection_pool.connection_kwargs
+    assert (connection["host"], connection["port"], connection["db"]) == ("redis", 6379, 0)
+    assert connection["password"] == interpolate(password, env) == "0f1e2d3c"
+    with pytest.raises(KeyError, match="REDIS_PASSWORD"):
+        interpolate(compose["services"]["api"]["environment"]["REDIS_URL"], {"ARENA_ADMIN_TOKEN": "token"})
 
 
 def test_workers_can_be_scaled(compose: dict) -> None:
@@ -39,18 +149,25 @@ def test_workers_can_be_scaled(compose: dict) -> None:
     assert "container_name" not in worker and "ports" not in worker
 
 
-def test_api_and_workers_share_the_settings_and_redis(compose: dict) -> None:
+def test_every_platform_process_shares_the_settings_and_redis(compose: dict) -> None:
     services = compose["services"]
     environment = services["api"]["environment"]
-    assert services["worker"]["environment"] == environment
-    assert environment["REDIS_URL"].startswith("redis://redis:6379/")
+    for name in ("worker", "flower"):
+        assert services[name]["environment"].items() >= environment.items(), name
     assert environment["ARENA_ADMIN_TOKEN"].startswith("${ARENA_ADMIN_TOKEN:?")
     subnet = compose["networks"]["bots"]["ipam"]["config"][0]["subnet"]
     assert environment["ARENA_ENDPOINT_ALLOWLIST"] == "${ARENA_ENDPOINT_ALLOWLIST:-" + subnet + "}"
     assert "backend" not in services["bots"]["networks"]  # a bot endpoint cannot reach Redis
 
 
+def test_the_platform_starts_once_redis_is_healthy(compose: dict) -> None:
+    for name in ("api", "worker", "flower"):
+        assert compose["services"][name]["depends_on"]["redis"] == {"condition": "service_healthy"}, name
+
+
 def test_the_commands_are_ones_the_arena_cli_accepts(compose: dict) -> None:
+    from arena.cli import build_parser
+
     parser = build_parser()
     for name in ("worker", "bots"):
         command = compose["services"][name]["command"]
@@ -58,9 +175,268 @@ def test_the_commands_are_ones_the_arena_cli_accepts(compose: dict) -> None:
         parser.parse_args(command[1:])
 
 
+# -- health checks ------------------------------------------------------------------------------------
+
+
+def healthcheck_args(service: dict) -> list[str]:
+    """The arguments a service's health check gives deploy/healthcheck.py (which the image holds)."""
+    test = service["healthcheck"]["test"]
+    assert test[:3] == ["CMD", "python", "/app/deploy/healthcheck.py"], test
+    assert "COPY deploy ./deploy" in DOCKERFILE and "WORKDIR /app" in DOCKERFILE
+    return test[3:]
+
+
+def test_every_long_running_service_has_a_health_check(compose: dict) -> None:
+    for name in LONG_RUNNING:
+        assert compose["services"][name]["healthcheck"]["test"], name
+
+
+def test_the_api_is_healthy_when_its_health_endpoint_answers(compose: dict) -> None:
+    args = load_healthcheck().build_parser().parse_args(healthcheck_args(compose["services"]["api"]))
+    gunicorn = runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))
+    port = gunicorn["bind"].rsplit(":", 1)[1]
+    assert (args.check, args.url) == ("http", f"http://127.0.0.1:{port}/api/v1/health")
+
+
+def test_a_worker_is_healthy_when_it_answers_a_ping_itself(compose: dict) -> None:
+    worker = compose["services"]["worker"]
+    args = load_healthcheck().build_parser().parse_args(healthcheck_args(worker))
+    assert (args.check, args.node) == ("worker", None)  # None: this container's own node
+    # the ping's wait fits in the time Docker gives the check
+    assert args.timeout < int(worker["healthcheck"]["timeout"].removesuffix("s"))
+
+
+def test_flower_and_the_bots_are_checked_on_their_own_ports(compose: dict) -> None:
+    parser = load_healthcheck().build_parser()
+    flower = parser.parse_args(healthcheck_args(compose["services"]["flower"]))
+    assert flower.url == "http://127.0.0.1:5555/healthcheck"
+    assert "--port=5555" in compose["services"]["flower"]["command"]
+    bots = parser.parse_args(healthcheck_args(compose["services"]["bots"]))
+    assert bots.url == "http://127.0.0.1:8100/" and compose["services"]["bots"]["command"][-1] == "8100"
+
+
+class _Answer(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        status = int(self.path.strip("/"))
+        self.send_response(status)
+        self.end_headers()
+        self.wfile.write(b"{}")
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def http_server() -> Iterator[int]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Answer)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_port
+    server.shutdown()
+    server.server_close()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_the_http_check_passes_on_200_only(http_server: int) -> None:
+    healthcheck = load_healthcheck()
+    assert healthcheck.main(["http", f"http://127.0.0.1:{http_server}/200"]) == 0
+    assert healthcheck.main(["http", f"http://127.0.0.1:{http_server}/503"]) == 1
+    assert healthcheck.main(["--timeout", "2", "http", f"http://127.0.0.1:{free_port()}/"]) == 1
+
+
+def test_the_worker_check_wants_a_pong_from_that_very_worker() -> None:
+    healthcheck = load_healthcheck()
+
+    def replies(*answers: dict) -> object:
+        return lambda node, timeout_s: list(answers)
+
+    def unreachable(node: str, timeout_s: float) -> list:
+        raise ConnectionRefusedError("no broker")
+
+    node = "celery@box"
+    assert healthcheck.worker_answers(replies({node: {"ok": "pong"}}), node)[0]
+    assert not healthcheck.worker_answers(replies(), node)[0]
+    assert not healthcheck.worker_answers(replies({"celery@other": {"ok": "pong"}}), node)[0]
+    assert not healthcheck.worker_answers(replies({node: {"error": "boom"}}), node)[0]
+    healthy, message = healthcheck.worker_answers(unreachable, node)
+    assert not healthy and "no broker" in message
+
+
+def test_the_worker_check_without_a_broker_url_fails_with_a_message(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    assert load_healthcheck().main(["worker"]) == 1
+    assert "REDIS_URL" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def redis_with_password() -> Iterator[str]:
+    """A redis-server of this module's own, on a free loopback port, with a password as deployed."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed")
+    port = free_port()
+    command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
+    process = subprocess.Popen(
+        [*command, "--appendonly", "no", "--requirepass", "pw123"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"redis://:pw123@127.0.0.1:{port}/0"
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            Redis.from_url(url, socket_connect_timeout=0.5).ping()
+            break
+        except RedisConnectionError:
+            if time.monotonic() > deadline:
+                process.kill()
+                pytest.fail("redis-server did not start within 10 s")
+            time.sleep(0.1)
+    yield url
+    process.terminate()
+    process.wait(10)
+
+
+WORKER = """
+import os, sys, time
+from celery import Celery
+app = Celery("healthcheck-test", broker=os.environ["REDIS_URL"])
+
+@app.task(name="nap")
+def nap():
+    time.sleep(60)
+
+app.worker_main(["worker", "--pool=threads", "--concurrency=1", "--hostname=" + sys.argv[1],
+                 "--without-gossip", "--without-mingle", "--loglevel=INFO"])
+"""
+
+
+@pytest.mark.integration
+def test_the_worker_check_pings_a_real_worker_through_redis(redis_with_password: str, tmp_path: Path) -> None:
+    """The worker answers while its only thread is busy, and stops answering once it is gone."""
+    env = {"REDIS_URL": redis_with_password, "PATH": "/usr/bin:/bin"}
+    node = "celery@healthcheck-test"
+    check = [sys.executable, str(ROOT / "deploy" / "healthcheck.py"), "--timeout", "3", "worker"]
+    log = tmp_path / "worker.log"
+
+    def wait_for_log(text: str) -> None:
+        deadline = time.monotonic() + 30
+        while text not in log.read_text():
+            assert worker.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+
+    def run_check(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*check, *args], env=env, capture_output=True, text=True, timeout=30)
+
+    with log.open("w") as sink:
+        worker = subprocess.Popen(
+            [sys.executable, "-c", WORKER, node], env=env, stdout=sink, stderr=subprocess.STDOUT
+        )
+    client = Celery("healthcheck-client", broker=redis_with_password, set_as_current=False)
+    try:
+        wait_for_log("ready.")
+        client.send_task("nap")
+        wait_for_log("Task nap[")  # taken: the worker's one thread sleeps from now on
+        answered = run_check(node)
+        assert answered.returncode == 0, answered.stderr
+        nobody = run_check("celery@nobody")
+        assert nobody.returncode == 1 and "did not answer" in nobody.stderr
+    finally:
+        client.close()
+        worker.kill()
+        worker.wait(30)
+    gone = run_check(node)
+    assert gone.returncode == 1 and "did not answer" in gone.stderr
+
+
+# -- Flower and metrics -------------------------------------------------------------------------------
+
+
+def test_flower_watches_the_platforms_queue_behind_a_password_on_loopback(compose: dict) -> None:
+    flower = compose["services"]["flower"]
+    assert flower["command"][:4] == ["celery", "-A", "arena.celery_app", "flower"]
+    assert flower["environment"]["FLOWER_BASIC_AUTH"].startswith("${FLOWER_BASIC_AUTH:?")
+    assert all(port.startswith("127.0.0.1:") for port in flower["ports"])
+    assert re.search(r"^flower==\d", LOCK, re.MULTILINE)
+
+
+@pytest.fixture(scope="module")
+def prometheus(compose: dict) -> dict:
+    service = compose["services"]["prometheus"]
+    config_flag = next(arg for arg in service["command"] if arg.startswith("--config.file="))
+    mounted = {volume.split(":")[1]: volume.split(":")[0] for volume in service["volumes"]}
+    source = mounted[config_flag.split("=", 1)[1]]
+    return yaml.safe_load((ROOT / source).read_text())
+
+
+def scrape(prometheus: dict, job: str) -> dict:
+    return next(config for config in prometheus["scrape_configs"] if config["job_name"] == job)
+
+
+def test_prometheus_scrapes_the_api_every_worker_and_flower_where_they_serve(
+    compose: dict, prometheus: dict
+) -> None:
+    services = compose["services"]
+    api = scrape(prometheus, "arena-api")
+    assert api["metrics_path"] == "/metrics" and api["static_configs"][0]["targets"] == ["api:8000"]
+    worker = scrape(prometheus, "arena-worker")["dns_sd_configs"][0]
+    assert worker["names"] == ["worker"]  # every replica of the service
+    assert str(worker["port"]) == services["worker"]["environment"]["ARENA_METRICS_PORT"]
+    assert str(worker["port"]) in services["worker"]["expose"]
+    assert scrape(prometheus, "flower")["static_configs"][0]["targets"] == ["flower:5555"]
+    for target in ("api", "worker", "flower"):
+        assert set(services["prometheus"]["networks"]) & set(services[target]["networks"]), target
+
+
+# -- the image and its lock -----------------------------------------------------------------------------
+
+
+def pinned() -> dict[str, tuple[str, int]]:
+    """The lock's packages: canonical name -> (version, number of hashes)."""
+    entries: dict[str, tuple[str, int]] = {}
+    for block in re.split(r"\n(?=[A-Za-z0-9])", LOCK):
+        match = re.match(r"([A-Za-z0-9._-]+)==([^\s\\]+)", block)
+        if match:
+            entries[canonicalize_name(match.group(1))] = (match.group(2), block.count("--hash=sha256:"))
+    return entries
+
+
+def test_the_lock_pins_every_dependency_to_one_version_with_its_hashes() -> None:
+    lock = pinned()
+    requirements = [
+        *PYPROJECT["project"]["dependencies"],
+        *PYPROJECT["project"]["optional-dependencies"]["flower"],
+        *PYPROJECT["build-system"]["requires"],
+    ]
+    for text in requirements:
+        requirement = Requirement(text)
+        name = canonicalize_name(requirement.name)
+        assert name in lock, f"{name} is not in deploy/requirements.lock: run deploy/update-lock.sh"
+        version, hashes = lock[name]
+        assert requirement.specifier.contains(version, prereleases=True), (text, version)
+        assert hashes >= 1, name
+    for name, (version, hashes) in lock.items():
+        assert hashes >= 1, f"{name}=={version} has no hash"
+    assert "volcano-arena" not in lock  # the project itself is installed from the source
+
+
+def test_the_image_installs_the_lock_then_the_project_without_dependencies() -> None:
+    installs = [line for line in DOCKERFILE.splitlines() if "pip install" in line]
+    assert installs[0].strip() == "RUN pip install --require-hashes --no-deps -r deploy/requirements.lock"
+    assert "pip install --no-deps --no-build-isolation ." in installs[1]
+    assert len(installs) == 2  # nothing else is installed, so nothing unpinned
+    assert DOCKERFILE.index("COPY deploy/requirements.lock") < DOCKERFILE.index("COPY platform")
+    assert "pip check" in DOCKERFILE
+
+
 def test_the_dockerfile_copies_what_exists_and_the_gunicorn_settings_load() -> None:
-    dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
-    for line in dockerfile.splitlines():
+    for line in DOCKERFILE.splitlines():
         if line.startswith("COPY "):
             *sources, _ = shlex.split(line)[1:]
             assert all((ROOT / source).exists() for source in sources), line
@@ -69,10 +445,39 @@ def test_the_dockerfile_copies_what_exists_and_the_gunicorn_settings_load() -> N
     assert config["bind"].endswith(":8000")
 
 
+def test_the_lock_is_made_by_the_script_the_doc_names() -> None:
+    assert "#    deploy/update-lock.sh\n" in LOCK  # the lock's header says how it was made
+    assert "deploy/update-lock.sh" in DOC
+
+
+# -- settings and documentation -------------------------------------------------------------------------
+
+
+def test_the_example_env_names_every_variable_compose_requires() -> None:
+    required = {name for name, kind, _ in VARIABLE.findall(COMPOSE) if kind == "?"}
+    example = (ROOT / "deploy" / "example.env").read_text()
+    named = set(re.findall(r"^([A-Z_]+)=", example, re.MULTILINE))
+    assert required <= named, required - named
+    assert required >= {"REDIS_PASSWORD", "ARENA_ADMIN_TOKEN", "FLOWER_BASIC_AUTH"}
+
+
 def test_the_deploy_doc_explains_every_setting() -> None:
-    doc = (ROOT / "docs" / "deploy.md").read_text()
     settings_source = (ROOT / "platform" / "arena" / "settings.py").read_text()
-    names = set(re.findall(r'"((?:REDIS|ARENA)_[A-Z_]+)"', settings_source)) | {"ARENA_ENDPOINT_ALLOWLIST"}
-    assert names >= {"REDIS_URL", "ARENA_ADMIN_TOKEN", "ARENA_WORKER_CONCURRENCY"}
+    metrics_source = (ROOT / "platform" / "arena" / "metrics.py").read_text()
+    names = set(re.findall(r'"((?:REDIS|ARENA)_[A-Z_]+)"', settings_source + metrics_source))
+    names |= {"ARENA_ENDPOINT_ALLOWLIST"} | {name for name, _, _ in VARIABLE.findall(COMPOSE)}
+    assert names >= {"REDIS_URL", "ARENA_ADMIN_TOKEN", "ARENA_WORKER_CONCURRENCY", "ARENA_METRICS_PORT"}
     for name in names:
-        assert f"`{name}`" in doc, name
+        assert f"`{name}`" in DOC, name
+
+
+def test_the_deploy_doc_names_every_metric() -> None:
+    from arena import metrics
+
+    families = {family.name for family in REGISTRY.collect() if family.name.startswith("arena_")}
+    families |= {family.name for family in metrics.QueueDepthCollector(Redis(), []).describe()}
+    assert {"arena_matches", "arena_move_think_seconds", "arena_faults", "arena_queue_depth"} <= families
+    for family in families:
+        kind = next((f.type for f in REGISTRY.collect() if f.name == family), "gauge")
+        name = f"{family}_total" if kind == "counter" else family
+        assert f"`{name}`" in DOC, name
