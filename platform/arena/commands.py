@@ -13,6 +13,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from flask import Flask
+
 from arena.local_play import UsageError
 from arena.settings import Settings, SettingsError
 
@@ -97,7 +99,9 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         listener = _listen(args.host, args.port)
         port = listener.getsockname()[1]
-        server = make_server(args.host, port, create_app(runtime), threaded=True, fd=listener.fileno())
+        app = create_app(runtime)
+        _expose_metrics(app, settings)
+        server = make_server(args.host, port, app, threaded=True, fd=listener.fileno())
         print(f"Volcano Arena API at http://{args.host}:{server.port}/api/v1 (docs: /api/v1/docs); {where}")
         with contextlib.suppress(KeyboardInterrupt):
             server.serve_forever()
@@ -107,14 +111,32 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _expose_metrics(app: Flask, settings: Settings) -> None:
+    """``/metrics``: the in-process worker's counts when embedded, the queue's depth on Redis."""
+    from redis import Redis
+
+    from arena import metrics
+
+    if settings.embedded:
+        metrics.expose(app)
+    else:
+        probe = Redis.from_url(settings.redis_url or "", socket_timeout=2, socket_connect_timeout=2)
+        metrics.expose(app, metrics.api_registry(probe, [settings.queue]))
+
+
 def _worker(args: argparse.Namespace) -> int:
     settings = _settings()
     if settings.embedded:
         raise UsageError("arena worker needs REDIS_URL (without it, `arena serve` runs its own worker)")
+    from arena import metrics
     from arena.celery_app import make_celery
 
     concurrency = args.concurrency or settings.worker_concurrency
     app = make_celery(settings)
+    try:
+        metrics.start_worker_metrics()
+    except SettingsError as error:
+        raise UsageError(str(error)) from None
     app.worker_main(
         [
             "worker",

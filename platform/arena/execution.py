@@ -33,7 +33,7 @@ from enum import StrEnum
 
 from redis.exceptions import RedisError
 
-from arena import ladder
+from arena import ladder, metrics
 from arena.records import MatchRecord
 from arena.runtime import Runtime
 from referee.game import SetupError
@@ -104,15 +104,13 @@ def execute(runtime: Runtime, match_id: str) -> RunOutcome:
         if running is None:
             return RunOutcome.ALREADY_ENDED
         if running.attempts > runtime.settings.max_attempts:
-            store.abort_match(match_id, f"gave up after {runtime.settings.max_attempts} attempts")
-            return RunOutcome.ABORTED
+            return _abort(runtime, running, f"gave up after {runtime.settings.max_attempts} attempts")
         return _play_and_finish(runtime, running, spec, owner)
     except RedisError:
         raise  # the store is unreachable: nothing can be recorded now; the task tries again later
     except Exception as error:  # a failure of ours must end this match, not leave it running
         log.exception("match %s: the worker failed", match_id)
-        store.abort_match(match_id, f"worker error: {type(error).__name__}: {error}")
-        return RunOutcome.ABORTED
+        return _abort(runtime, match, f"worker error: {type(error).__name__}: {error}")
     finally:
         store.release_lease(match_id, owner)
 
@@ -122,23 +120,31 @@ def _play_and_finish(runtime: Runtime, match: MatchRecord, spec: MatchSpec, owne
     bots = store.get_bots(spec.bots)
     missing = [bot_id for bot_id in dict.fromkeys(spec.bots) if bot_id not in bots]
     if missing:
-        store.abort_match(match.id, f"bot(s) deleted before the match ran: {', '.join(missing)}")
-        return RunOutcome.ABORTED
+        return _abort(runtime, match, f"bot(s) deleted before the match ran: {', '.join(missing)}")
     players = [Player(bots[bot_id].name, runtime.agent(bots[bot_id])) for bot_id in spec.bots]
     progress = _ProgressReporter(runtime, match.id)
+    started = time.monotonic()
     try:
         with _Heartbeat(runtime, match.id, owner):
-            replay = run_match(match.id, spec, players, on_move=progress)
+            replay = run_match(match.id, spec, players, on_move=metrics.counting_moves(spec.game, progress))
     except SetupError as error:
-        store.abort_match(match.id, f"could not start: {error}")
-        return RunOutcome.ABORTED
+        return _abort(runtime, match, f"could not start: {error}")
     except RedisError:
         raise
     except Exception as error:  # an engine bug must end this match, not the worker
         log.exception("match %s: the engine failed", match.id)
-        store.abort_match(match.id, f"engine error: {type(error).__name__}: {error}")
-        return RunOutcome.ABORTED
-    return RunOutcome.FINISHED if finish(runtime, match, replay) else RunOutcome.ALREADY_ENDED
+        return _abort(runtime, match, f"engine error: {type(error).__name__}: {error}")
+    if not finish(runtime, match, replay):
+        return RunOutcome.ALREADY_ENDED
+    metrics.match_ended(spec.game, "finished", time.monotonic() - started)
+    return RunOutcome.FINISHED
+
+
+def _abort(runtime: Runtime, match: MatchRecord, reason: str) -> RunOutcome:
+    """End the match as aborted (unless it ended meanwhile) and count it."""
+    if runtime.store.abort_match(match.id, reason) is not None:
+        metrics.match_ended(match.game, "aborted")
+    return RunOutcome.ABORTED
 
 
 class _ProgressReporter:

@@ -8,7 +8,9 @@ misconfigured server fails at start, not at the first request.
 from __future__ import annotations
 
 from flask import Flask
+from redis import Redis
 
+from arena import metrics
 from arena.api import create_app
 from arena.celery_app import redis_runtime
 from arena.settings import Settings, SettingsError
@@ -22,7 +24,10 @@ def build(settings: Settings | None = None) -> Flask:
         )
     if not settings.admin_token:
         raise SettingsError("arena.wsgi needs ARENA_ADMIN_TOKEN (the organizer token)")
-    return create_app(redis_runtime(settings))
+    app = create_app(redis_runtime(settings))
+    probe = Redis.from_url(settings.redis_url or "", socket_timeout=2, socket_connect_timeout=2)
+    metrics.expose(app, metrics.api_registry(probe, [settings.queue]))
+    return app
 
 
 def __getattr__(name: str) -> Flask:

@@ -202,3 +202,32 @@ def test_a_log_utf8_cannot_encode_is_kept_with_a_replacement_and_no_fault(arena:
     first = replay["moves"][0]
     assert (first["source"], first["fault"]) == ("bot", None)
     assert first["log"] == "? a lone surrogate: JSON can carry it, UTF-8 cannot"
+
+
+def _sample(name: str, **labels: str) -> float:
+    from prometheus_client import REGISTRY
+
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+def test_a_run_counts_its_end_its_moves_and_its_faults_in_the_worker_metrics(arena: Arena) -> None:
+    broken = arena.register("broken", "/deep/x", ["nim"])
+    good = arena.register("good", "/first/good", ["nim"])
+    before = {
+        "finished": _sample("arena_matches_total", game="nim", outcome="finished"),
+        "aborted": _sample("arena_matches_total", game="nim", outcome="aborted"),
+        "moves": _sample("arena_move_think_seconds_count", game="nim"),
+        "faults": _sample("arena_faults_total", game="nim", kind="invalid_response"),
+    }
+    match = arena.match(game="nim", bots=[broken["id"], good["id"]], max_faults=2, options={"stones": 4})
+    assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
+    assert _sample("arena_matches_total", game="nim", outcome="finished") == before["finished"] + 1
+    moves = arena.client.get(f"/api/v1/matches/{match['id']}/replay").get_json()["moves"]
+    kinds = [move["fault"]["kind"] if move["fault"] else None for move in moves]
+    assert kinds.count("invalid_response") == 2  # the broken seat's two faults, then it forfeits
+    assert _sample("arena_faults_total", game="nim", kind="invalid_response") == before["faults"] + 2
+    asked = len([kind for kind in kinds if kind != "forfeited"])  # a forfeited seat is not asked
+    assert _sample("arena_move_think_seconds_count", game="nim") == before["moves"] + asked
+    aborted = arena.match(game="nim", bots=[broken["id"], good["id"]])
+    arena.runtime.store.abort_match(aborted["id"], "by hand")  # not a run of a worker: not counted
+    assert _sample("arena_matches_total", game="nim", outcome="aborted") == before["aborted"]

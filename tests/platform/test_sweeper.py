@@ -21,7 +21,9 @@ def started(arena: Arena) -> str:
     return match_id
 
 
-def test_a_running_match_without_a_lease_is_queued_again_and_then_finishes(arena: Arena, started: str) -> None:
+def test_a_running_match_without_a_lease_is_queued_again_and_then_finishes(
+    arena: Arena, started: str
+) -> None:
     store = arena.runtime.store
     assert store.running_match_ids() == [started]
     assert sweep(arena.runtime) == [started]
