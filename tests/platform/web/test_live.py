@@ -1,0 +1,114 @@
+"""Pages that follow play: a tournament page updates its progress while the tournament runs, and
+a match page follows its match to the end, both by polling the JSON API (no reload in between,
+checked by a marker the page would lose)."""
+
+from __future__ import annotations
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from tests.platform.web.conftest import Site, Visitor
+
+pytestmark = pytest.mark.integration
+
+
+def register(site: Site, name: str, path: str, game: str) -> str:
+    body = site.api(
+        "POST", "/api/v1/bots", json={"name": name, "endpoint": site.bot_base + path, "games": [game]}
+    )
+    site.secrets[path] = body["secret"]
+    return body["id"]
+
+
+def mark_page(visitor: Visitor) -> None:
+    visitor.driver.execute_script("window.arenaTestMarker = 'same page';")
+
+
+def same_page(visitor: Visitor) -> bool:
+    return visitor.driver.execute_script("return window.arenaTestMarker") == "same page"
+
+
+def progress_text(visitor: Visitor) -> str:
+    return visitor.driver.find_element(By.CSS_SELECTOR, "#tournament [data-progress-text]").text
+
+
+def test_the_tournament_page_updates_its_progress_while_the_tournament_runs(
+    visitor: Visitor, site: Site
+) -> None:
+    bots = [register(site, f"sleepy {n}", f"/sleepy/p{n}", "party") for n in range(4)]
+    tournament = site.api(
+        "POST",
+        "/api/v1/tournaments",
+        json={
+            "name": "Crew night",
+            "game": "party",
+            "variant": "crew",
+            "format": "round_robin",
+            "bots": bots,
+            "seats_per_match": 3,
+            "seed": 1,
+        },
+    )
+    total = tournament["match_count"]
+    visitor.visit(f"/tournaments/{tournament['id']}")
+    mark_page(visitor)
+    first = progress_text(visitor)
+    assert first.endswith(f"/ {total} matches done") and not first.startswith(f"{total} /")
+    seen = {first}
+    driver = visitor.driver
+
+    def finished(_: object) -> bool:
+        seen.add(progress_text(visitor))
+        return progress_text(visitor) == f"{total} / {total} matches done"
+
+    WebDriverWait(driver, 90, poll_frequency=0.2).until(finished)
+    assert same_page(visitor)
+    assert len(seen) >= 2  # it moved on the page itself
+    assert driver.find_element(By.CSS_SELECTOR, "#tournament .facts [data-status]").text == "finished"
+    assert driver.find_element(By.CSS_SELECTOR, "#tournament .progress").get_attribute(
+        "aria-valuenow"
+    ) == str(total)
+    standings = driver.find_elements(By.CSS_SELECTOR, "[data-standings] tr")
+    played = [int(row.find_elements(By.TAG_NAME, "td")[2].text) for row in standings]
+    assert sum(played) == total * 3  # three seats a match
+    statuses = {e.text for e in driver.find_elements(By.CSS_SELECTOR, "table.matches [data-status]")}
+    assert statuses == {"finished"}
+    assert visitor.console_errors() == []
+
+    # a team variant's ladder shows the team win rate
+    visitor.visit("/games/party/ladder?variant=crew")
+    headers = [th.text.lower() for th in driver.find_elements(By.CSS_SELECTOR, "table.ladder th")]
+    assert "team win rate" in headers
+    assert len(driver.find_elements(By.CSS_SELECTOR, "table.ladder tbody tr")) == 4
+
+
+def test_a_match_page_follows_its_match_until_the_replay(visitor: Visitor, site: Site) -> None:
+    bots = [register(site, name, f"/sleepy/{name}", "nim") for name in ("sam", "sue")]
+    match = site.api(
+        "POST",
+        "/api/v1/matches",
+        json={"game": "nim", "bots": bots, "options": {"stones": 24}, "rated": False},
+    )
+    site.wait(
+        f"/api/v1/matches/{match['id']}", lambda body: body["status"] == "running" and body["moves"] >= 1
+    )
+    visitor.visit(f"/matches/{match['id']}")
+    driver = visitor.driver
+    assert driver.find_element(By.CSS_SELECTOR, "#viewer h2").text == "Live"
+    mark_page(visitor)
+    count = int(driver.find_element(By.CSS_SELECTOR, "[data-live-count]").text)
+    WebDriverWait(driver, 30, poll_frequency=0.2).until(
+        lambda d: (
+            not same_page(visitor) or int(d.find_element(By.CSS_SELECTOR, "[data-live-count]").text) > count
+        )
+    )
+    assert same_page(visitor)  # the count went up without a reload
+    WebDriverWait(driver, 60, poll_frequency=0.3).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, "#viewer h2").text == "Replay"
+    )
+    assert (
+        len(driver.find_elements(By.CSS_SELECTOR, "table.moves tbody tr")) == 24
+    )  # first legal: one stone a move
+    assert driver.find_element(By.CSS_SELECTOR, "a.download")
+    assert visitor.console_errors() == []
