@@ -60,7 +60,7 @@ def test_the_viewer_steps_through_a_whole_replay(visitor: Visitor, site: Site) -
     for row, move in zip(rows, replay["moves"], strict=True):
         cells = row.find_elements(By.TAG_NAME, "td")
         assert cells[1].text == f"{move['seat']} {replay['seats'][move['seat']]['name']}"
-        assert cells[2].text == json.dumps(move["move"], separators=(",", ":"))
+        assert cells[2].text == json.dumps(move["move"], separators=(", ", ": "))
     assert_shows(visitor, 0, total)
     for n in range(1, total + 1):
         click(visitor, "next")

@@ -129,7 +129,7 @@
       }
     }, Number(speed ? speed.value : 500));
     if (playButton) {
-      playButton.textContent = "❚❚ pause";
+      playButton.textContent = "‖ pause";
       playButton.setAttribute("aria-label", "pause");
     }
   }
