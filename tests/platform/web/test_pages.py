@@ -114,6 +114,12 @@ def test_unknown_ids_and_paths_are_an_html_404(visitor: Visitor, site: Site, pat
     )
 
 
+def test_live_moves_are_null_while_the_store_keeps_only_a_count(site: Site) -> None:
+    answer = requests.get(site.url(f"/matches/{site.faulty_match}/live.json?start=0"), timeout=10)
+    assert answer.json() == {"status": "finished", "start": 0, "moves": None}
+    assert requests.get(site.url("/matches/m-nothing/live.json"), timeout=10).status_code == 404
+
+
 def test_the_api_keeps_its_json_errors(site: Site) -> None:
     for path in ("/api/v1/nothing-here", "/api/v1/matches/m-nothing"):
         answer = requests.get(site.url(path), timeout=10)

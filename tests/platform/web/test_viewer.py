@@ -7,6 +7,7 @@ frame the viewer shows, the highlighted move and the slider must agree at every 
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import pytest
@@ -73,6 +74,32 @@ def test_the_viewer_steps_through_a_whole_replay(visitor: Visitor, site: Site) -
     assert_shows(visitor, total, total)
     click(visitor, "prev")
     assert_shows(visitor, total - 1, total)
+    assert visitor.console_errors() == []
+
+
+def test_the_viewer_preloads_the_next_frames(visitor: Visitor, site: Site) -> None:
+    replay = a_tournament_match(site)
+    visitor.visit(f"/matches/{replay['match_id']}")
+    script = "return performance.getEntriesByType('resource').map(e => e.name)"
+    wanted = {site.url(f"/matches/{replay['match_id']}/board/{n}.svg") for n in range(4)}
+    WebDriverWait(visitor.driver, 10).until(lambda d: wanted <= set(d.execute_script(script)))
+
+
+def test_without_board_drawings_the_moves_still_step(
+    visitor: Visitor, site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "arena.boards", None)  # importing it now fails
+    replay = a_tournament_match(site)
+    visitor.visit(f"/matches/{replay['match_id']}")
+    driver = visitor.driver
+    assert driver.find_elements(By.ID, "board") == []
+    assert "not available" in driver.find_element(By.CSS_SELECTOR, ".board-missing").text
+    click(visitor, "next")
+    click(visitor, "next")
+    current = driver.find_elements(By.CSS_SELECTOR, "table.moves tr.current")
+    assert [row.get_attribute("data-n") for row in current] == ["2"]
+    frame = requests.get(site.url(f"/matches/{replay['match_id']}/board/0.svg"), timeout=10)
+    assert frame.status_code == 404
     assert visitor.console_errors() == []
 
 
