@@ -61,7 +61,7 @@ def _render_svg(game_id: str, state: dict[str, Any], *, reveal: bool = True) -> 
         '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400" viewBox="0 0 400 400">'
         '<rect width="400" height="400" fill="#f4efe9"/>'
         f'<text x="200" y="210" font-size="36" text-anchor="middle">'
-        f"{game_id}: after {state['moves']} moves</text>"
+        f"{game_id}: after {state['moves']} moves{'' if reveal else ' (hidden)'}</text>"
         "</svg>"
     )
 

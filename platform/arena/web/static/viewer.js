@@ -248,8 +248,9 @@
     setTimeout(poll, POLL_MS);
   }
 
-  show(0);
-  if (root.dataset.status === "queued" || root.dataset.status === "running") {
+  const live = root.dataset.status === "queued" || root.dataset.status === "running";
+  show(live ? total : 0); // a match in play opens on its latest position
+  if (live) {
     follow();
   }
 }());
