@@ -171,8 +171,9 @@ def match(runtime: Runtime, match_id: str) -> dict[str, Any] | None:
     replay_seats = replay["seats"] if replay else []
     for index, seat in enumerate(view["seats"]):
         recorded = replay_seats[index] if index < len(replay_seats) else {}
+        # replays carry each seat's faults by kind; older ones only a count, so kinds come from the moves
+        seat["fault_kinds"] = dict(sorted(recorded.get("fault_kinds", kinds[index]).items()))
         seat["faults"] = recorded.get("faults", sum(kinds[index].values()))
-        seat["fault_kinds"] = kinds[index]
         seat["forfeited"] = bool(recorded.get("forfeited", False))
     view["moves_list"] = moves
     view["has_replay"] = replay is not None
@@ -261,12 +262,17 @@ def tournament(runtime: Runtime, tournament_id: str) -> dict[str, Any] | None:
 
 def home(runtime: Runtime, recent: int = 20) -> dict[str, Any]:
     """Games, running matches, the most recent ended matches, tournaments not yet finished."""
-    newest = _summaries(runtime, _recent(runtime, SCAN_LIMIT))
-    running = [m for m in newest if m["status"] == "running"]
+    newest = _recent(runtime, SCAN_LIMIT)
+    running = _summaries(runtime, [m for m in newest if m["status"] == "running"])
     ended = [m for m in newest if m["status"] in ("finished", "aborted")]
     ended.sort(key=lambda m: m.get("finished_at") or "", reverse=True)
     in_progress = [t for t in tournaments(runtime, 0, 50)["tournaments"] if t["status"] != "finished"]
-    return {"games": games(), "running": running, "recent": ended[:recent], "tournaments": in_progress}
+    return {
+        "games": games(),
+        "running": running,
+        "recent": _summaries(runtime, ended[:recent]),
+        "tournaments": in_progress,
+    }
 
 
 def bot(runtime: Runtime, bot_id: str, recent: int = 30) -> dict[str, Any] | None:
