@@ -120,6 +120,21 @@ def test_live_moves_are_null_while_the_store_keeps_only_a_count(site: Site) -> N
     assert requests.get(site.url("/matches/m-nothing/live.json"), timeout=10).status_code == 404
 
 
+def test_names_are_shown_as_text_never_as_markup(visitor: Visitor, site: Site) -> None:
+    name = "<img src=x onerror=\"document.title='owned'\"> O'Brien & co"
+    body = site.api(
+        "POST", "/api/v1/bots", json={"name": name, "endpoint": site.bot_base + "/first/x", "games": ["nim"]}
+    )
+    visitor.visit(f"/bots/{body['id']}")
+    assert heading(visitor) == name
+    assert visitor.driver.title == f"{name} · Volcano Arena"
+    assert visitor.driver.find_elements(By.CSS_SELECTOR, "main img") == []
+    visitor.visit(f"/matches?bot={body['id']}")
+    selected = visitor.driver.find_element(By.CSS_SELECTOR, "select[name=bot] option[selected]")
+    assert selected.text == name
+    assert visitor.console_errors() == []
+
+
 def test_the_api_keeps_its_json_errors(site: Site) -> None:
     for path in ("/api/v1/nothing-here", "/api/v1/matches/m-nothing"):
         answer = requests.get(site.url(path), timeout=10)

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import requests
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -135,6 +136,9 @@ def test_keyboard_arrows_home_and_end_step_the_viewer(visitor: Visitor, site: Si
     assert_shows(visitor, 0, total)
     body.send_keys(Keys.ARROW_LEFT)
     assert_shows(visitor, 0, total)
+    click(visitor, "next")  # the button keeps the focus; the arrows still step
+    ActionChains(visitor.driver).send_keys(Keys.ARROW_RIGHT).perform()
+    assert_shows(visitor, 2, total)
 
 
 def test_play_slider_and_move_list_move_the_board(visitor: Visitor, site: Site) -> None:

@@ -177,6 +177,9 @@
     }
     const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", " ": "play" };
     const action = keys[event.key];
+    if (tag === "BUTTON" && (event.key === " " || event.key === "Enter")) {
+      return; // the focused button's own click does it
+    }
     if (action && (slider || action !== "play")) {
       event.preventDefault();
       actions[action]();
