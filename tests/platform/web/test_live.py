@@ -55,6 +55,7 @@ def test_the_tournament_page_updates_its_progress_while_the_tournament_runs(
     total = tournament["match_count"]
     visitor.visit(f"/tournaments/{tournament['id']}")
     mark_page(visitor)
+    visitor.screenshot("tournament-running")
     first = progress_text(visitor)
     assert first.endswith(f"/ {total} matches done") and not first.startswith(f"{total} /")
     seen = {first}
@@ -98,6 +99,7 @@ def test_a_match_page_follows_its_match_until_the_replay(visitor: Visitor, site:
     visitor.visit(f"/matches/{match['id']}")
     driver = visitor.driver
     assert driver.find_element(By.CSS_SELECTOR, "#viewer h2").text == "Live"
+    visitor.screenshot("match-running")
     mark_page(visitor)
     count = int(driver.find_element(By.CSS_SELECTOR, "[data-live-count]").text)
     WebDriverWait(driver, 30, poll_frequency=0.2).until(

@@ -108,6 +108,7 @@ def test_unknown_ids_and_paths_are_an_html_404(visitor: Visitor, site: Site, pat
     answer = requests.get(site.url(path), timeout=10)
     assert answer.status_code == 404 and answer.headers["Content-Type"].startswith("text/html")
     visitor.visit(path)
+    visitor.screenshot("not-found")
     assert heading(visitor).startswith("404")
     assert visitor.driver.find_element(By.LINK_TEXT, "Back to the arena").get_attribute("href") == site.url(
         "/"
