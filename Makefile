@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test test-fast lint bench clean
+.PHONY: install demo test test-fast lint bench clean browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ test: install  ## the whole suite, integration tests included (they start redis-
 
 test-fast: install  ## everything that needs no socket, process or Redis
 	$(PY) -m pytest -q -m "not integration"
+
+browser:  ## headless Chromium and its driver (Debian packages, as root) for the browser tests, when missing
+	@command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || { \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -26,6 +26,7 @@ from arena.api.context import EXTENSION
 from arena.api.schemas import ErrorSchema, HealthSchema
 from arena.errors import ArenaError
 from arena.runtime import Runtime
+from arena.web import install as install_pages
 from referee.registry import GAME_MODULES
 
 log = logging.getLogger(__name__)
@@ -144,6 +145,7 @@ def create_app(runtime: Runtime) -> Flask:
     app.register_error_handler(ArenaError, _arena_error)
     app.register_error_handler(RedisError, _store_unavailable)
     app.register_error_handler(Exception, _unexpected)
+    install_pages(app, api)  # the web pages: before docs_page, so that `/` is the home page
     app.register_blueprint(docs_page.blueprint)
 
     @app.get("/api/v1/health")

@@ -1,0 +1,287 @@
+"""Everything the web pages read, as plain dicts: the only module of :mod:`arena.web` that touches
+the store or the runtime.
+
+The pages show the same data as the JSON API, so where the API has a function that builds a view
+(``bot_accounts.public_view``, ``tournament_requests.public_view``, ``ladder.ranked``) it is used
+here too. Each function returns None for a thing that does not exist; the views turn that into a
+404 page.
+
+Filtering matches (by game, bot, status) and a bot's recent matches read the newest
+:data:`SCAN_LIMIT` matches and filter them here: the store keeps one index of matches by creation
+time and none per game, bot or status.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from arena import bot_accounts, ladder, match_requests, tournament_requests
+from arena.runtime import Runtime
+from arena.store import Record
+from referee.game import Game, SetupError
+from referee.registry import GAME_MODULES, get_game
+from referee.replay import decompress
+
+SCAN_LIMIT = 2000
+"""How many of the newest matches a filtered list or a bot's page looks through."""
+STATUSES = ("queued", "running", "finished", "aborted")
+FORFEITED = "forfeited"
+"""The fault kind of a move the referee plays for a seat that has forfeited."""
+
+
+def _game(game_id: str) -> Game | None:
+    try:
+        return get_game(game_id)
+    except Exception:  # an unknown id, or a game that fails to load: both are "no such game" here
+        return None
+
+
+def game_title(game_id: str) -> str:
+    found = _game(game_id)
+    return found.title if found is not None else game_id
+
+
+def games() -> list[dict[str, Any]]:
+    """Every game that loads, with its variants (as ``GET /api/v1/games``)."""
+    found = (_game(game_id) for game_id in sorted(GAME_MODULES))
+    return [game.to_json() for game in found if game is not None]
+
+
+def game(game_id: str) -> dict[str, Any] | None:
+    found = _game(game_id)
+    return found.to_json() if found is not None else None
+
+
+def ladder_page(
+    runtime: Runtime, game_id: str, variant: str | None, offset: int, limit: int
+) -> dict[str, Any] | None:
+    """One page of a ladder (None for an unknown game or variant), as ``GET /api/v1/ladders``."""
+    found = _game(game_id)
+    if found is None:
+        return None
+    variant = variant or found.default_variant
+    try:
+        spec = found.variant(variant)
+    except SetupError:
+        return None
+    rows = runtime.store.ladder_rows(game_id, variant)
+    names = {bot_id: bot["name"] for bot_id, bot in runtime.store.get_bots(rows).items()}
+    entries = ladder.ranked(rows, names, spec)
+    return {
+        "game": game_id,
+        "variant": variant,
+        "rated": spec.rated,
+        "team": spec.team,
+        "total": len(entries),
+        "offset": offset,
+        "limit": limit,
+        "entries": entries[offset : offset + limit],
+    }
+
+
+# -- matches ---------------------------------------------------------------------------------
+
+
+def _summary(match: Record, moves_now: int | None) -> dict[str, Any]:
+    """A match as lists show it: the API's view plus places and scores beside each seat."""
+    view = match_requests.public_view(match, moves_now)
+    result = view.get("result") or {}
+    places = result.get("places") or []
+    scores = result.get("scores") or []
+    view["game_title"] = game_title(view["game"])
+    view["seats"] = [
+        {
+            **seat,
+            "place": places[index] if index < len(places) else None,
+            "score": scores[index] if index < len(scores) else None,
+        }
+        for index, seat in enumerate(view["seats"])
+    ]
+    view["winners"] = [seat for seat in view["seats"] if seat["place"] == 1]
+    return view
+
+
+def _summaries(runtime: Runtime, matches: list[Record]) -> list[dict[str, Any]]:
+    progress = runtime.store.progress([m["id"] for m in matches if m["status"] == "running"])
+    return [_summary(m, progress.get(m["id"])) for m in matches]
+
+
+def _recent(runtime: Runtime, limit: int) -> list[Record]:
+    return runtime.store.get_matches(runtime.store.recent_match_ids(limit))
+
+
+def matches(
+    runtime: Runtime,
+    *,
+    game_id: str | None = None,
+    bot_id: str | None = None,
+    status: str | None = None,
+    offset: int = 0,
+    limit: int = 50,
+) -> dict[str, Any]:
+    """Newest first, filtered; ``total`` counts the matches found among the newest SCAN_LIMIT."""
+    found = [
+        m
+        for m in _recent(runtime, SCAN_LIMIT)
+        if (not game_id or m["game"] == game_id)
+        and (not bot_id or bot_id in m["bots"])
+        and (not status or m["status"] == status)
+    ]
+    return {
+        "total": len(found),
+        "offset": offset,
+        "limit": limit,
+        "matches": _summaries(runtime, found[offset : offset + limit]),
+    }
+
+
+def bot_choices(runtime: Runtime) -> list[dict[str, str]]:
+    """Every bot's id and name, for the match filter."""
+    return [{"id": bot["id"], "name": bot["name"]} for bot in runtime.store.list_bots()]
+
+
+def replay_document(runtime: Runtime, match_id: str) -> dict[str, Any] | None:
+    """The match's ``arena-replay/1`` document, once it has finished (None before, or if absent)."""
+    data = runtime.store.get_replay(match_id)
+    return decompress(data) if data is not None else None
+
+
+def _fault_kinds(moves: Iterable[dict[str, Any]], seats: int) -> list[dict[str, int]]:
+    """Each seat's faults by kind; the moves played for a seat after it forfeited are not faults of
+    their own (the replay's seat counts leave them out too)."""
+    counts: list[Counter[str]] = [Counter() for _ in range(seats)]
+    for move in moves:
+        fault = move.get("fault")
+        if fault and fault["kind"] != FORFEITED and 0 <= move["seat"] < seats:
+            counts[move["seat"]][fault["kind"]] += 1
+    return [dict(sorted(count.items())) for count in counts]
+
+
+def match(runtime: Runtime, match_id: str) -> dict[str, Any] | None:
+    """A match with its seats, result, faults per seat by kind and, once finished, its moves."""
+    record = runtime.store.get_match(match_id)
+    if record is None:
+        return None
+    view = _summary(record, runtime.store.progress([match_id]).get(match_id))
+    replay = replay_document(runtime, match_id) if record["status"] == "finished" else None
+    moves: list[dict[str, Any]] = list(replay["moves"]) if replay else []
+    kinds = _fault_kinds(moves, len(view["seats"]))
+    replay_seats = replay["seats"] if replay else []
+    for index, seat in enumerate(view["seats"]):
+        recorded = replay_seats[index] if index < len(replay_seats) else {}
+        # replays carry each seat's faults by kind; older ones only a count, so kinds come from the moves
+        seat["fault_kinds"] = dict(sorted(recorded.get("fault_kinds", kinds[index]).items()))
+        seat["faults"] = recorded.get("faults", sum(kinds[index].values()))
+        seat["forfeited"] = bool(recorded.get("forfeited", False))
+    view["moves_list"] = moves
+    view["has_replay"] = replay is not None
+    view["engine_version"] = replay.get("engine_version") if replay else None
+    return view
+
+
+def match_status(runtime: Runtime, match_id: str) -> str | None:
+    record = runtime.store.get_match(match_id)
+    return record["status"] if record is not None else None
+
+
+def live_moves(runtime: Runtime, match_id: str, start: int) -> list[dict[str, Any]] | None:
+    """The moves of a running match from index ``start`` on (each as in a replay's ``moves``).
+
+    None while the store keeps only a running match's move count (``Store.progress``): the pages
+    then show that count, and the board once the match has finished.
+    """
+    return None
+
+
+def live_document(runtime: Runtime, match_id: str) -> dict[str, Any] | None:
+    """A replay-shaped document of a running match (header, initial state, moves so far), for the
+    board of a match being watched; None when its moves are not available."""
+    record = runtime.store.get_match(match_id)
+    if record is None or record["status"] != "running":
+        return None
+    moves = live_moves(runtime, match_id, 0)
+    found = _game(record["game"])
+    if moves is None or found is None:
+        return None
+    state = found.start(
+        record["variant"], len(record["bots"]), record["seed"], record["options"], record.get("setup")
+    )
+    return {
+        "format": "arena-replay/1",
+        "match_id": match_id,
+        "game": record["game"],
+        "variant": record["variant"],
+        "engine_version": found.version,
+        "seed": record["seed"],
+        "options": record["options"],
+        "setup": record.get("setup"),
+        "seats": record["seats"],
+        "initial_state": state.to_json(),
+        "moves": moves,
+        "result": None,
+    }
+
+
+# -- tournaments -----------------------------------------------------------------------------
+
+
+def _tournament_view(runtime: Runtime, tournament: Record) -> dict[str, Any]:
+    view = tournament_requests.public_view(runtime, tournament)
+    view["game_title"] = game_title(view["game"])
+    view["names"] = dict(tournament.get("names", {}))
+    return view
+
+
+def tournaments(runtime: Runtime, offset: int = 0, limit: int = 50) -> dict[str, Any]:
+    """Newest first, each with its status and progress (as ``GET /api/v1/tournaments/<id>``)."""
+    ids = runtime.store.recent_tournament_ids(offset + limit + 1)
+    found = [runtime.store.get_tournament(tid) for tid in ids[offset : offset + limit]]
+    return {
+        "offset": offset,
+        "limit": limit,
+        "has_more": len(ids) > offset + limit,
+        "tournaments": [_tournament_view(runtime, t) for t in found if t is not None],
+    }
+
+
+def tournament(runtime: Runtime, tournament_id: str) -> dict[str, Any] | None:
+    found = runtime.store.get_tournament(tournament_id)
+    if found is None:
+        return None
+    view = _tournament_view(runtime, found)
+    records = runtime.store.get_matches([m["id"] for m in view["matches"]])
+    listed = {m["id"]: m for m in _summaries(runtime, records)}
+    view["matches"] = [listed[m["id"]] for m in view["matches"] if m["id"] in listed]
+    return view
+
+
+# -- the home page and bots ------------------------------------------------------------------
+
+
+def home(runtime: Runtime, recent: int = 20) -> dict[str, Any]:
+    """Games, running matches, the most recent ended matches, tournaments not yet finished."""
+    newest = _recent(runtime, SCAN_LIMIT)
+    running = _summaries(runtime, [m for m in newest if m["status"] == "running"])
+    ended = [m for m in newest if m["status"] in ("finished", "aborted")]
+    ended.sort(key=lambda m: m.get("finished_at") or "", reverse=True)
+    in_progress = [t for t in tournaments(runtime, 0, 50)["tournaments"] if t["status"] != "finished"]
+    return {
+        "games": games(),
+        "running": running,
+        "recent": _summaries(runtime, ended[:recent]),
+        "tournaments": in_progress,
+    }
+
+
+def bot(runtime: Runtime, bot_id: str, recent: int = 30) -> dict[str, Any] | None:
+    """The bot as ``GET /api/v1/bots/<id>`` shows it, with its most recent matches."""
+    record = runtime.store.get_bot(bot_id)
+    if record is None:
+        return None
+    view = bot_accounts.public_view(runtime, record)
+    for row in view["ratings"]:
+        row["game_title"] = game_title(row["game"])
+    view["matches"] = matches(runtime, bot_id=bot_id, limit=recent)["matches"]
+    return view

@@ -1,0 +1,258 @@
+"""The page views: each reads through :mod:`arena.web.data` and renders one template.
+
+Board frames (``/matches/<id>/board/<n>.svg``) are drawn by :mod:`arena.boards`, imported when a
+frame is first asked for, so the pages work (without boards) on a platform that lacks it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections import OrderedDict
+from datetime import datetime
+from types import ModuleType
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from arena.runtime import Runtime
+from arena.web import data
+
+blueprint = Blueprint(
+    "web",
+    __name__,
+    template_folder="templates",
+    static_folder="static",
+    static_url_path="/static/web",
+)
+
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 200
+REPLAY_CACHE_SIZE = 16
+"""Replays of finished matches kept decompressed in memory, for the frames of matches being watched."""
+FINISHED_FRAME_CACHE = "public, max-age=86400, immutable"
+"""A finished match's frame never changes."""
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def runtime() -> Runtime:
+    """The app's runtime, as the API's views find it (imported here: ``arena.api`` imports this
+    package)."""
+    from arena.api.context import runtime as api_runtime
+
+    return api_runtime()
+
+
+def _int_arg(name: str, default: int, low: int, high: int) -> int:
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        abort(400, f"{name} must be a whole number, not {raw!r}")
+    if not low <= value <= high:
+        abort(400, f"{name} must be between {low} and {high}, not {value}")
+    return value
+
+
+def _paging() -> tuple[int, int]:
+    return _int_arg("offset", 0, 0, 10**9), _int_arg("limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
+
+
+def _boards() -> ModuleType | None:
+    try:
+        return importlib.import_module("arena.boards")
+    except ImportError:
+        return None
+
+
+def _cached_replay(match_id: str) -> dict[str, Any] | None:
+    cache: OrderedDict[str, dict[str, Any]] = current_app.extensions.setdefault(
+        "arena.web.replays", OrderedDict()
+    )
+    if match_id in cache:
+        cache.move_to_end(match_id)
+        return cache[match_id]
+    document = data.replay_document(runtime(), match_id)
+    if document is not None:
+        cache[match_id] = document
+        while len(cache) > REPLAY_CACHE_SIZE:
+            cache.popitem(last=False)
+    return document
+
+
+def error_page(error: HTTPException) -> tuple[str, int]:
+    return render_template("error.html", error=error), error.code or 500
+
+
+# -- template filters ------------------------------------------------------------------------
+
+
+@blueprint.app_template_filter("when")
+def when(value: str | None) -> str:
+    """An ISO time as ``2026-01-31 12:00:00 UTC``."""
+    if not value:
+        return "—"
+    try:
+        return datetime.fromisoformat(value).strftime("%Y-%m-%d %H:%M:%S UTC")
+    except ValueError:
+        return value
+
+
+@blueprint.app_template_filter("pct")
+def pct(value: float | None) -> str:
+    return "—" if value is None else f"{value * 100:.1f}%"
+
+
+@blueprint.app_template_filter("num")
+def num(value: float | None) -> str:
+    if value is None:
+        return "—"
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+
+
+@blueprint.app_template_filter("rating")
+def rating(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1f}"
+
+
+@blueprint.app_template_filter("spaced")
+def spaced(value: Any) -> str:
+    """A move as JSON with spaces after commas and colons, so a long one wraps between its parts."""
+    return json.dumps(value, separators=(", ", ": "), ensure_ascii=False)
+
+
+@blueprint.app_template_filter("compact")
+def compact(value: Any) -> str:
+    """A move or detail as short JSON."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+# -- pages -----------------------------------------------------------------------------------
+
+
+@blueprint.get("/")
+def home() -> str:
+    return render_template("home.html", page=data.home(runtime()))
+
+
+@blueprint.get("/games")
+def games() -> str:
+    return render_template("games.html", games=data.games())
+
+
+def _ladder(game_id: str, variant: str | None) -> str:
+    game = data.game(game_id)
+    if game is None:
+        abort(404, f"no game with id {game_id!r}")
+    offset, limit = _paging()
+    ladder = data.ladder_page(runtime(), game_id, variant, offset, limit)
+    if ladder is None:
+        abort(404, f"{game['title']} has no variant {variant!r}")
+    return render_template("ladder.html", game=game, ladder=ladder)
+
+
+@blueprint.get("/games/<game_id>")
+def game(game_id: str) -> str:
+    return _ladder(game_id, request.args.get("variant"))
+
+
+@blueprint.get("/games/<game_id>/ladder")
+def ladder(game_id: str) -> str:
+    return _ladder(game_id, request.args.get("variant"))
+
+
+@blueprint.get("/matches")
+def matches() -> str:
+    offset, limit = _paging()
+    status = request.args.get("status") or None
+    if status is not None and status not in data.STATUSES:
+        abort(400, f"status must be one of {', '.join(data.STATUSES)}, not {status!r}")
+    filters = {
+        "game_id": request.args.get("game") or None,
+        "bot_id": request.args.get("bot") or None,
+        "status": status,
+    }
+    found = data.matches(runtime(), offset=offset, limit=limit, **filters)
+    return render_template(
+        "matches.html",
+        found=found,
+        filters=filters,
+        games=data.games(),
+        bots=data.bot_choices(runtime()),
+        statuses=data.STATUSES,
+    )
+
+
+@blueprint.get("/matches/<match_id>")
+def match(match_id: str) -> str:
+    found = data.match(runtime(), match_id)
+    if found is None:
+        abort(404, f"no match with id {match_id!r}")
+    live = data.live_moves(runtime(), match_id, 0) if found["status"] == "running" else None
+    if live is not None:
+        found["moves_list"] = live
+    show_board = _boards() is not None and (found["has_replay"] or live is not None)
+    return render_template("match.html", match=found, show_board=show_board)
+
+
+@blueprint.get("/matches/<match_id>/live.json")
+def live(match_id: str) -> Response:
+    """The moves of a running match from ``start`` on (``moves`` is null while they are not kept)."""
+    status = data.match_status(runtime(), match_id)
+    if status is None:
+        abort(404, f"no match with id {match_id!r}")
+    start = _int_arg("start", 0, 0, 10**9)
+    moves = data.live_moves(runtime(), match_id, start) if status == "running" else None
+    return jsonify({"status": status, "start": start, "moves": moves})
+
+
+@blueprint.get("/matches/<match_id>/board/<int:n>.svg")
+def board(match_id: str, n: int) -> Response:
+    """The board after ``n`` moves (0: the start), drawn as SVG from the replay re-played."""
+    boards = _boards()
+    if boards is None:
+        abort(404, "board drawings are not available on this platform")
+    status = data.match_status(runtime(), match_id)
+    if status is None:
+        abort(404, f"no match with id {match_id!r}")
+    if status == "finished":
+        document, cache, reveal = _cached_replay(match_id), FINISHED_FRAME_CACHE, True
+    else:  # a match in play hides what its seats cannot see: a bot could be watching
+        document, cache, reveal = data.live_document(runtime(), match_id), "no-cache", False
+    if document is None or n > len(document["moves"]):
+        abort(404, f"match {match_id} has no position after {n} moves")
+    try:
+        state = boards.position_after(document, n)
+        svg = boards.render_svg(document["game"], state, reveal=reveal)
+    except (LookupError, ValueError, NotImplementedError) as error:
+        abort(404, f"no board drawing for this match: {error}")
+    response = Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": cache})
+    response.add_etag()
+    return response.make_conditional(request)
+
+
+@blueprint.get("/tournaments")
+def tournaments() -> str:
+    offset, limit = _paging()
+    return render_template("tournaments.html", found=data.tournaments(runtime(), offset, limit))
+
+
+@blueprint.get("/tournaments/<tournament_id>")
+def tournament(tournament_id: str) -> str:
+    found = data.tournament(runtime(), tournament_id)
+    if found is None:
+        abort(404, f"no tournament with id {tournament_id!r}")
+    return render_template("tournament.html", t=found)
+
+
+@blueprint.get("/bots/<bot_id>")
+def bot(bot_id: str) -> str:
+    found = data.bot(runtime(), bot_id)
+    if found is None:
+        abort(404, f"no bot with id {bot_id!r}")
+    return render_template("bot.html", bot=found)

@@ -1,0 +1,246 @@
+"""A served platform with finished matches and tournaments, and a headless Chromium to look at it.
+
+The platform is the embedded one (in-memory store, Celery worker thread) with the Nim test game and
+loopback test bots; the Flask app is served by werkzeug on a loopback port in a thread, so the
+browser talks HTTP to it like any visitor. Board frames are drawn by a stand-in for
+``arena.boards`` that writes the move count, so the viewer can be checked frame by frame.
+
+The browser tests need Debian's ``chromium`` and ``chromium-driver``; without them they are skipped,
+except under CI (``CI`` set), where their absence fails the run.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import sys
+import threading
+import time
+import types
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from werkzeug.serving import make_server
+
+from arena.api import create_app
+from arena.embedded import EmbeddedPlatform
+from arena.settings import Settings
+from referee import registry
+from tests.platform import bot_server
+from tests.platform.conftest import ADMIN, LOOPBACK
+
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1280,900",
+)
+
+
+# -- a stand-in for arena.boards: the board after n moves is the number n --------------------
+
+
+def _position_after(replay: dict[str, Any], n: int) -> dict[str, Any]:
+    if not 0 <= n <= len(replay["moves"]):
+        raise ValueError(f"no position after {n} moves")
+    return {"game": replay["game"], "moves": n}
+
+
+def _render_svg(game_id: str, state: dict[str, Any], *, reveal: bool = True) -> str:
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400" viewBox="0 0 400 400">'
+        '<rect width="400" height="400" fill="#f4efe9"/>'
+        f'<text x="200" y="210" font-size="36" text-anchor="middle">'
+        f"{game_id}: after {state['moves']} moves{'' if reveal else ' (hidden)'}</text>"
+        "</svg>"
+    )
+
+
+@pytest.fixture(scope="session")
+def stand_in_boards() -> Iterator[types.ModuleType]:
+    module = types.ModuleType("arena.boards")
+    module.position_after = _position_after  # type: ignore[attr-defined]
+    module.render_svg = _render_svg  # type: ignore[attr-defined]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(sys.modules, "arena.boards", module)
+        yield module
+
+
+# -- the served platform ----------------------------------------------------------------------
+
+
+@dataclass
+class Site:
+    """The platform served on loopback, its bots by name, and helpers to drive it over HTTP."""
+
+    base: str
+    platform: EmbeddedPlatform
+    bot_base: str
+    secrets: dict[str, str]
+    bots: dict[str, str] = field(default_factory=dict)
+    tournament: str = ""
+    faulty_match: str = ""
+
+    def url(self, path: str) -> str:
+        return self.base + path
+
+    def api(self, method: str, path: str, **kwargs: Any) -> Any:
+        answer = requests.request(
+            method, self.url(path), headers={"Authorization": f"Bearer {ADMIN}"}, timeout=10, **kwargs
+        )
+        assert answer.status_code < 300, answer.text
+        return answer.json()
+
+    def register(self, name: str, path: str) -> str:
+        body = self.api(
+            "POST", "/api/v1/bots", json={"name": name, "endpoint": self.bot_base + path, "games": ["nim"]}
+        )
+        self.secrets[path] = body["secret"]
+        self.bots[name] = body["id"]
+        return body["id"]
+
+    def wait(self, path: str, done: Callable[[dict[str, Any]], bool], timeout: float = 60) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            body = self.api("GET", path)
+            if done(body):
+                return body
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{path} did not get there within {timeout} s: {body}")
+            time.sleep(0.1)
+
+
+@pytest.fixture(scope="session")
+def site(stand_in_boards: types.ModuleType) -> Iterator[Site]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(registry.GAME_MODULES, "nim", "tests.referee.toy_game")
+        patch.setitem(registry.GAME_MODULES, "party", "tests.platform.party_game")
+        registry.get_game.cache_clear()
+        patch.setattr(logging.getLogger("werkzeug"), "level", logging.WARNING)  # no line per request
+        secrets: dict[str, str] = {}
+        bots, bot_base = bot_server.start(secrets)
+        platform = EmbeddedPlatform(Settings(admin_token=ADMIN, policy=LOOPBACK), concurrency=2)
+        server = make_server("127.0.0.1", 0, create_app(platform.runtime), threaded=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        site = Site(f"http://127.0.0.1:{server.server_port}", platform, bot_base, secrets)
+        try:
+            _play_some_matches(site)
+            yield site
+        finally:
+            server.shutdown()
+            platform.close()
+            bots.shutdown()
+            registry.get_game.cache_clear()
+
+
+def _play_some_matches(site: Site) -> None:
+    """A finished round robin of three bots, and a match where one seat faults until it forfeits."""
+    ids = [
+        site.register(name, f"/{kind}/{name}")
+        for name, kind in (("alice", "first"), ("bob", "last"), ("carol", "first"))
+    ]
+    tournament = site.api(
+        "POST",
+        "/api/v1/tournaments",
+        json={
+            "name": "Nim cup",
+            "game": "nim",
+            "format": "round_robin",
+            "bots": ids,
+            "seats_per_match": 2,
+            "seed": 5,
+            "options": {"stones": 11},
+        },
+    )
+    site.tournament = tournament["id"]
+    faulty = site.register("dave", "/superscript-status/dave")
+    match = site.api(
+        "POST",
+        "/api/v1/matches",
+        json={"game": "nim", "bots": [ids[0], faulty], "options": {"stones": 15}, "seed": 2},
+    )
+    site.faulty_match = match["id"]
+    site.wait(f"/api/v1/tournaments/{site.tournament}", lambda body: body["status"] == "finished")
+    site.wait(f"/api/v1/matches/{site.faulty_match}", lambda body: body["status"] == "finished")
+
+
+# -- the browser --------------------------------------------------------------------------------
+
+
+def _chromium() -> tuple[str, str] | None:
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    return (browser, driver) if browser and driver else None
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    found = _chromium()
+    if found is None:
+        reason = (
+            "the browser tests need Debian's chromium and chromium-driver "
+            "(apt-get install chromium chromium-driver)"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(reason + "; CI must have them (.ci/run installs them)")
+        pytest.skip(reason)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = found[0]
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=found[1]))
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@dataclass
+class Visitor:
+    """The browser on the served site: visit pages, read the console, take screenshots."""
+
+    driver: Any
+    site: Site
+    shots: Path
+
+    def visit(self, path: str) -> None:
+        self.driver.get(self.site.url(path))
+
+    def console_errors(self) -> list[dict[str, Any]]:
+        return [entry for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+    def screenshot(self, name: str) -> Path:
+        """The whole page (the window grown to the page's height for the shot), as ``name``.png."""
+        path = self.shots / f"{name}.png"
+        size = self.driver.get_window_size()
+        height = self.driver.execute_script("return document.documentElement.scrollHeight")
+        self.driver.set_window_size(size["width"], min(max(height, size["height"]), 4000))
+        try:
+            self.driver.save_screenshot(str(path))
+        finally:
+            self.driver.set_window_size(size["width"], size["height"])
+        return path
+
+
+@pytest.fixture
+def visitor(browser: Any, site: Site, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Visitor]:
+    shots = Path(os.environ.get("ARENA_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
+    shots.mkdir(parents=True, exist_ok=True)
+    browser.get_log("browser")  # start each test with an empty console
+    yield Visitor(browser, site, shots)

@@ -1,0 +1,165 @@
+"""The replay viewer of a match page, stepped in a real browser frame by frame.
+
+Frames come from the stand-in for ``arena.boards`` (conftest), which writes "after N moves": the
+frame the viewer shows, the highlighted move and the slider must agree at every step.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import pytest
+import requests
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from tests.platform.web.conftest import Site, Visitor
+
+pytestmark = pytest.mark.integration
+
+
+def a_tournament_match(site: Site) -> dict[str, Any]:
+    """The longest match of the finished tournament, with its replay."""
+    tournament = site.api("GET", f"/api/v1/tournaments/{site.tournament}")
+    replays = [site.api("GET", f"/api/v1/matches/{m['id']}/replay") for m in tournament["matches"]]
+    return max(replays, key=lambda replay: len(replay["moves"]))
+
+
+def position(visitor: Visitor) -> int:
+    return int(visitor.driver.find_element(By.ID, "viewer").get_attribute("data-position"))
+
+
+def assert_shows(visitor: Visitor, n: int, total: int) -> None:
+    """Frame, move list, slider and label all at position ``n``, and the frame loaded."""
+    driver = visitor.driver
+    board = driver.find_element(By.ID, "board")
+    assert board.get_attribute("src").endswith(f"/board/{n}.svg")
+    WebDriverWait(driver, 10).until(
+        lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", board)
+    )
+    assert driver.find_element(By.CSS_SELECTOR, "[data-slider]").get_attribute("value") == str(n)
+    assert driver.find_element(By.CSS_SELECTOR, "[data-position-label]").text == str(n)
+    assert driver.find_element(By.CSS_SELECTOR, "[data-total-label]").text == str(total)
+    current = driver.find_elements(By.CSS_SELECTOR, "table.moves tr.current")
+    assert [row.get_attribute("data-n") for row in current] == ([str(n)] if n else [])
+
+
+def click(visitor: Visitor, action: str) -> None:
+    visitor.driver.find_element(By.CSS_SELECTOR, f'[data-go="{action}"]').click()
+
+
+def test_the_viewer_steps_through_a_whole_replay(visitor: Visitor, site: Site) -> None:
+    replay = a_tournament_match(site)
+    total = len(replay["moves"])
+    assert total >= 3
+    visitor.visit(f"/matches/{replay['match_id']}")
+    rows = visitor.driver.find_elements(By.CSS_SELECTOR, "table.moves tbody tr")
+    assert len(rows) == total
+    for row, move in zip(rows, replay["moves"], strict=True):
+        cells = row.find_elements(By.TAG_NAME, "td")
+        assert cells[1].text == f"{move['seat']} {replay['seats'][move['seat']]['name']}"
+        assert cells[2].text == json.dumps(move["move"], separators=(", ", ": "))
+    assert_shows(visitor, 0, total)
+    for n in range(1, total + 1):
+        click(visitor, "next")
+        assert_shows(visitor, n, total)
+    click(visitor, "next")  # past the end: stays on the last position
+    assert_shows(visitor, total, total)
+    click(visitor, "first")
+    assert_shows(visitor, 0, total)
+    click(visitor, "last")
+    assert_shows(visitor, total, total)
+    click(visitor, "prev")
+    assert_shows(visitor, total - 1, total)
+    assert visitor.console_errors() == []
+
+
+def test_the_viewer_preloads_the_next_frames(visitor: Visitor, site: Site) -> None:
+    replay = a_tournament_match(site)
+    visitor.visit(f"/matches/{replay['match_id']}")
+    script = "return performance.getEntriesByType('resource').map(e => e.name)"
+    wanted = {site.url(f"/matches/{replay['match_id']}/board/{n}.svg") for n in range(4)}
+    WebDriverWait(visitor.driver, 10).until(lambda d: wanted <= set(d.execute_script(script)))
+
+
+def test_without_board_drawings_the_moves_still_step(
+    visitor: Visitor, site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "arena.boards", None)  # importing it now fails
+    replay = a_tournament_match(site)
+    visitor.visit(f"/matches/{replay['match_id']}")
+    driver = visitor.driver
+    assert driver.find_elements(By.ID, "board") == []
+    assert "not available" in driver.find_element(By.CSS_SELECTOR, ".board-missing").text
+    click(visitor, "next")
+    click(visitor, "next")
+    current = driver.find_elements(By.CSS_SELECTOR, "table.moves tr.current")
+    assert [row.get_attribute("data-n") for row in current] == ["2"]
+    frame = requests.get(site.url(f"/matches/{replay['match_id']}/board/0.svg"), timeout=10)
+    assert frame.status_code == 404
+    assert visitor.console_errors() == []
+
+
+def test_each_frame_is_the_position_after_its_moves(site: Site) -> None:
+    replay = a_tournament_match(site)
+    base = site.url(f"/matches/{replay['match_id']}/board")
+    for n in (0, len(replay["moves"])):
+        frame = requests.get(f"{base}/{n}.svg", timeout=10)
+        assert frame.status_code == 200 and frame.headers["Content-Type"].startswith("image/svg+xml")
+        assert f"nim: after {n} moves" in frame.text
+        assert "immutable" in frame.headers["Cache-Control"]
+        again = requests.get(f"{base}/{n}.svg", headers={"If-None-Match": frame.headers["ETag"]}, timeout=10)
+        assert again.status_code == 304
+    beyond = requests.get(f"{base}/{len(replay['moves']) + 1}.svg", timeout=10)
+    assert beyond.status_code == 404
+
+
+def test_keyboard_arrows_home_and_end_step_the_viewer(visitor: Visitor, site: Site) -> None:
+    replay = a_tournament_match(site)
+    total = len(replay["moves"])
+    visitor.visit(f"/matches/{replay['match_id']}")
+    body = visitor.driver.find_element(By.TAG_NAME, "body")
+    for _ in range(3):
+        body.send_keys(Keys.ARROW_RIGHT)
+    assert_shows(visitor, 3, total)
+    body.send_keys(Keys.ARROW_LEFT)
+    assert_shows(visitor, 2, total)
+    body.send_keys(Keys.END)
+    assert_shows(visitor, total, total)
+    body.send_keys(Keys.ARROW_RIGHT)
+    assert_shows(visitor, total, total)
+    body.send_keys(Keys.HOME)
+    assert_shows(visitor, 0, total)
+    body.send_keys(Keys.ARROW_LEFT)
+    assert_shows(visitor, 0, total)
+    click(visitor, "next")  # the button keeps the focus; the arrows still step
+    ActionChains(visitor.driver).send_keys(Keys.ARROW_RIGHT).perform()
+    assert_shows(visitor, 2, total)
+
+
+def test_play_slider_and_move_list_move_the_board(visitor: Visitor, site: Site) -> None:
+    replay = a_tournament_match(site)
+    total = len(replay["moves"])
+    visitor.visit(f"/matches/{replay['match_id']}")
+    driver = visitor.driver
+    Select(driver.find_element(By.CSS_SELECTOR, "[data-speed]")).select_by_value("100")
+    click(visitor, "play")
+    assert driver.find_element(By.CSS_SELECTOR, '[data-go="play"]').get_attribute("aria-label") == "pause"
+    WebDriverWait(driver, 30).until(lambda _: position(visitor) == total)
+    WebDriverWait(driver, 5).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, '[data-go="play"]').get_attribute("aria-label") == "play"
+    )
+    assert_shows(visitor, total, total)
+
+    slider = driver.find_element(By.CSS_SELECTOR, "[data-slider]")
+    driver.execute_script(
+        "arguments[0].value = 2; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));", slider
+    )
+    assert_shows(visitor, 2, total)
+    driver.find_element(By.CSS_SELECTOR, 'table.moves tr[data-n="3"] td').click()
+    assert_shows(visitor, 3, total)
+    assert visitor.console_errors() == []
