@@ -27,8 +27,3 @@ def asset(name: str) -> ResponseReturnValue:
 @blueprint.get("/api/v1/docs")
 def docs() -> ResponseReturnValue:
     return redirect(DOCS_URL)
-
-
-@blueprint.get("/")
-def home() -> ResponseReturnValue:
-    return redirect(DOCS_URL)

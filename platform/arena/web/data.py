@@ -13,13 +13,11 @@ time and none per game, bot or status.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
 from typing import Any
 
 from arena import bot_accounts, ladder, match_requests, tournament_requests
+from arena.records import MatchRecord, MatchStatus, TournamentRecord
 from arena.runtime import Runtime
-from arena.store import Record
 from referee.game import Game, SetupError
 from referee.registry import GAME_MODULES, get_game
 from referee.replay import decompress
@@ -27,11 +25,9 @@ from referee.replay import decompress
 SCAN_LIMIT = 2000
 """How many of the newest matches a filtered list or a bot's page looks through."""
 STATUSES = ("queued", "running", "finished", "aborted")
-FORFEITED = "forfeited"
-"""The fault kind of a move the referee plays for a seat that has forfeited."""
 
 
-def _game(game_id: str) -> Game | None:
+def _game(game_id: str) -> Game[Any] | None:
     try:
         return get_game(game_id)
     except Exception:  # an unknown id, or a game that fails to load: both are "no such game" here
@@ -67,7 +63,7 @@ def ladder_page(
     except SetupError:
         return None
     rows = runtime.store.ladder_rows(game_id, variant)
-    names = {bot_id: bot["name"] for bot_id, bot in runtime.store.get_bots(rows).items()}
+    names = {bot_id: bot.name for bot_id, bot in runtime.store.get_bots(rows).items()}
     entries = ladder.ranked(rows, names, spec)
     return {
         "game": game_id,
@@ -84,9 +80,9 @@ def ladder_page(
 # -- matches ---------------------------------------------------------------------------------
 
 
-def _summary(match: Record, moves_now: int | None) -> dict[str, Any]:
+def _summary(match: MatchRecord, moves_now: int | None, spec: Any = None) -> dict[str, Any]:
     """A match as lists show it: the API's view plus places and scores beside each seat."""
-    view = match_requests.public_view(match, moves_now)
+    view = match_requests.public_view(match, spec, moves_now)
     result = view.get("result") or {}
     places = result.get("places") or []
     scores = result.get("scores") or []
@@ -103,12 +99,13 @@ def _summary(match: Record, moves_now: int | None) -> dict[str, Any]:
     return view
 
 
-def _summaries(runtime: Runtime, matches: list[Record]) -> list[dict[str, Any]]:
-    progress = runtime.store.progress([m["id"] for m in matches if m["status"] == "running"])
-    return [_summary(m, progress.get(m["id"])) for m in matches]
+def _summaries(runtime: Runtime, matches: list[MatchRecord]) -> list[dict[str, Any]]:
+    progress = runtime.store.progress([m.id for m in matches if m.status is MatchStatus.RUNNING])
+    specs = runtime.store.get_specs([m.id for m in matches])
+    return [_summary(m, progress.get(m.id), specs.get(m.id)) for m in matches]
 
 
-def _recent(runtime: Runtime, limit: int) -> list[Record]:
+def _recent(runtime: Runtime, limit: int) -> list[MatchRecord]:
     return runtime.store.get_matches(runtime.store.recent_match_ids(limit))
 
 
@@ -125,9 +122,9 @@ def matches(
     found = [
         m
         for m in _recent(runtime, SCAN_LIMIT)
-        if (not game_id or m["game"] == game_id)
-        and (not bot_id or bot_id in m["bots"])
-        and (not status or m["status"] == status)
+        if (not game_id or m.game == game_id)
+        and (not bot_id or bot_id in m.bots)
+        and (not status or m.status.value == status)
     ]
     return {
         "total": len(found),
@@ -139,7 +136,7 @@ def matches(
 
 def bot_choices(runtime: Runtime) -> list[dict[str, str]]:
     """Every bot's id and name, for the match filter."""
-    return [{"id": bot["id"], "name": bot["name"]} for bot in runtime.store.list_bots()]
+    return [{"id": bot.id, "name": bot.name} for bot in runtime.store.list_bots()]
 
 
 def replay_document(runtime: Runtime, match_id: str) -> dict[str, Any] | None:
@@ -148,34 +145,17 @@ def replay_document(runtime: Runtime, match_id: str) -> dict[str, Any] | None:
     return decompress(data) if data is not None else None
 
 
-def _fault_kinds(moves: Iterable[dict[str, Any]], seats: int) -> list[dict[str, int]]:
-    """Each seat's faults by kind; the moves played for a seat after it forfeited are not faults of
-    their own (the replay's seat counts leave them out too)."""
-    counts: list[Counter[str]] = [Counter() for _ in range(seats)]
-    for move in moves:
-        fault = move.get("fault")
-        if fault and fault["kind"] != FORFEITED and 0 <= move["seat"] < seats:
-            counts[move["seat"]][fault["kind"]] += 1
-    return [dict(sorted(count.items())) for count in counts]
-
-
 def match(runtime: Runtime, match_id: str) -> dict[str, Any] | None:
     """A match with its seats, result, faults per seat by kind and, once finished, its moves."""
     record = runtime.store.get_match(match_id)
     if record is None:
         return None
-    view = _summary(record, runtime.store.progress([match_id]).get(match_id))
-    replay = replay_document(runtime, match_id) if record["status"] == "finished" else None
-    moves: list[dict[str, Any]] = list(replay["moves"]) if replay else []
-    kinds = _fault_kinds(moves, len(view["seats"]))
-    replay_seats = replay["seats"] if replay else []
-    for index, seat in enumerate(view["seats"]):
-        recorded = replay_seats[index] if index < len(replay_seats) else {}
-        # replays carry each seat's faults by kind; older ones only a count, so kinds come from the moves
-        seat["fault_kinds"] = dict(sorted(recorded.get("fault_kinds", kinds[index]).items()))
-        seat["faults"] = recorded.get("faults", sum(kinds[index].values()))
-        seat["forfeited"] = bool(recorded.get("forfeited", False))
-    view["moves_list"] = moves
+    view = _summary(
+        record, runtime.store.progress([match_id]).get(match_id), runtime.store.get_spec(match_id)
+    )
+    replay = replay_document(runtime, match_id) if record.status is MatchStatus.FINISHED else None
+    # each seat's faults by kind are the record's, counted once by the runner
+    view["moves_list"] = list(replay["moves"]) if replay else []
     view["has_replay"] = replay is not None
     view["engine_version"] = replay.get("engine_version") if replay else None
     return view
@@ -183,42 +163,40 @@ def match(runtime: Runtime, match_id: str) -> dict[str, Any] | None:
 
 def match_status(runtime: Runtime, match_id: str) -> str | None:
     record = runtime.store.get_match(match_id)
-    return record["status"] if record is not None else None
+    return record.status.value if record is not None else None
 
 
 def live_moves(runtime: Runtime, match_id: str, start: int) -> list[dict[str, Any]] | None:
-    """The moves of a running match from index ``start`` on (each as in a replay's ``moves``).
-
-    None while the store keeps only a running match's move count (``Store.progress``): the pages
-    then show that count, and the board once the match has finished.
-    """
-    return None
+    """The moves of a running match from index ``start`` on (each as in a replay's ``moves``), as
+    the worker hands them to the store every half second or so."""
+    return runtime.store.live_moves(match_id, start)
 
 
 def live_document(runtime: Runtime, match_id: str) -> dict[str, Any] | None:
     """A replay-shaped document of a running match (header, initial state, moves so far), for the
     board of a match being watched; None when its moves are not available."""
     record = runtime.store.get_match(match_id)
-    if record is None or record["status"] != "running":
+    spec = runtime.store.get_spec(match_id)
+    if record is None or spec is None or record.status is not MatchStatus.RUNNING:
         return None
     moves = live_moves(runtime, match_id, 0)
-    found = _game(record["game"])
+    found = _game(record.game)
     if moves is None or found is None:
         return None
-    state = found.start(
-        record["variant"], len(record["bots"]), record["seed"], record["options"], record.get("setup")
-    )
+    header = spec.to_json()
     return {
         "format": "arena-replay/1",
         "match_id": match_id,
-        "game": record["game"],
-        "variant": record["variant"],
+        "game": spec.game,
+        "variant": spec.variant,
         "engine_version": found.version,
-        "seed": record["seed"],
-        "options": record["options"],
-        "setup": record.get("setup"),
-        "seats": record["seats"],
-        "initial_state": state.to_json(),
+        "seed": spec.seed,
+        "options": header["options"],
+        "setup": header["setup"],
+        "time": header["time"],
+        "max_faults": spec.max_faults,
+        "seats": [seat.to_json() for seat in record.seat_records],
+        "initial_state": found.new_state(spec.config).to_json(),
         "moves": moves,
         "result": None,
     }
@@ -227,10 +205,10 @@ def live_document(runtime: Runtime, match_id: str) -> dict[str, Any] | None:
 # -- tournaments -----------------------------------------------------------------------------
 
 
-def _tournament_view(runtime: Runtime, tournament: Record) -> dict[str, Any]:
+def _tournament_view(runtime: Runtime, tournament: TournamentRecord) -> dict[str, Any]:
     view = tournament_requests.public_view(runtime, tournament)
     view["game_title"] = game_title(view["game"])
-    view["names"] = dict(tournament.get("names", {}))
+    view["names"] = dict(tournament.names)
     return view
 
 
@@ -263,9 +241,9 @@ def tournament(runtime: Runtime, tournament_id: str) -> dict[str, Any] | None:
 def home(runtime: Runtime, recent: int = 20) -> dict[str, Any]:
     """Games, running matches, the most recent ended matches, tournaments not yet finished."""
     newest = _recent(runtime, SCAN_LIMIT)
-    running = _summaries(runtime, [m for m in newest if m["status"] == "running"])
-    ended = [m for m in newest if m["status"] in ("finished", "aborted")]
-    ended.sort(key=lambda m: m.get("finished_at") or "", reverse=True)
+    running = _summaries(runtime, [m for m in newest if m.status is MatchStatus.RUNNING])
+    ended = [m for m in newest if m.status.ended]
+    ended.sort(key=lambda m: m.finished_at or "", reverse=True)
     in_progress = [t for t in tournaments(runtime, 0, 50)["tournaments"] if t["status"] != "finished"]
     return {
         "games": games(),

@@ -188,7 +188,7 @@ def matches() -> str:
     )
 
 
-@blueprint.get("/matches/<match_id>")
+@blueprint.get("/matches/<match_id:match_id>")
 def match(match_id: str) -> str:
     found = data.match(runtime(), match_id)
     if found is None:
@@ -200,7 +200,7 @@ def match(match_id: str) -> str:
     return render_template("match.html", match=found, show_board=show_board)
 
 
-@blueprint.get("/matches/<match_id>/live.json")
+@blueprint.get("/matches/<match_id:match_id>/live.json")
 def live(match_id: str) -> Response:
     """The moves of a running match from ``start`` on (``moves`` is null while they are not kept)."""
     status = data.match_status(runtime(), match_id)
@@ -211,7 +211,7 @@ def live(match_id: str) -> Response:
     return jsonify({"status": status, "start": start, "moves": moves})
 
 
-@blueprint.get("/matches/<match_id>/board/<int:n>.svg")
+@blueprint.get("/matches/<match_id:match_id>/board/<int:n>.svg")
 def board(match_id: str, n: int) -> Response:
     """The board after ``n`` moves (0: the start), drawn as SVG from the replay re-played."""
     boards = _boards()
@@ -242,7 +242,7 @@ def tournaments() -> str:
     return render_template("tournaments.html", found=data.tournaments(runtime(), offset, limit))
 
 
-@blueprint.get("/tournaments/<tournament_id>")
+@blueprint.get("/tournaments/<tournament_id:tournament_id>")
 def tournament(tournament_id: str) -> str:
     found = data.tournament(runtime(), tournament_id)
     if found is None:
@@ -250,7 +250,7 @@ def tournament(tournament_id: str) -> str:
     return render_template("tournament.html", t=found)
 
 
-@blueprint.get("/bots/<bot_id>")
+@blueprint.get("/bots/<bot_id:bot_id>")
 def bot(bot_id: str) -> str:
     found = data.bot(runtime(), bot_id)
     if found is None:

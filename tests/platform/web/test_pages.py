@@ -251,7 +251,7 @@ def test_the_home_page_lists_games_recent_matches_and_the_replay_download(
     titles = [h.text for h in visitor.driver.find_elements(By.CSS_SELECTOR, ".card.game h3")]
     assert titles == [game["title"] for game in site.api("GET", "/api/v1/games")]
     ended = [
-        m for m in site.api("GET", "/api/v1/matches?limit=100") if m["status"] in ("finished", "aborted")
+        m for m in site.api("GET", "/api/v1/matches?page_size=100") if m["status"] in ("finished", "aborted")
     ]
     ended.sort(key=lambda m: m["finished_at"], reverse=True)
     rows = visitor.driver.find_elements(
