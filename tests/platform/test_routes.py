@@ -53,3 +53,9 @@ def test_a_method_not_allowed_names_the_allowed_ones(
     assert answer.status_code == 405
     assert allowed <= {m.strip() for m in answer.headers["Allow"].split(",")}
     assert answer.get_json()["code"] == 405
+
+
+@pytest.mark.parametrize("path", ["/api/v1/tournaments", "/api/v1/matches", "/api/v1/bots"])
+def test_a_page_far_past_the_end_is_empty_not_an_error(arena: Arena, path: str) -> None:
+    answer = arena.client.get(f"{path}?page=89292345689628672000&page_size=12")
+    assert answer.status_code == 200 and answer.get_json() == []

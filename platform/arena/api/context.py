@@ -6,24 +6,21 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from flask import current_app, request
+from flask import request
 from flask_smorest import Blueprint
 
 from arena import bot_accounts
 from arena.api.schemas import ErrorSchema
 from arena.auth import bearer_token
+from arena.current import EXTENSION, runtime
 from arena.match_requests import require_organizer
-from arena.runtime import Runtime
 
 F = TypeVar("F", bound=Callable[..., object])
-EXTENSION = "arena"
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 """OpenAPI security requirement of views that need a token."""
 
 
-def runtime() -> Runtime:
-    found: Runtime = current_app.extensions[EXTENSION]
-    return found
+__all__ = ["EXTENSION", "bot_owner_only", "organizer_only", "presented_token", "runtime"]
 
 
 def presented_token() -> str | None:

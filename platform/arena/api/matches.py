@@ -35,7 +35,9 @@ class Matches(MethodView):
     def get(self, query: dict[str, Any], pagination_parameters: PaginationParameters) -> list[dict[str, Any]]:
         """The matches, newest first, a page at a time (X-Pagination says how many there are)"""
         store = runtime().store
-        pagination_parameters.item_count = store.match_count()
+        pagination_parameters.item_count = total = store.match_count()
+        if pagination_parameters.first_item >= total:  # past the end (Redis takes no offset past 2**63)
+            return []
         ids = store.recent_match_ids(pagination_parameters.page_size, pagination_parameters.first_item)
         matches = store.get_matches(ids)
         specs = store.get_specs(ids)

@@ -67,5 +67,24 @@ class StrictJsonParser(FlaskParser):
             abort(400, message=f"The body is not valid JSON: {_reason(error)}.")
 
 
+PAGE_FIELDS = ("total", "total_pages", "first_page", "last_page", "page", "previous_page", "next_page")
+
+
 class ArenaBlueprint(Blueprint):
     ARGUMENTS_PARSER = StrictJsonParser()
+
+    def _document_pagination_metadata(self, spec: Any, resp_doc: dict[str, Any]) -> None:
+        """The ``X-Pagination`` header holds JSON; say so (``content``), where flask-smorest's own
+        description reads as OpenAPI's comma-separated object style."""
+        resp_doc.setdefault("headers", {})[self.PAGINATION_HEADER_NAME] = {
+            "description": "paging, as JSON: " + ", ".join(PAGE_FIELDS) + " (absent fields do not apply)",
+            "content": {
+                "application/json": {
+                    "schema": {
+                        "type": "object",
+                        "properties": {name: {"type": "integer"} for name in PAGE_FIELDS},
+                        "additionalProperties": False,
+                    }
+                }
+            },
+        }

@@ -29,7 +29,9 @@ class Tournaments(MethodView):
     def get(self, query: dict[str, Any], pagination_parameters: PaginationParameters) -> list[dict[str, Any]]:
         """The tournaments, newest first, a page at a time"""
         store = runtime().store
-        pagination_parameters.item_count = store.tournament_count()
+        pagination_parameters.item_count = total = store.tournament_count()
+        if pagination_parameters.first_item >= total:  # past the end (Redis takes no offset past 2**63)
+            return []
         ids = store.recent_tournament_ids(pagination_parameters.page_size, pagination_parameters.first_item)
         found = (store.get_tournament(tid) for tid in ids)
         return [tournament_requests.summary(tournament) for tournament in found if tournament is not None]

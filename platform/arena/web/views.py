@@ -16,7 +16,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from arena.runtime import Runtime
+from arena.current import runtime
 from arena.web import data
 
 blueprint = Blueprint(
@@ -36,14 +36,6 @@ FINISHED_FRAME_CACHE = "public, max-age=86400, immutable"
 
 
 # -- helpers ---------------------------------------------------------------------------------
-
-
-def runtime() -> Runtime:
-    """The app's runtime, as the API's views find it (imported here: ``arena.api`` imports this
-    package)."""
-    from arena.api.context import runtime as api_runtime
-
-    return api_runtime()
 
 
 def _int_arg(name: str, default: int, low: int, high: int) -> int:
