@@ -92,6 +92,7 @@ def update(runtime: Runtime, bot_id: str, token: str | None, changes: Mapping[st
     if "endpoint" in changes:
         merge_errors(errors, _check_endpoint(runtime, changes["endpoint"]))
     _refuse_if(errors)
+    previous = bot
     bot = replace(
         bot,
         name=changes.get("name", bot.name),
@@ -99,7 +100,7 @@ def update(runtime: Runtime, bot_id: str, token: str | None, changes: Mapping[st
         games=tuple(changes.get("games", bot.games)),
         updated_at=now_iso(),
     )
-    runtime.store.put_bot(bot)
+    runtime.store.put_bot(bot, previous)
     return bot
 
 
@@ -117,7 +118,7 @@ def _ladders_of(bot: BotRecord) -> list[tuple[str, str]]:
 def delete(runtime: Runtime, bot_id: str, token: str | None) -> None:
     bot = get(runtime, bot_id)
     authorize(runtime, bot, token)
-    runtime.store.delete_bot(bot_id, _ladders_of(bot))
+    runtime.store.delete_bot(bot_id, _ladders_of(bot), bot.games)
 
 
 def public_view(runtime: Runtime, bot: BotRecord) -> dict[str, Any]:

@@ -32,6 +32,19 @@ def _int(env: Mapping[str, str], name: str, default: int, minimum: int = 1) -> i
     return value
 
 
+def _limit(env: Mapping[str, str], name: str, default: str) -> str:
+    """A rate limit in flask-limiter's notation (``10 per minute; 100 per day``), checked here."""
+    from limits import parse_many
+
+    raw = env.get(name, "").strip() or default
+    try:
+        parse_many(raw)
+    except ValueError:
+        message = f"{name} must be limits such as '10 per minute; 100 per day', not {raw!r}"
+        raise SettingsError(message) from None
+    return raw
+
+
 @dataclass(frozen=True)
 class Settings:
     """What a platform process needs to know; :meth:`from_env` documents each variable."""
@@ -47,6 +60,7 @@ class Settings:
     worker_concurrency: int = 16
     max_tournament_matches: int = 5000
     sweep_interval_s: int = 30
+    registration_limit: str = "20 per minute; 200 per day"
 
     @property
     def embedded(self) -> bool:
@@ -71,6 +85,8 @@ class Settings:
           (default 30); a redelivered match waits for it to lapse before running again.
         - ``ARENA_MAX_ATTEMPTS``: runs of one match before it is aborted (default 3).
         - ``ARENA_WORKER_CONCURRENCY``: matches one worker plays at once (default 16).
+        - ``ARENA_REGISTRATION_LIMIT``: bot registrations one client address may make, in
+          flask-limiter's notation (default ``20 per minute; 200 per day``).
         - ``ARENA_SWEEP_SECONDS``: how often a worker looks for matches left running by a worker
           that is gone, and queues them again (default 30).
         """
@@ -90,6 +106,7 @@ class Settings:
             max_attempts=_int(env, "ARENA_MAX_ATTEMPTS", 3),
             worker_concurrency=_int(env, "ARENA_WORKER_CONCURRENCY", 16),
             sweep_interval_s=_int(env, "ARENA_SWEEP_SECONDS", 30),
+            registration_limit=_limit(env, "ARENA_REGISTRATION_LIMIT", "20 per minute; 200 per day"),
         )
 
     def with_admin_token(self) -> tuple[Settings, bool]:

@@ -13,6 +13,7 @@ a second client on the same server that answers bytes.
 Keys (after the prefix)::
 
     bot:<id>                 JSON      bots           zset of bot ids by creation time
+    bots:game:<game>         zset of the ids of the bots playing a game, by creation time
     bot:<id>:faults          hash kind -> count
     match:<id>               JSON status record        match:<id>:spec   JSON spec (written once)
     match:<id>:replay        gzip      match:<id>:progress   moves played so far
@@ -85,11 +86,16 @@ class Store:
 
     # -- bots --------------------------------------------------------------------------------
 
-    def put_bot(self, bot: BotRecord) -> None:
-        """Create or replace a bot (the record holds its token hash and secret)."""
+    def put_bot(self, bot: BotRecord, previous: BotRecord | None = None) -> None:
+        """Create or replace a bot (the record holds its token hash and secret); ``previous`` is the
+        record it replaces, so that it leaves the lists of the games it no longer plays."""
         with self.redis.pipeline() as pipe:
             pipe.set(self.key("bot", bot.id), _dumps(bot.to_json()))
             pipe.zadd(self.key("bots"), {bot.id: bot.created_ts}, nx=True)
+            for game_id in bot.games:
+                pipe.zadd(self.key("bots", "game", game_id), {bot.id: bot.created_ts}, nx=True)
+            for game_id in set(previous.games if previous else ()) - set(bot.games):
+                pipe.zrem(self.key("bots", "game", game_id), bot.id)
             pipe.execute()
 
     def get_bot(self, bot_id: str) -> BotRecord | None:
@@ -113,11 +119,21 @@ class Store:
         found = self.get_bots(ids)
         return [found[bot_id] for bot_id in ids if bot_id in found]
 
-    def delete_bot(self, bot_id: str, ladders: Iterable[tuple[str, str]]) -> None:
-        """Remove a bot, its fault counts and its rows in the given ladders."""
+    def bot_ids_page(self, game_id: str | None, offset: int, limit: int) -> tuple[list[str], int]:
+        """One page of bot ids, oldest first (those playing ``game_id`` when given), and the count."""
+        index = self.key("bots", "game", game_id) if game_id else self.key("bots")
+        total = int(self.redis.zcard(index))
+        if offset >= total:
+            return [], total
+        return [str(bot_id) for bot_id in self.redis.zrange(index, offset, offset + limit - 1)], total
+
+    def delete_bot(self, bot_id: str, ladders: Iterable[tuple[str, str]], games: Iterable[str] = ()) -> None:
+        """Remove a bot, its fault counts, its place in the lists of ``games`` and its ladder rows."""
         with self.redis.pipeline() as pipe:
             pipe.delete(self.key("bot", bot_id), self.key("bot", bot_id, "faults"))
             pipe.zrem(self.key("bots"), bot_id)
+            for game_id in games:
+                pipe.zrem(self.key("bots", "game", game_id), bot_id)
             for game_id, variant in ladders:
                 pipe.hdel(self.key("ladder", game_id, variant), bot_id)
             pipe.execute()

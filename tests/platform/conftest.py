@@ -99,7 +99,13 @@ class Arena:
 
 
 def make_runtime(queue: ListQueue, **settings: Any) -> Runtime:
-    config = Settings(**{"admin_token": ADMIN, "policy": LOOPBACK, "key_prefix": "test:", **settings})
+    defaults = {
+        "admin_token": ADMIN,
+        "policy": LOOPBACK,
+        "key_prefix": "test:",
+        "registration_limit": "10000 per second",  # the limit's own tests set theirs
+    }
+    config = Settings(**{**defaults, **settings})
     return Runtime(config, Store.in_memory(config.key_prefix), queue)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from arena.api import create_app
@@ -185,3 +187,25 @@ def test_delete_needs_the_token_and_removes_the_bot(arena: Arena) -> None:
     assert arena.client.get(url).status_code == 404
     assert arena.client.delete(url, headers={"Authorization": f"Bearer {ADMIN}"}).status_code == 404
     assert arena.get("/api/v1/bots") == []
+
+
+def test_bots_are_listed_by_game_a_page_at_a_time_and_follow_their_games(arena: Arena) -> None:
+    made = [arena.register(f"b{n}", f"/first/p{n}", ["nim"] if n % 2 else ["nim", "party"]) for n in range(5)]
+    nim = arena.client.get("/api/v1/bots?game=nim&page_size=2&page=2")
+    assert [b["id"] for b in nim.get_json()] == [made[2]["id"], made[3]["id"]]
+    assert json.loads(nim.headers["X-Pagination"])["total"] == 5
+    party = [b["id"] for b in arena.get("/api/v1/bots?game=party&page_size=10")]
+    assert party == [made[0]["id"], made[2]["id"], made[4]["id"]]
+    owner = {"Authorization": f"Bearer {made[0]['token']}"}
+    assert (
+        arena.client.patch(
+            f"/api/v1/bots/{made[0]['id']}", json={"games": ["nim"]}, headers=owner
+        ).status_code
+        == 200
+    )
+    assert [b["id"] for b in arena.get("/api/v1/bots?game=party")] == [made[2]["id"], made[4]["id"]]
+    arena.client.delete(
+        f"/api/v1/bots/{made[2]['id']}", headers={"Authorization": f"Bearer {made[2]['token']}"}
+    )
+    assert [b["id"] for b in arena.get("/api/v1/bots?game=party")] == [made[4]["id"]]
+    assert len(arena.get("/api/v1/bots?page_size=100")) == 4

@@ -21,6 +21,7 @@ from redis.exceptions import RedisError
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 from werkzeug.http import HTTP_STATUS_CODES
 
+from arena import limits
 from arena.api import bots, docs_page, games, ids, ladders, matches, tournaments
 from arena.api.context import EXTENSION
 from arena.api.schemas import ErrorSchema, HealthSchema
@@ -142,6 +143,7 @@ def create_app(runtime: Runtime) -> Flask:
         api.register_converter(converter, ids.openapi_schema)
     for blueprint in (games.blp, bots.blp, matches.blp, tournaments.blp, ladders.blp):
         api.register_blueprint(blueprint)
+    limits.install(app, runtime.settings, bots.blp)
     app.register_error_handler(ArenaError, _arena_error)
     app.register_error_handler(RedisError, _store_unavailable)
     app.register_error_handler(Exception, _unexpected)

@@ -30,13 +30,12 @@ class Bots(MethodView):
     @blp.paginate()
     def get(self, query: dict[str, Any], pagination_parameters: PaginationParameters) -> list[dict[str, Any]]:
         """List the bots, oldest first, a page at a time (optionally those playing one game)"""
-        bots = runtime().store.list_bots()
-        if query.get("game"):
-            bots = [bot for bot in bots if query["game"] in bot.games]
-        pagination_parameters.item_count = len(bots)
-        first = pagination_parameters.first_item
-        page = bots[first : first + pagination_parameters.page_size]
-        return [bot_accounts.public_view(runtime(), bot) for bot in page]
+        store = runtime().store
+        ids, pagination_parameters.item_count = store.bot_ids_page(
+            query.get("game"), pagination_parameters.first_item, pagination_parameters.page_size
+        )
+        found = store.get_bots(ids)
+        return [bot_accounts.public_view(runtime(), found[bot_id]) for bot_id in ids if bot_id in found]
 
     @blp.arguments(BotCreateSchema)
     @blp.response(201, BotCreatedSchema)

@@ -1,0 +1,35 @@
+"""Rate limits: registrations per client address, answered 429 with Retry-After and the usual body."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena.api import create_app
+from arena.settings import Settings, SettingsError
+from tests.platform.conftest import ListQueue, make_runtime
+
+
+def test_registrations_past_the_limit_are_429_with_retry_after(toy_games: None) -> None:
+    client = create_app(make_runtime(ListQueue(), registration_limit="3 per minute")).test_client()
+    body = {"name": "x", "endpoint": "http://127.0.0.1:9/bot", "games": ["nim"]}
+    codes = [client.post("/api/v1/bots", json=body).status_code for _ in range(3)]
+    assert codes == [201, 201, 201]
+    refused = client.post("/api/v1/bots", json=body)
+    assert refused.status_code == 429
+    assert int(refused.headers["Retry-After"]) > 0
+    assert refused.get_json()["code"] == 429 and refused.get_json()["message"]
+    assert client.get("/api/v1/bots").status_code == 200, "reading is not limited"
+
+
+def test_another_client_address_has_its_own_count(toy_games: None) -> None:
+    client = create_app(make_runtime(ListQueue(), registration_limit="1 per minute")).test_client()
+    body = {"name": "x", "endpoint": "http://127.0.0.1:9/bot", "games": ["nim"]}
+    assert client.post("/api/v1/bots", json=body).status_code == 201
+    assert client.post("/api/v1/bots", json=body).status_code == 429
+    other = {"REMOTE_ADDR": "127.0.0.2"}
+    assert client.post("/api/v1/bots", json=body, environ_base=other).status_code == 201
+
+
+def test_a_limit_that_does_not_parse_is_a_settings_error() -> None:
+    with pytest.raises(SettingsError, match="ARENA_REGISTRATION_LIMIT"):
+        Settings.from_env({"ARENA_REGISTRATION_LIMIT": "lots"})
