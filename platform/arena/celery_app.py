@@ -1,7 +1,8 @@
 """The Celery application and the match task: ``celery -A arena.celery_app worker`` (or ``arena worker``).
 
-Matches spend most of their time waiting on bots over HTTP, so a worker plays many at once in a
-pool of threads (``ARENA_WORKER_CONCURRENCY``, default 16) rather than one per process. The broker
+Matches spend most of their time waiting on bots over HTTP, so a worker plays many at once: on
+gevent's event loop by default (``ARENA_WORKER_POOL=gevent``, 500 at once; see
+:mod:`arena.gevent_worker`), or in a pool of threads (``threads``, 16 at once), never one per process. The broker
 is ``REDIS_URL``; without it the app uses an in-process memory broker, which only the embedded
 platform (:mod:`arena.embedded`) can serve.
 
@@ -101,7 +102,7 @@ def make_celery(settings: Settings, build_runtime: RuntimeFactory | None = None)
         task_ignore_result=True,
         task_serializer="json",
         accept_content=["json"],
-        worker_pool="threads",
+        worker_pool=settings.worker_pool,
         worker_concurrency=settings.worker_concurrency,
         worker_prefetch_multiplier=1,
     )

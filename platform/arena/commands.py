@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import socket
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from flask import Flask
@@ -128,11 +130,14 @@ def _worker(args: argparse.Namespace) -> int:
     settings = _settings()
     if settings.embedded:
         raise UsageError("arena worker needs REDIS_URL (without it, `arena serve` runs its own worker)")
+    pool = args.pool or settings.worker_pool
+    if pool == "gevent" and not _gevent_patched():
+        return _exec_on_gevent(args)
     from arena import metrics
     from arena.celery_app import make_celery
 
     concurrency = args.concurrency or settings.worker_concurrency
-    app = make_celery(settings)
+    app = make_celery(replace(settings, worker_pool=pool, worker_concurrency=concurrency))
     try:
         metrics.start_worker_metrics()
     except SettingsError as error:
@@ -140,7 +145,7 @@ def _worker(args: argparse.Namespace) -> int:
     app.worker_main(
         [
             "worker",
-            "--pool=threads",
+            f"--pool={pool}",
             f"--concurrency={concurrency}",
             f"--queues={settings.queue}",
             f"--loglevel={args.loglevel}",
@@ -149,6 +154,25 @@ def _worker(args: argparse.Namespace) -> int:
         ]
     )
     return 0
+
+
+def _gevent_patched() -> bool:
+    try:
+        from gevent import monkey
+    except ImportError:
+        raise UsageError("--pool gevent needs the gevent package (pip install gevent)") from None
+    return bool(monkey.is_module_patched("socket"))
+
+
+def _exec_on_gevent(args: argparse.Namespace) -> int:
+    """Run this worker again in a fresh interpreter that gevent patches before anything loads."""
+    argv = ["--pool=gevent", f"--loglevel={args.loglevel}"]
+    if args.concurrency:
+        argv.append(f"--concurrency={args.concurrency}")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, [sys.executable, "-m", "arena.gevent_worker", *argv])
+    return 0  # not reached: execv replaces this process
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -194,7 +218,14 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "--concurrency",
         type=_at_least(1),
         default=None,
-        help="matches at once (default ARENA_WORKER_CONCURRENCY or 16)",
+        help="matches at once (default ARENA_WORKER_CONCURRENCY, or 500 on gevent and 16 on threads)",
+    )
+    worker.add_argument(
+        "--pool",
+        choices=("threads", "gevent"),
+        default=None,
+        help="threads (a thread per match) or gevent (an event loop: hundreds of matches at once); "
+        "default ARENA_WORKER_POOL or gevent",
     )
     worker.add_argument("--loglevel", default="INFO", help="log level (default INFO)")
     worker.set_defaults(func=_worker)

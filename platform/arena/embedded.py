@@ -45,8 +45,14 @@ class EmbeddedPlatform:
     def __init__(self, settings: Settings | None = None, concurrency: int | None = None) -> None:
         settings = settings or Settings.from_env()
         settings = replace(settings, redis_url=None, queue=f"{settings.queue}.{uuid.uuid4().hex[:8]}")
-        if concurrency is not None:
-            settings = replace(settings, worker_concurrency=concurrency)
+        # a thread per match here, so not the hundreds a gevent worker plays at once
+        settings = replace(
+            settings,
+            worker_pool="threads",
+            worker_concurrency=concurrency
+            if concurrency is not None
+            else min(settings.worker_concurrency, 32),
+        )
         store = Store.in_memory(settings.key_prefix)
 
         def build_runtime(app: Celery) -> Runtime:

@@ -32,6 +32,13 @@ def _int(env: Mapping[str, str], name: str, default: int, minimum: int = 1) -> i
     return value
 
 
+def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...], default: str) -> str:
+    raw = env.get(name, "").strip() or default
+    if raw not in choices:
+        raise SettingsError(f"{name} must be one of {', '.join(choices)}, not {raw!r}")
+    return raw
+
+
 def _limit(env: Mapping[str, str], name: str, default: str) -> str:
     """A rate limit in flask-limiter's notation (``10 per minute; 100 per day``), checked here."""
     from limits import parse_many
@@ -57,7 +64,8 @@ class Settings:
     visibility_timeout_s: int = 60
     lease_s: int = 30
     max_attempts: int = 3
-    worker_concurrency: int = 16
+    worker_concurrency: int = 500
+    worker_pool: str = "gevent"
     max_tournament_matches: int = 5000
     sweep_interval_s: int = 30
     registration_limit: str = "20 per minute; 200 per day"
@@ -84,13 +92,17 @@ class Settings:
         - ``ARENA_LEASE_SECONDS``: how long a running match's lease lives without a heartbeat
           (default 30); a redelivered match waits for it to lapse before running again.
         - ``ARENA_MAX_ATTEMPTS``: runs of one match before it is aborted (default 3).
-        - ``ARENA_WORKER_CONCURRENCY``: matches one worker plays at once (default 16).
+        - ``ARENA_WORKER_POOL``: ``gevent`` (default: each match a greenlet on an event loop, for
+          hundreds of matches at once) or ``threads`` (a thread per match).
+        - ``ARENA_WORKER_CONCURRENCY``: matches one worker plays at once (default 500 on gevent, 16
+          on threads).
         - ``ARENA_REGISTRATION_LIMIT``: bot registrations one client address may make, in
           flask-limiter's notation (default ``20 per minute; 200 per day``).
         - ``ARENA_SWEEP_SECONDS``: how often a worker looks for matches left running by a worker
           that is gone, and queues them again (default 30).
         """
         env = os.environ if env is None else env
+        pool = _choice(env, "ARENA_WORKER_POOL", ("gevent", "threads"), "gevent")
         try:
             policy = EndpointPolicy.from_text(env.get(ALLOWLIST_ENV))
         except ValueError as error:
@@ -104,7 +116,8 @@ class Settings:
             visibility_timeout_s=_int(env, "ARENA_VISIBILITY_TIMEOUT", 60),
             lease_s=_int(env, "ARENA_LEASE_SECONDS", 30),
             max_attempts=_int(env, "ARENA_MAX_ATTEMPTS", 3),
-            worker_concurrency=_int(env, "ARENA_WORKER_CONCURRENCY", 16),
+            worker_pool=pool,
+            worker_concurrency=_int(env, "ARENA_WORKER_CONCURRENCY", 500 if pool == "gevent" else 16),
             sweep_interval_s=_int(env, "ARENA_SWEEP_SECONDS", 30),
             registration_limit=_limit(env, "ARENA_REGISTRATION_LIMIT", "20 per minute; 200 per day"),
         )

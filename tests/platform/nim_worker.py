@@ -6,9 +6,17 @@ environment variables set (``REDIS_URL``, ``ARENA_QUEUE``...).
 
 from __future__ import annotations
 
+import os
 import sys
 
-from referee import registry
+if "--pool=gevent" in sys.argv or (
+    "--pool=threads" not in sys.argv and os.environ.get("ARENA_WORKER_POOL", "gevent") == "gevent"
+):
+    from gevent import monkey  # before anything else loads, as arena.gevent_worker does
+
+    monkey.patch_all()
+
+from referee import registry  # noqa: E402
 
 
 def main() -> int:
