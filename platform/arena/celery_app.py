@@ -2,7 +2,8 @@
 
 Matches spend most of their time waiting on bots over HTTP, so a worker plays many at once: on
 gevent's event loop by default (``ARENA_WORKER_POOL=gevent``, 500 at once; see
-:mod:`arena.gevent_worker`), or in a pool of threads (``threads``, 16 at once), never one per process. The broker
+:mod:`arena.gevent_worker`), or in a pool of threads (``threads``, 16 at once), never one per
+process. The broker
 is ``REDIS_URL``; without it the app uses an in-process memory broker, which only the embedded
 platform (:mod:`arena.embedded`) can serve.
 
@@ -32,6 +33,7 @@ from typing import Any
 
 from celery import Celery, Task
 from celery.signals import worker_ready, worker_shutdown
+from kombu.exceptions import ChannelError
 from redis.exceptions import RedisError
 
 from arena.execution import execute
@@ -57,6 +59,14 @@ class CeleryQueue:
     def enqueue(self, match_id: str) -> None:
         self.app.tasks[TASK_NAME].apply_async(args=(match_id,), queue=self.queue)
 
+    def waiting(self) -> int:
+        with self.app.connection_for_read() as connection:
+            try:
+                declared = connection.default_channel.queue_declare(self.queue, passive=True)
+            except ChannelError:  # no such queue yet: nothing was ever queued
+                return 0
+            return int(declared.message_count)
+
     def __repr__(self) -> str:
         return f"CeleryQueue({self.queue!r})"
 
@@ -68,7 +78,9 @@ def redis_runtime_factory(settings: Settings) -> RuntimeFactory:
     url = settings.redis_url
 
     def build(app: Celery) -> Runtime:
-        return Runtime(settings, Store.connect(url, settings.key_prefix), CeleryQueue(app, settings.queue))
+        # a connection per match in flight (its heartbeat and progress), and some for the sweeper
+        store = Store.connect(url, settings.key_prefix, connections=settings.worker_concurrency + 16)
+        return Runtime(settings, store, CeleryQueue(app, settings.queue))
 
     return build
 

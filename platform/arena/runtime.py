@@ -22,6 +22,10 @@ class MatchQueue(Protocol):
         """Hand the match to a worker; raise if the queue cannot take it."""
         ...
 
+    def waiting(self) -> int:
+        """How many matches wait in the queue for a worker (not those a worker has taken)."""
+        ...
+
 
 AgentFactory = Callable[[BotRecord], Agent]
 

@@ -21,8 +21,10 @@ Keys (after the prefix)::
     match:<id>:lease         the worker running it, with a TTL
     matches                  zset of match ids by creation time
     running                  set of the ids of matches a worker started and that have not ended
+    queued                   zset of the ids of matches waiting for a worker, by when they were queued
     sweeper                  held by the worker sweeping for stranded matches, with a TTL
     running                  set of the ids of matches a worker started and that have not ended
+    queued                   zset of the ids of matches waiting for a worker, by when they were queued
     sweeper                  held by the worker sweeping for stranded matches, with a TTL
     applied:<match id>       set when the match's result went into its ladder (exactly once)
     tournament:<id>          JSON      tournament:<id>:matches   list of match ids
@@ -33,12 +35,13 @@ Keys (after the prefix)::
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 import fakeredis
-from redis import Redis, WatchError
+from redis import BlockingConnectionPool, Redis, WatchError
 
 from arena.records import BotRecord, MatchRecord, MatchStatus, TournamentRecord
 from referee.match import MatchSpec
@@ -62,10 +65,23 @@ class Store:
         self.prefix = prefix
 
     @classmethod
-    def connect(cls, url: str, prefix: str = "arena:") -> Store:
-        """A store on the Redis at ``url`` (``redis://[:password@]host:port/db``)."""
-        text = Redis.from_url(url, decode_responses=True, health_check_interval=30)
-        blobs = Redis.from_url(url, health_check_interval=30)
+    def connect(cls, url: str, prefix: str = "arena:", connections: int = 64) -> Store:
+        """A store on the Redis at ``url`` (``redis://[:password@]host:port/db``).
+
+        At most ``connections`` connections (sized to the matches played at once): past that a
+        command waits for a free connection (up to 20 s) instead of failing with "Too many
+        connections", which at high concurrency used to fail stores and replay matches.
+        """
+        text = Redis(
+            connection_pool=BlockingConnectionPool.from_url(
+                url, decode_responses=True, health_check_interval=30, max_connections=connections, timeout=20
+            )
+        )
+        blobs = Redis(
+            connection_pool=BlockingConnectionPool.from_url(
+                url, health_check_interval=30, max_connections=max(4, connections // 8), timeout=20
+            )
+        )
         return cls(text, blobs, prefix)
 
     @classmethod
@@ -155,6 +171,7 @@ class Store:
             pipe.set(self.key("match", match.id), _dumps(match.to_json()))
             pipe.set(self.key("match", match.id, "spec"), _dumps(spec.to_json()))
             pipe.zadd(self.key("matches"), {match.id: match.created_ts})
+            pipe.zadd(self.key("queued"), {match.id: match.created_ts})
 
     def get_match(self, match_id: str) -> MatchRecord | None:
         raw = self.redis.get(self.key("match", match_id))
@@ -245,6 +262,10 @@ class Store:
                         pipe.sadd(self.key("running"), match_id)
                     else:
                         pipe.srem(self.key("running"), match_id)
+                    if updated.status is MatchStatus.QUEUED:
+                        pipe.zadd(self.key("queued"), {match_id: time.time()})
+                    else:
+                        pipe.zrem(self.key("queued"), match_id)
                     if updated.status.ended:
                         pipe.delete(self.key("match", match_id, "live"))
                     pipe.execute()
@@ -274,6 +295,7 @@ class Store:
                     pipe.multi()
                     pipe.set(key, _dumps(replace(match, status=MatchStatus.QUEUED).to_json()))
                     pipe.srem(self.key("running"), match_id)
+                    pipe.zadd(self.key("queued"), {match_id: time.time()})
                     pipe.execute()
                     return True
                 except WatchError:
@@ -288,6 +310,14 @@ class Store:
                 replace(match, status=MatchStatus.RUNNING) if match.status is MatchStatus.QUEUED else None
             ),
         )
+
+    def queued_before(self, moment: float) -> list[str]:
+        """The matches still waiting for a worker that were queued before ``moment`` (a timestamp)."""
+        return [str(match_id) for match_id in self.redis.zrangebyscore(self.key("queued"), "-inf", moment)]
+
+    def requeued_now(self, match_id: str) -> None:
+        """Note that a waiting match was just queued again (its wait starts over)."""
+        self.redis.zadd(self.key("queued"), {match_id: time.time()}, xx=True)
 
     def take_sweeper_lock(self, owner: str, seconds: float) -> bool:
         """One sweeper at a time across the workers: True when ``owner`` may sweep now."""
@@ -372,6 +402,7 @@ class Store:
                         self.key("match", match_id, "live"),
                     )
                     pipe.srem(self.key("running"), match_id)
+                    pipe.zrem(self.key("queued"), match_id)
                     pipe.execute()
                     return True
                 except WatchError:

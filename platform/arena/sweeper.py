@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
 
 from redis.exceptions import RedisError
@@ -27,11 +28,39 @@ log = logging.getLogger(__name__)
 
 
 def sweep(runtime: Runtime) -> list[str]:
-    """Queue again every running match whose lease lapsed; returns their ids.
+    """Queue again the matches no worker will play any more; returns their ids.
 
-    A match whose queueing fails is put back to ``running`` (still without a lease), so the next
-    sweep tries again.
+    Those left ``running`` without a lease (see the module), and those left ``queued`` whose message
+    is gone: a task that failed before it could mark its match running (the store went away) and
+    then could not even retry (the broker is the same Redis) leaves its match ``queued`` with nothing
+    in the queue. Such a match is taken for lost once the queue is empty and it has waited longer
+    than the visibility timeout, two leases and a sweep; queueing it twice by mistake costs nothing,
+    as the second run finds the match played or being played.
     """
+    return [*_requeue_abandoned(runtime), *_requeue_lost(runtime)]
+
+
+def _requeue_lost(runtime: Runtime, now: float | None = None) -> list[str]:
+    settings = runtime.settings
+    patience = settings.visibility_timeout_s + 2 * settings.lease_s + settings.sweep_interval_s
+    moment = (time.time() if now is None else now) - patience
+    lost = runtime.store.queued_before(moment)
+    if not lost or runtime.queue.waiting() > 0:  # a waiting backlog may still hold their messages
+        return []
+    requeued = []
+    for match_id in lost:
+        try:
+            runtime.queue.enqueue(match_id)
+        except Exception:
+            log.exception("match %s: could not be queued again; the next sweep retries", match_id)
+            continue
+        runtime.store.requeued_now(match_id)
+        log.warning("match %s was queued but its message was lost: queued again", match_id)
+        requeued.append(match_id)
+    return requeued
+
+
+def _requeue_abandoned(runtime: Runtime) -> list[str]:
     store = runtime.store
     requeued = []
     for match_id in store.running_match_ids():

@@ -58,6 +58,9 @@ class ListQueue:
     def enqueue(self, match_id: str) -> None:
         self.ids.append(match_id)
 
+    def waiting(self) -> int:
+        return len(self.ids)
+
 
 @dataclass
 class Arena:

@@ -67,3 +67,26 @@ def test_only_one_sweeper_sweeps_within_an_interval(arena: Arena, started: str) 
     assert first.sweep_once() == [started]
     arena.runtime.store.start_match(started)
     assert second.sweep_once() == [], "the lock of the first sweep still holds"
+
+
+def test_a_queued_match_whose_message_was_lost_is_queued_again_once_the_queue_is_empty(arena: Arena) -> None:
+    from arena import sweeper
+
+    a = arena.register("A", "/first/a", ["nim"])
+    b = arena.register("B", "/first/b", ["nim"])
+    match_id = arena.match(game="nim", bots=[a["id"], b["id"]])["id"]
+    assert sweeper._requeue_lost(arena.runtime) == [], "a match just queued is not lost"
+    patience = 60 + 2 * 30 + 30 + 1
+    import time
+
+    later = time.time() + patience
+    assert sweeper._requeue_lost(arena.runtime, now=later) == [], "its message may still be in the queue"
+    arena.queue.ids.clear()  # the message is gone (a failed retry dropped it)
+    assert sweeper._requeue_lost(arena.runtime, now=later) == [match_id]
+    assert arena.queue.ids == [match_id]
+    arena.queue.ids.clear()
+    assert sweeper._requeue_lost(arena.runtime, now=time.time() + 1) == [], (
+        "queued again: its wait starts over"
+    )
+    assert execute(arena.runtime, match_id) is RunOutcome.FINISHED
+    assert arena.runtime.store.queued_before(later + patience) == []
