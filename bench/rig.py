@@ -1,0 +1,153 @@
+"""What the platform benchmarks share: a Redis of their own, bots and workers in their own processes.
+
+Not a benchmark itself (``make bench`` runs ``bench_*.py`` and ``*_bots.py`` only). Everything it
+starts listens on loopback ports it picks, and is stopped by the context managers, so a benchmark
+never touches the Redis at 6379 nor leaves a process behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+SECRET = "bench-secret"
+ADMIN = "bench-organizer"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_until(condition: Callable[[], Any], timeout: float, what: str) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise SystemExit(f"gave up waiting: {what}")
+        time.sleep(0.05)
+
+
+@contextlib.contextmanager
+def redis_server() -> Iterator[str]:
+    """A redis-server of the benchmark's own (no persistence); yields its URL."""
+    if shutil.which("redis-server") is None:
+        raise SystemExit("this benchmark needs redis-server (Debian package redis-server)")
+    from redis import Redis
+    from redis.exceptions import RedisError
+
+    port = free_port()
+    with tempfile.TemporaryDirectory() as directory:
+        process = subprocess.Popen(
+            ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--dir", directory],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        url = f"redis://127.0.0.1:{port}/0"
+
+        def answers() -> bool:
+            try:
+                return bool(Redis.from_url(url, socket_connect_timeout=0.5).ping())
+            except RedisError:
+                return False
+
+        try:
+            wait_until(answers, 15, "redis-server to start")
+            yield url
+        finally:
+            process.terminate()
+            process.wait(15)
+
+
+@contextlib.contextmanager
+def bot_server(delay_ms: float = 0.0) -> Iterator[str]:
+    """A bot answering every move with its first legal move after ``delay_ms``, on gevent's WSGI
+    server in its own process (keep-alive, any number of connections); yields its URL."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bench.instant_bot", str(port), str(delay_ms), SECRET], cwd=ROOT,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        wait_until(lambda: _listening(port), 20, "the bot server to start")
+        yield url
+    finally:
+        process.terminate()
+        process.wait(15)
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def platform_env(redis_url: str, **extra: str) -> dict[str, str]:
+    tag = os.urandom(4).hex()
+    return {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "REDIS_URL": redis_url,
+        "ARENA_ADMIN_TOKEN": ADMIN,
+        "ARENA_KEY_PREFIX": f"bench-{tag}:",
+        "ARENA_QUEUE": f"bench-{tag}",
+        "ARENA_ENDPOINT_ALLOWLIST": "127.0.0.0/8",
+        **extra,
+    }
+
+
+@contextlib.contextmanager
+def process(argv: list[str], env: dict[str, str], ready: str = "ready.") -> Iterator[subprocess.Popen[bytes]]:
+    """A worker-like process, waited for until its log says ``ready``; stopped (SIGTERM) after."""
+    with tempfile.NamedTemporaryFile("w+b", suffix=".log") as log:
+        child = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            def started() -> bool:
+                if child.poll() is not None:
+                    log.seek(0)
+                    raise SystemExit(f"{argv} exited: {log.read().decode(errors='replace')[-2000:]}")
+                log.seek(0)
+                return ready.encode() in log.read()
+
+            wait_until(started, 60, f"{argv} to start")
+            yield child
+        finally:
+            child.terminate()
+            try:
+                child.wait(30)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def spread(values: list[float]) -> str:
+    """min / median / max of repeated runs."""
+    ordered = sorted(values)
+    return f"{ordered[0]:.1f} / {ordered[len(ordered) // 2]:.1f} / {ordered[-1]:.1f}"
