@@ -62,7 +62,7 @@ def header(replay: dict[str, Any], move: int) -> str:
         fault = record.get("fault")
         if fault:
             line += f" [{record.get('source', 'fallback')} move after a fault: {fault.get('kind')}]"
-    faults: Counter[int] = Counter(
+    faults: Counter[Any] = Counter(
         r.get("seat") for r in moves[:move] if isinstance(r, dict) and r.get("fault")
     )
     totals = ", ".join(f"seat {seat} {count}" for seat, count in sorted(faults.items())) or "none"

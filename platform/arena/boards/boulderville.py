@@ -59,14 +59,14 @@ def svg(state: State, reveal: bool = True) -> str:
     columns = 1 + max(space.at[0] for space in board.spaces)
     rows = 1 + max(space.at[1] for space in board.spaces)
     map_w = LEFT + columns * CELL_W
-    picture = Svg(map_w + PANEL, max(TOP + rows * CELL_H + 20, 1000.0))
+    picture = Svg(map_w + PANEL, TOP + rows * CELL_H + 20)
     picture.text(
         14, 30, f"Volcano! (Boulderville), turn {view['turn']}, {_status(view)}", 18, font_weight="bold"
     )
-    for space, neighbours in board.adjacent.items():
+    for space_id, neighbours in board.adjacent.items():
         for other in neighbours:
-            if space < other:
-                a, b = _box(space), _box(other)
+            if space_id < other:
+                a, b = _box(space_id), _box(other)
                 picture.line(
                     (a[0] + BOX_W / 2, a[1] + BOX_H / 2),
                     (b[0] + BOX_W / 2, b[1] + BOX_H / 2),
@@ -106,7 +106,8 @@ def svg(state: State, reveal: bool = True) -> str:
             fill="#b71c1c",
             font_weight="bold",
         )
-    _panel(picture, map_w + 10, view, hands)
+    bottom = _panel(picture, map_w + 10, view, hands)
+    picture.height = max(picture.height, bottom + 20)
     return picture.document(f"Boulderville board, turn {view['turn']}")
 
 
@@ -169,7 +170,8 @@ def _space(
         picture.text(px, py + 5, str(person["value"]), 13, text_anchor="middle", font_weight="bold")
         picture.title(f"{person['name']} ({person['status']}, value {person['value']})")
         short = person["name"].split(",")[0]
-        picture.text(px + 17, py + 4, short[:16], 10, fill="#fff" if dark else "#222")
+        room = 11 if scientist is not None else 16
+        picture.text(px + 17, py + 4, short[:room], 10, fill="#fff" if dark else "#222")
     if scientist is not None:
         sx, sy = x + BOX_W - 24, y + 36
         picture.polygon(
@@ -214,7 +216,8 @@ def _track(
     )
 
 
-def _panel(picture: Svg, x: float, view: dict[str, Any], hands: list[list[str]] | None) -> None:
+def _panel(picture: Svg, x: float, view: dict[str, Any], hands: list[list[str]] | None) -> float:
+    """The tracks, the scientists and the key, from the top right; returns where they end."""
     y = 64.0
     picture.text(x, y, "Tracks", 16, font_weight="bold")
     y += 22
@@ -256,8 +259,8 @@ def _panel(picture: Svg, x: float, view: dict[str, Any], hands: list[list[str]] 
         picture.rect(x, y - 14, 18, 18, fill=seat_colour(seat), stroke="#222", cls="seat-swatch")
         picture.text(x + 26, y, f"{marker}S{seat} {scientist['id']}{lead}", 14, font_weight="bold")
         y += 18
-        where = (scientist["space"] or "off the board").replace("_", " ")
-        picture.text(x + 26, y, f"tokens {scientist['tokens']}, renown {scientist['renown']}; at {where}", 12)
+        where = "at " + scientist["space"].replace("_", " ") if scientist["space"] else "off the board"
+        picture.text(x + 26, y, f"tokens {scientist['tokens']}, renown {scientist['renown']}; {where}", 12)
         y += 18
         if hands is None:
             picture.text(x + 26, y, f"{scientist['hand_size']} cards in hand", 12, cls="hand-count")
@@ -302,6 +305,7 @@ def _panel(picture: Svg, x: float, view: dict[str, Any], hands: list[list[str]] 
         picture.rect(x, y - 11, 16, 14, fill=LOCATION_FILL.get(location, "#ccc"), stroke="#4e3d2a")
         picture.text(x + 22, y, name, 12, cls="location-name")
         y += 16
+    return y
 
 
 def text(state: State, reveal: bool = True) -> str:

@@ -85,8 +85,7 @@ def svg(state: State, reveal: bool = True) -> str:
     view, private = _views(state, reveal)
     board = view["board"]
     points = node_points(board)
-    height = max(ORIGIN[1] + 4 * SIZE * 1.5 + SIZE * 2.4, 90 + 150 * view["seats"] + 150)
-    picture = Svg(ORIGIN[0] * 2 + PANEL, height, background="#cfe8f7")
+    picture = Svg(ORIGIN[0] * 2 + PANEL, ORIGIN[1] + 4 * SIZE * 1.5 + SIZE * 2.2, background="#cfe8f7")
     picture.text(
         14, 30, f"Catan ({view['variant']}), turn {view['turn']}, {_status(view)}", 18, font_weight="bold"
     )
@@ -120,7 +119,8 @@ def svg(state: State, reveal: bool = True) -> str:
         picture.title(f"lava hit, turn {hit['turn']}" + (f": {hit['damage']}" if hit.get("damage") else ""))
     for building in view["buildings"]:
         _building(picture, points[building["node"]], building)
-    _panel(picture, ORIGIN[0] * 2, view, private)
+    bottom = _panel(picture, ORIGIN[0] * 2, view, private)
+    picture.height = max(picture.height, bottom + 20)
     return picture.document(f"Catan board, turn {view['turn']}")
 
 
@@ -254,7 +254,8 @@ def _status(view: dict[str, Any]) -> str:
     return f"seat {view['to_move']} to move ({view['phase'].replace('_', ' ')}){dice}"
 
 
-def _panel(picture: Svg, x: float, view: dict[str, Any], private: list[dict[str, Any]] | None) -> None:
+def _panel(picture: Svg, x: float, view: dict[str, Any], private: list[dict[str, Any]] | None) -> float:
+    """The seats' panel and the key, from the top right; returns where it ends."""
     y = 66.0
     picture.text(x, y, "Seats" + ("" if private is not None else " (cards hidden)"), 16, font_weight="bold")
     y += 24
@@ -337,6 +338,7 @@ def _panel(picture: Svg, x: float, view: dict[str, Any], private: list[dict[str,
     y += 20
     picture.circle(x + 14, y - 4, 7, fill="#333")
     picture.text(x + 28, y, "the robber; circles on the coast: harbours", 12)
+    return y
 
 
 def text(state: State, reveal: bool = True) -> str:

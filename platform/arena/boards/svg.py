@@ -41,10 +41,11 @@ class Svg:
     def __init__(self, width: float, height: float, background: str = "#fbf8f3") -> None:
         self.width = width
         self.height = height
+        """May grow after drawing (a legend longer than the board): the document uses the last value."""
+        self.background = background
         self.parts: list[str] = []
-        self.rect(0, 0, width, height, fill=background)
 
-    def element(self, tag: str, content: str | None = None, **attrs: object) -> None:
+    def element(self, tag: str, content: str | None = None, /, **attrs: object) -> None:
         if "cls" in attrs:
             attrs["class"] = attrs.pop("cls")
         attributes = _attributes(attrs)
@@ -91,7 +92,8 @@ class Svg:
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
             f'role="img" font-family="{FONT}">'
         )
-        return "\n".join([head, f"<title>{escape(label)}</title>", *self.parts, "</svg>"]) + "\n"
+        background = f'<rect x="0" y="0" width="{w}" height="{h}" fill="{self.background}"/>'
+        return "\n".join([head, f"<title>{escape(label)}</title>", background, *self.parts, "</svg>"]) + "\n"
 
 
 def swatch_row(svg: Svg, x: float, y: float, items: Sequence[tuple[str, str]], size: float = 14) -> float:

@@ -48,8 +48,7 @@ def svg(state: State, reveal: bool = True) -> str:
     board = view["board"]
     size = len(board)
     caldera = tuple(view.get("caldera") or (size // 2, size // 2))
-    height = max(TOP + size * SQUARE + 70, 120 + 150 * len(view["captures"]))
-    picture = Svg(LEFT + size * SQUARE + 30 + PANEL, height)
+    picture = Svg(LEFT + size * SQUARE + 30 + PANEL, TOP + size * SQUARE + 20)
     picture.text(
         14, 30, f"Volcano (Looney Pyramids), turn {view['turn']}, {_to_move(view)}", 18, font_weight="bold"
     )
@@ -64,7 +63,8 @@ def svg(state: State, reveal: bool = True) -> str:
         for column, square in enumerate(row):
             _square(picture, row_index, column, square, (row_index, column) == caldera)
     _last_eruption(picture, view.get("last_eruption"))
-    _panel(picture, LEFT + size * SQUARE + 30, view)
+    bottom = _panel(picture, LEFT + size * SQUARE + 30, view)
+    picture.height = max(picture.height, bottom + 20)
     return picture.document(f"Volcano board, turn {view['turn']}")
 
 
@@ -76,6 +76,7 @@ def _square(picture: Svg, row: int, column: int, square: dict[str, Any], is_cald
         picture.text(x + 6, y + 14, "Caldera", 11, fill="#ffcf99", font_weight="bold")
     stack = square["stack"]
     picture.open_group(cls="stack", data_square=f"{row},{column}", data_pieces=len(stack))
+    picture.title(f"[{row}, {column}] bottom to top: {_stack_text(square)}")
     bar = min(17.0, (SQUARE - 34) / max(1, len(stack)))
     base = y + SQUARE - 8
     centre = x + SQUARE / 2
@@ -152,7 +153,8 @@ def _to_move(view: dict[str, Any]) -> str:
     return "game over" if view["to_move"] is None else f"seat {view['to_move']} to move"
 
 
-def _panel(picture: Svg, x: float, view: dict[str, Any]) -> None:
+def _panel(picture: Svg, x: float, view: dict[str, Any]) -> float:
+    """The captures and the key, from the top right; returns where they end."""
     y = TOP + 10
     picture.text(x, y, "Captures", 16, font_weight="bold")
     y += 26
@@ -204,6 +206,7 @@ def _panel(picture: Svg, x: float, view: dict[str, Any]) -> None:
     picture.text(
         x, y, f"steps this turn: {view['steps_this_turn']}, passes in a row: {view['passes_in_row']}", 12
     )
+    return y
 
 
 def _stack_text(square: dict[str, Any]) -> str:

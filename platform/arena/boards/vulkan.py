@@ -54,8 +54,7 @@ def svg(state: State, reveal: bool = True) -> str:
     margin = SIZE + 16
     left, top = min(xs) - margin, min(ys) - margin - 40
     board_w = max(xs) - min(xs) + 2 * margin
-    height = max(max(ys) - min(ys) + 2 * margin + 40, 120 + 96 * len(seats) + 120)
-    picture = Svg(board_w + PANEL, height)
+    picture = Svg(board_w + PANEL, max(ys) - min(ys) + 2 * margin + 40)
 
     def at(q: int, r: int) -> tuple[float, float]:
         x, y = _centre(q, r)
@@ -159,7 +158,8 @@ def svg(state: State, reveal: bool = True) -> str:
             f"[{q}, {r}] fire {tile['value']}, {len(loads)}/{spaces} loads: {', '.join(loads) or 'none'}"
         )
         picture.close_group()
-    _legend(picture, board_w + 10, view, owner_colour)
+    bottom = _legend(picture, board_w + 10, view, owner_colour)
+    picture.height = max(picture.height, bottom + 20)
     return picture.document(f"Vulkan! board after move {view['turn']}")
 
 
@@ -171,7 +171,8 @@ def _phase_text(view: dict[str, Any]) -> str:
     return f"seat {view['to_move']} to fly"
 
 
-def _legend(picture: Svg, x: float, view: dict[str, Any], owner_colour: dict[int, str]) -> None:
+def _legend(picture: Svg, x: float, view: dict[str, Any], owner_colour: dict[int, str]) -> float:
+    """The seats and the key, from the top right; returns where they end."""
     y = 64.0
     picture.text(x, y, "Seats", 16, font_weight="bold")
     y += 26
@@ -201,6 +202,7 @@ def _legend(picture: Svg, x: float, view: dict[str, Any], owner_colour: dict[int
     y += 18
     out = ", ".join(f"{c} {n}" for c, n in view["loads_out"].items() if n)
     picture.text(x, y, f"loads out of the game: {out or 'none'}", 12)
+    return y
 
 
 def text(state: State, reveal: bool = True) -> str:
