@@ -42,8 +42,12 @@ def test_hands_are_listed_when_revealed_and_counted_when_not() -> None:
     assert any(hands)
     shown = [e.text for e in with_class(parse(render_svg("boulderville", state)), "hand-card")]
     assert shown == [f"hand: {', '.join(c.replace('_', ' ') for c in hand) or 'no cards'}" for hand in hands]
-    hidden = parse(render_svg("boulderville", state, reveal=False))
+    hidden_svg = render_svg("boulderville", state, reveal=False)
+    hidden = parse(hidden_svg)
     assert not with_class(hidden, "hand-card")
+    for hand in hands:
+        for card in hand:
+            assert card not in hidden_svg and card.replace("_", " ") not in hidden_svg
     assert [e.text for e in with_class(hidden, "hand-count")] == [
         f"{s['hand_size']} cards in hand" for s in view["scientists"]
     ]
