@@ -341,11 +341,40 @@ def _panel(picture: Svg, x: float, view: dict[str, Any], private: list[dict[str,
     return y
 
 
+CODES = {
+    "forest": "fo",
+    "hills": "hi",
+    "pasture": "pa",
+    "fields": "fi",
+    "mountains": "mo",
+    "desert": "de",
+    "volcano": "VO",
+}
+
+
+def _island(view: dict[str, Any]) -> list[str]:
+    """The hexes in their rows, as ``[terrain number]`` (``*`` marks the robber)."""
+    hexes = view["board"]["hexes"]
+    rows, first = [], 0
+    for count in ROWS:
+        cells = []
+        for info in hexes[first : first + count]:
+            number = "" if info["number"] is None else str(info["number"])
+            robber = "*" if view["robber"] == info["hex"] else " "
+            cells.append(f"[{CODES.get(info['terrain'], '??')}{number:>3}{robber}]")
+        rows.append(" " * 4 * (max(ROWS) - count) + " ".join(cells))
+        first += count
+    legend = "fo forest, hi hills, pa pasture, fi fields, mo mountains, de desert, VO volcano; * robber"
+    return [*rows, legend]
+
+
 def text(state: State, reveal: bool = True) -> str:
     view, private = _views(state, reveal)
     board = view["board"]
     owners = {b["node"]: b for b in view["buildings"]}
     lines = [f"Catan ({view['variant']}), turn {view['turn']}, {_status(view)}", ""]
+    lines.extend(_island(view))
+    lines.append("")
     lines.append("hexes (id terrain number; buildings on its corners 1-6 as seat+s/c):")
     for info in board["hexes"]:
         number = "-" if info["number"] is None else str(info["number"])
@@ -382,8 +411,8 @@ def text(state: State, reveal: bool = True) -> str:
         awards = "".join(
             text
             for text, held in (
-                (" longest road", player["longest_road"]),
-                (" largest army", player["largest_army"]),
+                (", holds longest road", player["longest_road"]),
+                (", holds largest army", player["largest_army"]),
             )
             if held
         )
