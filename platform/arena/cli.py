@@ -24,6 +24,7 @@ from arena.local_play import (
     play,
     verify_file,
 )
+from arena.replay_show import add_show_command
 from referee.game import SetupError
 from referee.match import DEFAULT_MAX_FAULTS, TimeControl
 from referee.registry import GAME_MODULES
@@ -125,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify_parser.add_argument("file", help="replay file (JSON, or gzip of JSON)")
     verify_parser.set_defaults(func=_replay_verify)
+    add_show_command(replay_commands)
 
     bots_parser = commands.add_parser("bots", help="reference bots")
     bots_commands = bots_parser.add_subparsers(dest="bots_command", required=True, metavar="COMMAND")
