@@ -1,207 +1,141 @@
-"""Matches per second through the platform's queue, next to the same matches played directly.
+"""Matches per second through the platform's queue, next to Celery no-op tasks per second on the same
+broker: how close the whole match path comes to what the queue alone can carry.
 
-Instant bots (the first legal move, over loopback HTTP, signatures checked) play ``--matches``
-matches of one game three ways, at the same concurrency:
+Everything runs in processes of its own on a Redis of the benchmark's own (a free port, never the
+one at 6379): an instant bot (the first legal move, signatures checked, gevent's WSGI server,
+keep-alive), one worker process (``arena worker``, or the no-op worker for the baseline: the same
+Celery app, broker settings, pool and concurrency), and the API in this process, through which every
+match is requested. Each round times, from the first request to the last stored end:
 
-- ``direct``: ``referee.runner.run_match`` in a pool of threads, no API, store or queue (baseline);
-- ``embedded``: requested through the API, queued through Celery's memory broker, played by the
-  in-process worker, stored in the in-memory Redis (``arena serve`` without ``REDIS_URL``);
-- ``redis``: requested through the API on a real Redis, played by an ``arena worker`` process
-  (only when a Redis answers at ``--redis``; database 14, keys and queue of its own, removed after).
+- ``noop``: ``--matches`` Celery tasks that only count themselves in Redis (the baseline);
+- ``matches``: ``--matches`` two-seat Vulkan! matches (``--game``), each about 20-40 bot calls.
 
-Each figure is matches per second from the first request to the last stored result; the ratio is
-to ``direct`` (1.0 would mean the queue costs nothing).
+Rounds alternate and repeat (``--rounds``, default 3); the figures are min / median / max, and the
+ratio is of the medians. The goal: matches/s at least 25% of no-op tasks/s.
 
-    python bench/bench_queue.py [--game volcano] [--matches 100] [--concurrency 8]
+    python bench/bench_queue.py [--matches 60] [--rounds 3] [--game vulkan] [--pool gevent]
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
+import statistics
 import sys
-import tempfile
 import time
-import uuid
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from pathlib import Path
 
-from flask.testing import FlaskClient
-from redis import Redis
-from redis.exceptions import RedisError
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.api import create_app
-from arena.celery_app import redis_runtime
-from arena.embedded import EmbeddedPlatform
-from arena.records import MatchStatus
-from arena.runtime import Runtime
-from arena.settings import Settings
-from bots.sdk import create_bot_app, serve_app_in_thread
-from referee.agents import HttpAgent
-from referee.endpoints import EndpointPolicy
-from referee.match import MatchSpec, TimeControl
-from referee.registry import get_game
-from referee.runner import Player, run_match
+from bench import rig  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
-ADMIN = "bench-organizer"
-LOOPBACK = EndpointPolicy.from_text("127.0.0.0/8")
-SECRET = "bench-secret"
-
-
-def first_legal(request: dict) -> dict:
-    return request["legal_moves"][0]
+GOAL = 0.25
 
 
 def seats_of(game_id: str) -> tuple[str, int]:
+    from referee.registry import get_game
+
     game = get_game(game_id)
     spec = game.variant(game.default_variant)
     return spec.name, 2 if 2 in spec.seats else min(spec.seats)
 
 
-def direct(game_id: str, url: str, matches: int, concurrency: int) -> float:
+def noop_round(redis_url: str, env: dict[str, str], count: int) -> float:
+    from redis import Redis
+
+    from arena.settings import Settings
+    from bench.noop_worker import NOOP, app
+
+    settings = Settings.from_env(env)
+    celery = app(settings)
+    counter = Redis.from_url(redis_url)
+    key = f"{settings.key_prefix}noop-count"
+    counter.delete(key)
+    with rig.process([sys.executable, "-m", "bench.noop_worker"], env):
+        started = time.perf_counter()
+        for _ in range(count):
+            celery.tasks[NOOP].apply_async(args=(key,), queue=settings.queue)
+        rig.wait_until(lambda: int(counter.get(key) or 0) >= count, 300, "the no-op tasks")
+        return count / (time.perf_counter() - started)
+
+
+def match_round(env: dict[str, str], game_id: str, bot_url: str, count: int) -> tuple[float, int]:
+    from arena.api import create_app
+    from arena.celery_app import redis_runtime
+    from arena.settings import Settings
+
     variant, seats = seats_of(game_id)
-
-    def play(index: int) -> None:
-        players = [Player("instant", HttpAgent(url, SECRET, LOOPBACK)) for _ in range(seats)]
-        bots = [f"b{seat}" for seat in range(seats)]
-        spec = MatchSpec.build(game=game_id, variant=variant, bots=bots, seed=index, time=TimeControl(5000))
-        run_match(f"direct-{index}", spec, players)
-
-    started = time.perf_counter()
-    with ThreadPoolExecutor(concurrency) as pool:
-        list(pool.map(play, range(matches)))
-    return time.perf_counter() - started
-
-
-def through_api(runtime: Runtime, client: FlaskClient, game_id: str, url: str, matches: int) -> float:
-    """Register the bots (with the bench's secret), request every match, wait for all to end."""
-    variant, seats = seats_of(game_id)
-    bot_ids = []
+    runtime = redis_runtime(Settings.from_env(env))
+    client = create_app(runtime).test_client()
+    admin = {"Authorization": f"Bearer {rig.ADMIN}"}
+    bots = []
     for seat in range(seats):
         answer = client.post(
-            "/api/v1/bots", json={"name": f"instant-{seat}", "endpoint": url, "games": [game_id]}
+            "/api/v1/bots", json={"name": f"i{seat}", "endpoint": bot_url, "games": [game_id]}
         )
-        bot = runtime.store.get_bot(answer.get_json()["id"])
-        assert bot is not None
-        runtime.store.put_bot(replace(bot, secret=SECRET))  # one bot server path, one secret
-        bot_ids.append(bot.id)
-    headers = {"Authorization": f"Bearer {ADMIN}"}
-    started = time.perf_counter()
-    ids = []
-    for index in range(matches):
-        body = {
-            "game": game_id,
-            "variant": variant,
-            "bots": bot_ids,
-            "seed": index,
-            "time": {"move_ms": 5000},
-        }
-        answer = client.post("/api/v1/matches", json=body, headers=headers)
-        assert answer.status_code == 202, answer.get_json()
-        ids.append(answer.get_json()["id"])
-    while True:
-        records = runtime.store.get_matches(ids)
-        if all(record.status.ended for record in records):
-            break
-        time.sleep(0.02)
-    elapsed = time.perf_counter() - started
-    aborted = [record for record in records if record.status is MatchStatus.ABORTED]
-    if aborted:
-        raise SystemExit(f"{len(aborted)} matches aborted: {aborted[0].error}")
-    return elapsed
+        created = runtime.store.get_bot(answer.get_json()["id"])
+        assert created is not None
+        from dataclasses import replace
 
+        runtime.store.put_bot(replace(created, secret=rig.SECRET))  # one bot process, one secret
+        bots.append(created.id)
+    with rig.process([sys.executable, "-m", "arena.cli", "worker", "--loglevel=INFO"], env):
+        started = time.perf_counter()
+        ids = []
+        for index in range(count):
+            body = {
+                "game": game_id,
+                "variant": variant,
+                "bots": bots,
+                "seed": index,
+                "time": {"move_ms": 5000},
+            }
+            answer = client.post("/api/v1/matches", json=body, headers=admin)
+            assert answer.status_code == 202, answer.get_json()
+            ids.append(answer.get_json()["id"])
 
-def embedded(game_id: str, url: str, matches: int, concurrency: int) -> float:
-    settings = Settings(admin_token=ADMIN, policy=LOOPBACK)
-    with EmbeddedPlatform(settings, concurrency=concurrency) as platform:
-        return through_api(
-            platform.runtime, create_app(platform.runtime).test_client(), game_id, url, matches
-        )
+        def ended() -> list:
+            records = runtime.store.get_matches(ids)
+            return records if all(record.status.ended for record in records) else []
 
-
-def with_redis(redis_url: str, game_id: str, url: str, matches: int, concurrency: int) -> float | None:
-    try:
-        Redis.from_url(redis_url, socket_connect_timeout=1).ping()
-    except RedisError:
-        return None
-    tag = uuid.uuid4().hex[:8]
-    env = {
-        **os.environ,
-        "REDIS_URL": redis_url,
-        "ARENA_ADMIN_TOKEN": ADMIN,
-        "ARENA_KEY_PREFIX": f"arena-bench-{tag}:",
-        "ARENA_QUEUE": f"arena-bench-{tag}",
-        "ARENA_ENDPOINT_ALLOWLIST": "127.0.0.0/8",
-        "ARENA_WORKER_CONCURRENCY": str(concurrency),
-    }
-    settings = Settings.from_env(env)
-    runtime = redis_runtime(settings)
-    with tempfile.TemporaryFile("w+") as log:
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "arena.cli", "worker", "--loglevel=INFO"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=log,
-        )
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                log.seek(0)
-                if "ready." in log.read():
-                    break
-                if time.monotonic() > deadline or worker.poll() is not None:
-                    raise SystemExit("the worker did not start")
-                time.sleep(0.1)
-            return through_api(runtime, create_app(runtime).test_client(), game_id, url, matches)
-        finally:
-            worker.terminate()
-            worker.wait(30)
-            redis = runtime.store.redis
-            keys = list(redis.scan_iter(match=f"{settings.key_prefix}*", count=1000))
-            keys += [
-                f"{name}{settings.queue}" for name in ("", "_kombu.binding.", "_kombu.binding_permanent.")
-            ]
-            redis.delete(*keys)
+        records = rig.wait_until(ended, 600, "the matches")
+        rate = count / (time.perf_counter() - started)
+    moves = sum(record.moves for record in records)
+    bad = [record for record in records if record.status.value != "finished" or record.attempts != 1]
+    if bad:
+        raise SystemExit(f"{len(bad)} matches not finished once: {bad[0]}")
+    return rate, moves
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="volcano")
-    parser.add_argument("--matches", type=int, default=100)
-    parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--redis", default="redis://127.0.0.1:6379/14")
+    parser.add_argument("--game", default="vulkan", help="game of the matches (default vulkan, 2 seats)")
+    parser.add_argument("--matches", type=int, default=60, help="matches (and no-op tasks) per round")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of each, alternating (default 3)")
+    parser.add_argument("--pool", choices=("gevent", "threads"), default="gevent", help="worker pool")
+    parser.add_argument("--concurrency", type=int, default=64, help="worker concurrency (default 64)")
     args = parser.parse_args()
-
-    server, base = serve_app_in_thread(create_bot_app(first_legal, secret=SECRET))
-    url = f"{base}/"
-    variant, seats = seats_of(args.game)
+    noop: list[float] = []
+    matches: list[float] = []
+    calls = 0
+    with rig.redis_server() as redis_url, rig.bot_server() as bot_url:
+        for _ in range(args.rounds):
+            extra = {"ARENA_WORKER_POOL": args.pool, "ARENA_WORKER_CONCURRENCY": str(args.concurrency)}
+            noop.append(noop_round(redis_url, rig.platform_env(redis_url, **extra), args.matches))
+            rate, moves = match_round(rig.platform_env(redis_url, **extra), args.game, bot_url, args.matches)
+            matches.append(rate)
+            calls = moves // args.matches
+    ratio = statistics.median(matches) / statistics.median(noop)
     print(
-        f"{args.matches} matches of {args.game}/{variant}, {seats} instant bots over loopback HTTP, "
-        f"{args.concurrency} at once"
+        f"queue throughput: {args.matches} per round, {args.rounds} rounds, one worker ({args.pool}, "
+        f"concurrency {args.concurrency}), Redis of its own"
     )
-    runs: list[tuple[str, Callable[[], float | None]]] = [
-        ("direct", lambda: direct(args.game, url, args.matches, args.concurrency)),
-        ("embedded", lambda: embedded(args.game, url, args.matches, args.concurrency)),
-        ("redis", lambda: with_redis(args.redis, args.game, url, args.matches, args.concurrency)),
-    ]
-    baseline = None
-    print(f"{'mode':<10} {'seconds':>8} {'matches/s':>10} {'ratio':>6}")
-    try:
-        for name, run in runs:
-            seconds = run()
-            if seconds is None:
-                print(f"{name:<10} {'-':>8} {'-':>10} {'-':>6}  (no Redis at {args.redis})")
-                continue
-            rate = args.matches / seconds
-            baseline = baseline or rate
-            print(f"{name:<10} {seconds:>8.2f} {rate:>10.1f} {rate / baseline:>6.2f}")
-    finally:
-        server.shutdown()
+    print(f"  Celery no-op tasks/s (baseline)   min/median/max {rig.spread(noop)}")
+    print(
+        f"  {args.game} 2-seat matches/s        min/median/max {rig.spread(matches)}  (~{calls} moves each)"
+    )
+    print(
+        f"  ratio of medians {ratio:.3f}   goal at least {GOAL:.2f}   {'met' if ratio >= GOAL else 'not met'}"
+    )
 
 
 if __name__ == "__main__":

@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 import sys
 
-if os.environ.get("ARENA_WORKER_POOL", "gevent") == "gevent":
-    from gevent import monkey
+if __name__ == "__main__" and os.environ.get("ARENA_WORKER_POOL", "gevent") == "gevent":
+    from gevent import monkey  # patched first, as arena.gevent_worker does
 
     monkey.patch_all()
 
@@ -38,7 +38,14 @@ def app(settings: Settings) -> Celery:
 if __name__ == "__main__":
     settings = Settings.from_env()
     app(settings).worker_main(
-        ["worker", f"--pool={settings.worker_pool}", f"--concurrency={settings.worker_concurrency}",
-         f"--queues={settings.queue}", "--loglevel=INFO", "--without-gossip", "--without-mingle"]
+        [
+            "worker",
+            f"--pool={settings.worker_pool}",
+            f"--concurrency={settings.worker_concurrency}",
+            f"--queues={settings.queue}",
+            "--loglevel=INFO",
+            "--without-gossip",
+            "--without-mingle",
+        ]
     )
     sys.exit(0)

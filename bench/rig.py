@@ -52,8 +52,19 @@ def redis_server() -> Iterator[str]:
     port = free_port()
     with tempfile.TemporaryDirectory() as directory:
         process = subprocess.Popen(
-            ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", directory],
+            [
+                "redis-server",
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                directory,
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -79,8 +90,10 @@ def bot_server(delay_ms: float = 0.0) -> Iterator[str]:
     server in its own process (keep-alive, any number of connections); yields its URL."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "bench.instant_bot", str(port), str(delay_ms), SECRET], cwd=ROOT,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [sys.executable, "-m", "bench.instant_bot", str(port), str(delay_ms), SECRET],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}/"
     try:
@@ -116,6 +129,7 @@ def process(argv: list[str], env: dict[str, str], ready: str = "ready.") -> Iter
     with tempfile.NamedTemporaryFile("w+b", suffix=".log") as log:
         child = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
+
             def started() -> bool:
                 if child.poll() is not None:
                     log.seek(0)
