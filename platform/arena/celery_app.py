@@ -62,7 +62,8 @@ class CeleryQueue:
     def waiting(self) -> int:
         with self.app.connection_for_read() as connection:
             try:
-                declared = connection.default_channel.queue_declare(self.queue, passive=True)
+                channel: Any = connection.default_channel  # kombu's stubs lack queue_declare
+                declared = channel.queue_declare(self.queue, passive=True)
             except ChannelError:  # no such queue yet: nothing was ever queued
                 return 0
             return int(declared.message_count)
