@@ -17,15 +17,17 @@ install: $(STAMP)
 demo: install  ## the platform on its embedded default: reference bots, a tournament per game
 	$(VENV)/bin/arena demo
 
-test: install  ## the whole suite, integration tests included (they start redis-server if needed)
+test: install browser  ## the whole suite, integration and browser tests included (they start redis-server if needed)
 	$(PY) -m pytest -q
 
 test-fast: install  ## everything that needs no socket, process or Redis
 	$(PY) -m pytest -q -m "not integration"
 
-browser:  ## headless Chromium and its driver (Debian packages, as root) for the browser tests, when missing
+browser:  ## headless Chromium and its driver (Debian packages) for the browser tests, when missing and when root
 	@command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || { \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+		else echo "chromium/chromium-driver missing and not root: run 'sudo make browser' for the browser tests"; fi; }
 
 lint: install
 	$(VENV)/bin/ruff check .
