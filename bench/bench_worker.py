@@ -1,0 +1,158 @@
+"""One worker process playing many matches at once against bots that answer in 100 ms.
+
+A Redis of the benchmark's own (a free port, never the one at 6379), a bot in its own process (the
+first legal move after ``--delay-ms``, gevent's WSGI server, keep-alive), one ``arena worker``
+(``--pool``, concurrency the largest load), and the API in this process requesting the matches. For
+each load (``--loads``, matches queued at once) it prints:
+
+- moves/s over the whole load, and its ratio to the smallest load's moves/s times the load ratio
+  (1.00 is perfectly linear growth; the goal is within 20% until the worker's CPU is the limit);
+- the worker's CPU per move (goal at most 0.5 ms) and the worker's CPU use (1.00 is one core full);
+- the worker's resident memory per match in flight (peak RSS over its idle RSS, divided by the load;
+  goal at most 0.5 MB);
+- matches played more than once (goal 0).
+
+Loads alternate over ``--rounds`` rounds (default 2); figures are min / median / max over rounds.
+
+    python bench/bench_worker.py [--loads 50,100,250,500] [--delay-ms 100] [--game volcano]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench import rig  # noqa: E402
+
+CPU_PER_MOVE_GOAL_MS = 0.5
+MEMORY_PER_MATCH_GOAL_MB = 0.5
+
+
+def run_load(
+    client, runtime, worker_pid: int, bots: list[str], game: str, variant: str, load: int, options: dict
+) -> dict:
+    admin = {"Authorization": f"Bearer {rig.ADMIN}"}
+    idle_rss = rig.rss_bytes(worker_pid)
+    peak = [idle_rss]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.2):
+            peak[0] = max(peak[0], rig.rss_bytes(worker_pid))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    cpu_before = rig.cpu_seconds(worker_pid)
+    started = time.perf_counter()
+    ids = []
+    for index in range(load):
+        body = {
+            "game": game,
+            "variant": variant,
+            "bots": bots,
+            "seed": index,
+            "options": options,
+            "time": {"move_ms": 5000},
+        }
+        answer = client.post("/api/v1/matches", json=body, headers=admin)
+        assert answer.status_code == 202, answer.get_json()
+        ids.append(answer.get_json()["id"])
+
+    def ended() -> list:
+        records = runtime.store.get_matches(ids)
+        return records if all(record.status.ended for record in records) else []
+
+    records = rig.wait_until(ended, 900, f"{load} matches")
+    elapsed = time.perf_counter() - started
+    cpu = rig.cpu_seconds(worker_pid) - cpu_before
+    done.set()
+    sampler.join()
+    moves = sum(record.moves for record in records)
+    return {
+        "moves_s": moves / elapsed,
+        "cpu_ms_per_move": 1000.0 * cpu / max(1, moves),
+        "cpu_share": cpu / elapsed,
+        "mb_per_match": (peak[0] - idle_rss) / load / 1e6,
+        "twice": sum(1 for record in records if record.attempts != 1 or record.status.value != "finished"),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--loads", default="50,100,250,500", help="matches queued at once, comma-separated")
+    parser.add_argument("--delay-ms", type=float, default=100.0, help="the bot's answer time (default 100)")
+    parser.add_argument("--game", default="volcano", help="game (default volcano, 2 seats)")
+    parser.add_argument("--turn-limit", type=int, default=20, help="volcano's turn_limit option (default 20)")
+    parser.add_argument("--pool", choices=("gevent", "threads"), default="gevent")
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
+    loads = [int(text) for text in args.loads.split(",")]
+    from arena.api import create_app
+    from arena.celery_app import redis_runtime
+    from arena.settings import Settings
+    from referee.registry import get_game
+
+    engine = get_game(args.game)
+    variant = engine.default_variant
+    options = {"turn_limit": args.turn_limit} if args.game == "volcano" else {}
+    results: dict[int, list[dict]] = {load: [] for load in loads}
+    with rig.redis_server() as redis_url, rig.bot_server(args.delay_ms) as bot_url:
+        env = rig.platform_env(
+            redis_url, ARENA_WORKER_POOL=args.pool, ARENA_WORKER_CONCURRENCY=str(max(loads))
+        )
+        runtime = redis_runtime(Settings.from_env(env))
+        client = create_app(runtime).test_client()
+        bots = []
+        for seat in range(2):
+            answer = client.post(
+                "/api/v1/bots", json={"name": f"b{seat}", "endpoint": bot_url, "games": [args.game]}
+            )
+            bot = runtime.store.get_bot(answer.get_json()["id"])
+            assert bot is not None
+            runtime.store.put_bot(replace(bot, secret=rig.SECRET))
+            bots.append(bot.id)
+        with rig.process(
+            [sys.executable, "-m", "arena.cli", "worker", "--loglevel=INFO"], env, "ready."
+        ) as worker:
+            time.sleep(2)  # the worker settles (imports, connections) before the first load
+            for _ in range(args.rounds):
+                for load in loads:
+                    results[load].append(
+                        run_load(client, runtime, worker.pid, bots, args.game, variant, load, options)
+                    )
+    base_load = loads[0]
+    base = statistics.median(r["moves_s"] for r in results[base_load])
+    print(
+        f"one worker ({args.pool}), bots answering in {args.delay_ms:.0f} ms, {args.game}, "
+        f"{args.rounds} rounds"
+    )
+    print(
+        f"{'load':>5} {'moves/s min/med/max':>24} {'linear':>7} {'CPU ms/move':>12} {'CPU':>5} "
+        f"{'MB/match':>9} {'twice':>6}"
+    )
+    for load in loads:
+        runs = results[load]
+        moves = [r["moves_s"] for r in runs]
+        linear = statistics.median(moves) / (base * load / base_load)
+        print(
+            f"{load:>5} {rig.spread(moves):>24} {linear:>7.2f} "
+            f"{statistics.median(r['cpu_ms_per_move'] for r in runs):>12.3f} "
+            f"{statistics.median(r['cpu_share'] for r in runs):>5.2f} "
+            f"{statistics.median(r['mb_per_match'] for r in runs):>9.3f} {sum(r['twice'] for r in runs):>6}"
+        )
+    print(
+        "goals: linear within 20% (0.80) until CPU is the limit; "
+        f"CPU at most {CPU_PER_MOVE_GOAL_MS} ms a move; "
+        f"at most {MEMORY_PER_MATCH_GOAL_MB} MB a match; no match played twice"
+    )
+
+
+if __name__ == "__main__":
+    main()
