@@ -1,111 +1,206 @@
-"""The referee's per-move cost against a bot on loopback, next to plain HTTP calls to the same bot.
+"""Moves per second of the referee over HTTP, next to plain ``http.client`` calls to the same bot.
 
-Three figures from one run, on the same bot server (the reference bots over HTTP, one thread per
-request): a plain ``requests.post`` of each move request to the bot (a new connection each time, as
-the referee makes), the engine alone re-playing the same moves, and the whole referee (request
-building, signing, the HTTP agent, legality check, replay record). The ratio referee / (plain HTTP +
-engine) is the referee's overhead; 1.0 would be none.
+The bot plays the first legal move, behind the bot SDK's server, in a process of its own
+(``bench/first_legal_bot.py``), so the referee does not share its interpreter with the bot. Two
+ways of playing the same matches against it are timed, interleaved and repeated:
 
-    python bench/bench_runner.py [--game vulkan] [--bot random] [--matches 5]
+- ``referee``: ``referee.runner.run_match`` with one ``HttpAgent`` per seat, the agents built
+  inside the timing (as a worker builds them for every match): the engine, request building,
+  encoding, signing, the HTTP exchange, the answer check and the replay record;
+- ``http.client``: the very same request bytes (recorded beforehand from the same matches: start
+  notices, moves, end notices, in the same order), each signed inside the timing and sent with
+  plain ``http.client`` over one persistent connection per seat, the answer read and not looked at.
+
+Each figure is moves per second over all the matches of one run; the ratio is referee /
+http.client within the same run (1.0 would mean the referee costs nothing beyond the calls). The
+goal is a ratio of at least 0.9.
+
+    python bench/bench_runner.py [--runs 5] [--vulkan-matches 20] [--volcano-matches 10]
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import statistics
+import subprocess
+import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
-import requests
-
-from bots.server import serve_in_thread
-from referee.agents import HttpAgent
+from referee.agents import USER_AGENT, HttpAgent, Reply
 from referee.endpoints import EndpointPolicy
-from referee.protocol import SIGNATURE_HEADER, encode, request_base, sign
+from referee.match import MatchSpec, TimeControl
+from referee.protocol import SIGNATURE_HEADER, encode, sign
 from referee.registry import get_game
-from referee.runner import SeatBot, TimeControl, run_match
+from referee.runner import Player, run_match
 
-SECRET = "bench"
+SECRET = "bench-secret"
+LOOPBACK = EndpointPolicy.from_text("127.0.0.0/8")
+GOAL = 0.9
+BOT_SERVER = Path(__file__).with_name("first_legal_bot.py")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    game: str
+    variant: str
+    seats: int
+    matches: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.game}/{self.variant}, {self.seats} seats"
+
+    def specs(self) -> list[MatchSpec]:
+        return [
+            MatchSpec.build(
+                game=self.game,
+                variant=self.variant,
+                bots=[f"bot-{seat}" for seat in range(self.seats)],
+                seed=seed,
+                time=TimeControl(move_ms=5000),
+            )
+            for seed in range(self.matches)
+        ]
+
+
+class _Recorder:
+    """Plays the first legal move in-process and keeps the bytes of every request, per seat."""
+
+    def __init__(self, seat: int, sent: list[tuple[int, bytes]]) -> None:
+        self.seat = seat
+        self.sent = sent
+
+    def ask(self, request: dict[str, Any], timeout_s: float) -> Reply:
+        self.sent.append((self.seat, encode(request)))
+        return Reply(request["legal_moves"][0], 0.0)
+
+    def notify(self, request: dict[str, Any], timeout_s: float) -> None:
+        self.sent.append((self.seat, encode(request)))
+
+
+def _match_id(index: int) -> str:
+    return f"bench-{index}"
+
+
+def record(scenario: Scenario) -> tuple[list[list[tuple[int, bytes]]], list[list[Any]]]:
+    """Every match's requests in the order the referee sends them, and every match's moves."""
+    requests, moves = [], []
+    for index, spec in enumerate(scenario.specs()):
+        sent: list[tuple[int, bytes]] = []
+        players = [Player(f"bot-{seat}", _Recorder(seat, sent)) for seat in range(scenario.seats)]
+        replay = run_match(_match_id(index), spec, players)
+        requests.append(sent)
+        moves.append([record.move for record in replay.moves])
+    return requests, moves
+
+
+def time_referee(scenario: Scenario, specs: list[MatchSpec], url: str, expected: list[list[Any]]) -> float:
+    """Moves per second of whole matches played by the referee; checks they are the recorded ones."""
+    played, faults = [], 0
+    started = time.perf_counter()
+    for index, spec in enumerate(specs):
+        players = [Player(f"bot-{seat}", HttpAgent(url, SECRET, LOOPBACK)) for seat in range(scenario.seats)]
+        replay = run_match(_match_id(index), spec, players)
+        played.append([record.move for record in replay.moves])
+        faults += sum(1 for record in replay.moves if record.fault is not None)
+    elapsed = time.perf_counter() - started
+    if faults or played != expected:
+        sys.exit(f"{scenario.label}: the referee's matches are not the recorded ones ({faults} faults)")
+    return sum(len(moves) for moves in played) / elapsed
+
+
+def time_plain(requests: list[list[tuple[int, bytes]]], url: str, seats: int, moves: int) -> float:
+    """Moves per second of plain http.client calls sending the recorded bytes, one connection a seat."""
+    parts = urlsplit(url)
+    host, port, path = parts.hostname or "127.0.0.1", parts.port, parts.path
+    started = time.perf_counter()
+    for match in requests:
+        connections = [http.client.HTTPConnection(host, port, timeout=5) for _ in range(seats)]
+        for seat, body in match:
+            headers = {
+                "User-Agent": USER_AGENT,
+                "Content-Type": "application/json",
+                "Accept": "application/json",
+                SIGNATURE_HEADER: sign(SECRET, body),
+            }
+            connection = connections[seat]
+            connection.request("POST", path, body, headers)
+            response = connection.getresponse()
+            response.read()
+            if response.status != 200:
+                sys.exit(f"plain call answered with HTTP status {response.status}")
+        for connection in connections:
+            connection.close()
+    return moves / (time.perf_counter() - started)
+
+
+def _spread(values: list[float], form: str) -> str:
+    return "  ".join(format(v, form) for v in (min(values), statistics.median(values), max(values)))
+
+
+def bench(scenario: Scenario, url: str, runs: int) -> None:
+    specs = scenario.specs()
+    requests, moves = record(scenario)
+    total_moves = sum(len(match) for match in moves)
+    referee: list[float] = []
+    plain: list[float] = []
+    ratios: list[float] = []
+    for run in range(runs):
+        timings: dict[str, Callable[[], float]] = {
+            "referee": lambda: time_referee(scenario, specs, url, moves),
+            "plain": lambda: time_plain(requests, url, scenario.seats, total_moves),
+        }
+        order = ["referee", "plain"] if run % 2 == 0 else ["plain", "referee"]
+        measured = {name: timings[name]() for name in order}
+        referee.append(measured["referee"])
+        plain.append(measured["plain"])
+        ratios.append(measured["referee"] / measured["plain"])
+    calls = sum(len(match) for match in requests)
+    print(f"{scenario.label}: {scenario.matches} matches, {total_moves} moves ({calls} calls) per run")
+    print(f"  {'moves/s (min median max)':<34}")
+    print(f"  {'referee':<12}{_spread(referee, '9.0f')}")
+    print(f"  {'http.client':<12}{_spread(plain, '9.0f')}")
+    print(f"  {'ratio':<12}{_spread(ratios, '9.2f')}   goal >= {GOAL:.2f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="vulkan")
-    parser.add_argument("--bot", default="random")
-    parser.add_argument("--matches", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=5, help="interleaved runs per game (at least 3)")
+    parser.add_argument("--vulkan-matches", type=int, default=20, help="4-seat Vulkan! matches a run")
+    parser.add_argument("--volcano-matches", type=int, default=10, help="3-seat Volcano matches a run")
     args = parser.parse_args()
-
-    game = get_game(args.game)
-    variant = game.variant(game.default_variant)
-    seats = variant.seats[-1]
-    path = f"{args.game}/{args.bot}"
-    server, base_url = serve_in_thread(secrets={path: SECRET})
-    url = f"{base_url}/{path}"
-    policy = EndpointPolicy.from_text("127.0.0.0/8")
-    try:
-        referee_s, moves_total, replays = 0.0, 0, []
-        for index in range(args.matches):
-            players = [SeatBot(f"b{s}", args.bot, HttpAgent(url, SECRET, policy)) for s in range(seats)]
-            started = time.perf_counter()
-            replay = run_match(
-                match_id=f"bench-{index}",
-                game_id=args.game,
-                variant=variant.name,
-                seats=players,
-                seed=index,
-                time=TimeControl(move_ms=5000),
-            )
-            referee_s += time.perf_counter() - started
-            moves_total += len(replay["moves"])
-            replays.append(replay)
-
-        engine_s, http_s, http_calls = 0.0, 0.0, 0
-        session_less_post = requests.post
-        for index, replay in enumerate(replays):
-            state = game.start(variant.name, seats=seats, seed=index)
-            for record in replay["moves"]:
-                seat = record["seat"]
-                message = request_base(
-                    kind="move",
-                    match_id=f"plain-{index}",
-                    game=args.game,
-                    variant=variant.name,
-                    seat=seat,
-                    seats=seats,
-                    turn=record["turn"],
-                    time={"move_ms": 5000, "bank_ms": 0},
-                    observation=state.observation(seat),
-                )
-                message["legal_moves"] = state.legal_moves()
-                body = encode(message)
-                started = time.perf_counter()
-                session_less_post(url, data=body, headers={SIGNATURE_HEADER: sign(SECRET, body)}, timeout=5)
-                http_s += time.perf_counter() - started
-                http_calls += 1
-                started = time.perf_counter()
-                state.apply(record["move"])
-                engine_s += time.perf_counter() - started
-    finally:
-        server.shutdown()
-
-    referee_ms = 1000 * referee_s / moves_total
-    http_ms = 1000 * http_s / http_calls
-    engine_ms = 1000 * engine_s / moves_total
-    faults = sum(1 for r in replays for m in r["moves"] if m["fault"])
-    think = statistics.median(m["think_ms"] for r in replays for m in r["moves"])
-    print(f"game {args.game}/{variant.name}, {seats} seats, bot {args.bot} over loopback HTTP")
-    print(f"matches {args.matches}, moves {moves_total}, faults {faults}")
-    print(f"plain HTTP call per move       {http_ms:8.3f} ms")
-    print(f"engine apply per move          {engine_ms:8.3f} ms")
-    print(f"referee per move (everything)  {referee_ms:8.3f} ms   (median think time {think:.3f} ms)")
-    print(f"ratio referee / plain HTTP      {referee_ms / http_ms:8.2f}")
-    print(f"ratio referee / (HTTP + engine) {referee_ms / (http_ms + engine_ms):8.2f}")
-    # the referee also sends a start and an end notice to every seat: more calls than moves
-    calls = moves_total + 2 * seats * args.matches
-    per_call = referee_s * 1000 / calls
-    print(
-        f"referee per HTTP call (notices included) {per_call:.3f} ms, "
-        f"ratio to plain HTTP {per_call / http_ms:.2f}"
+    if args.runs < 3:
+        parser.error("--runs must be at least 3")
+    if args.vulkan_matches < 1 or args.volcano_matches < 1:
+        parser.error("the match counts must be at least 1")
+    scenarios = [
+        Scenario("vulkan", "competitive", 4, args.vulkan_matches),
+        Scenario("volcano", get_game("volcano").default_variant, 3, args.volcano_matches),
+    ]
+    bot = subprocess.Popen(
+        [sys.executable, str(BOT_SERVER), "--secret", SECRET],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
+    try:
+        assert bot.stdout is not None
+        url = bot.stdout.readline().strip()
+        if not url:
+            sys.exit("the bot server did not start")
+        print(f"bot: first legal move, bot SDK server in process {bot.pid}; {args.runs} interleaved runs")
+        for scenario in scenarios:
+            bench(scenario, f"{url}/", args.runs)
+    finally:
+        assert bot.stdin is not None
+        bot.stdin.close()
+        bot.wait(timeout=10)
 
 
 if __name__ == "__main__":
