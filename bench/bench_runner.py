@@ -11,11 +11,18 @@ ways of playing the same matches against it are timed, interleaved and repeated:
   notices, moves, end notices, in the same order), each signed inside the timing and sent with
   plain ``http.client`` over one persistent connection per seat, the answer read and not looked at.
 
-Each figure is moves per second over all the matches of one run; the ratio is referee /
-http.client within the same run (1.0 would mean the referee costs nothing beyond the calls). The
-goal is a ratio of at least 0.9.
+A third timing, ``engine``, re-plays the same matches on the engine alone (the calls the runner
+makes: the first state, then per move the legal moves, the observation, the move and the outcome,
+and the observations of the notices); it is work the plain calls do not do, and it is not the
+transport's.
 
-    python bench/bench_runner.py [--runs 5] [--vulkan-matches 20] [--volcano-matches 10]
+Each figure is moves per second over all the matches of one run; the ratio is referee /
+http.client within the same run (1.0 would mean the referee costs nothing beyond the calls; the
+goal is at least 0.9). The last line sets the referee against http.client plus the engine alone
+(1/ratio = referee time / (http.client time + engine time)): what the referee costs beyond both.
+One untimed match of each kind warms both sides up first.
+
+    python bench/bench_runner.py [--runs 5] [--vulkan-matches 30] [--volcano-matches 15]
 """
 
 from __future__ import annotations
@@ -140,6 +147,26 @@ def time_plain(requests: list[list[tuple[int, bytes]]], url: str, seats: int, mo
     return moves / (time.perf_counter() - started)
 
 
+def time_engine(scenario: Scenario, specs: list[MatchSpec], moves: list[list[Any]]) -> float:
+    """Moves per second of the engine alone, making the runner's calls for the recorded moves."""
+    game = get_game(scenario.game)
+    started = time.perf_counter()
+    for spec, played in zip(specs, moves, strict=True):
+        state = game.new_state(spec.config)
+        state.to_json()
+        for seat in range(scenario.seats):
+            state.observation(seat)  # the start notices
+        for move in played:
+            seat = state.current_seat
+            state.legal_moves()
+            state.observation(seat)
+            state.apply(move)
+            state.outcome()
+        for seat in range(scenario.seats):
+            state.observation(seat)  # the end notices
+    return sum(len(match) for match in moves) / (time.perf_counter() - started)
+
+
 def _spread(values: list[float], form: str) -> str:
     return "  ".join(format(v, form) for v in (min(values), statistics.median(values), max(values)))
 
@@ -148,32 +175,37 @@ def bench(scenario: Scenario, url: str, runs: int) -> None:
     specs = scenario.specs()
     requests, moves = record(scenario)
     total_moves = sum(len(match) for match in moves)
-    referee: list[float] = []
-    plain: list[float] = []
-    ratios: list[float] = []
+    time_referee(scenario, specs[:1], url, moves[:1])  # warm-up, untimed
+    time_plain(requests[:1], url, scenario.seats, len(moves[0]))
+    timings: dict[str, Callable[[], float]] = {
+        "referee": lambda: time_referee(scenario, specs, url, moves),
+        "http.client": lambda: time_plain(requests, url, scenario.seats, total_moves),
+        "engine": lambda: time_engine(scenario, specs, moves),
+    }
+    measured: dict[str, list[float]] = {name: [] for name in timings}
     for run in range(runs):
-        timings: dict[str, Callable[[], float]] = {
-            "referee": lambda: time_referee(scenario, specs, url, moves),
-            "plain": lambda: time_plain(requests, url, scenario.seats, total_moves),
-        }
-        order = ["referee", "plain"] if run % 2 == 0 else ["plain", "referee"]
-        measured = {name: timings[name]() for name in order}
-        referee.append(measured["referee"])
-        plain.append(measured["plain"])
-        ratios.append(measured["referee"] / measured["plain"])
+        order = list(timings) if run % 2 == 0 else list(reversed(timings))
+        for name in order:
+            measured[name].append(timings[name]())
+    ratios = [r / p for r, p in zip(measured["referee"], measured["http.client"], strict=True)]
+    beyond = [
+        (1 / p + 1 / e) * r
+        for r, p, e in zip(measured["referee"], measured["http.client"], measured["engine"], strict=True)
+    ]
     calls = sum(len(match) for match in requests)
     print(f"{scenario.label}: {scenario.matches} matches, {total_moves} moves ({calls} calls) per run")
-    print(f"  {'moves/s (min median max)':<34}")
-    print(f"  {'referee':<12}{_spread(referee, '9.0f')}")
-    print(f"  {'http.client':<12}{_spread(plain, '9.0f')}")
-    print(f"  {'ratio':<12}{_spread(ratios, '9.2f')}   goal >= {GOAL:.2f}")
+    print(f"  {'moves/s':<26}{'min':>9}  {'median':>9}  {'max':>9}")
+    for name, values in measured.items():
+        print(f"  {name:<26}{_spread(values, '9.0f')}")
+    print(f"  {'ratio referee/http.client':<26}{_spread(ratios, '9.2f')}   goal >= {GOAL:.2f}")
+    print(f"  {'ratio referee/(http+engine)':<26}{_spread(beyond, '9.2f')}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="interleaved runs per game (at least 3)")
-    parser.add_argument("--vulkan-matches", type=int, default=20, help="4-seat Vulkan! matches a run")
-    parser.add_argument("--volcano-matches", type=int, default=10, help="3-seat Volcano matches a run")
+    parser.add_argument("--vulkan-matches", type=int, default=30, help="4-seat Vulkan! matches a run")
+    parser.add_argument("--volcano-matches", type=int, default=15, help="3-seat Volcano matches a run")
     args = parser.parse_args()
     if args.runs < 3:
         parser.error("--runs must be at least 3")

@@ -237,6 +237,11 @@ class _Resolver:
 
     def __init__(self, threads: int) -> None:
         self._threads = threads
+        self._reset()
+        # a forked child (a prefork worker) has none of the parent's threads: start afresh there
+        os.register_at_fork(after_in_child=self._reset)
+
+    def _reset(self) -> None:
         self._started = 0
         self._jobs: SimpleQueue[tuple[Future[Any], str, int]] = SimpleQueue()
         self._pending: dict[tuple[str, int], Future[Any]] = {}

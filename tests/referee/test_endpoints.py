@@ -197,3 +197,22 @@ def test_a_resolved_address_outside_the_policy_is_refused(fake_dns, bot_port: in
     reply = agent.ask(_move_request(), 2.0)
     assert reply.fault is Fault.ENDPOINT_REFUSED
     assert "loopback" in reply.detail
+
+
+def test_a_forked_child_resolves_with_threads_of_its_own(fake_dns) -> None:
+    import multiprocessing
+
+    from referee.endpoints import RESOLVER_THREADS
+
+    policy = EndpointPolicy.from_text("127.0.0.0/8")
+    for index in range(RESOLVER_THREADS):  # every resolver thread of the parent is started, and stuck
+        with pytest.raises(ResolutionTimeout):
+            policy.check_url(f"http://parent-{index}.never.test/bot", timeout_s=0.01)
+    context = multiprocessing.get_context("fork")
+    with context.Pool(1) as pool:
+        port = pool.apply(_check_in_child, ("http://child.loop.test:81/bot",))
+    assert port == 81
+
+
+def _check_in_child(url: str) -> int:
+    return EndpointPolicy.from_text("127.0.0.0/8").check_url(url, timeout_s=5.0).port
