@@ -57,13 +57,13 @@ def encode(message: dict[str, Any]) -> bytes:
     """The exact bytes sent (and signed): compact UTF-8 JSON, keys in the message's order.
 
     Encoded with orjson (a request carries every legal move, tens of kilobytes for some games, and
-    the standard library's encoder costs several times more); a value orjson refuses (an integer
-    beyond 64 bits, say) falls back to the standard encoder, so nothing that encoded before fails
-    now. Both give the same JSON document; only number spellings may differ (``1e16`` for
-    ``1e+16``).
+    the standard library's encoder costs several times more); a value orjson refuses (a key that is
+    not a string, an integer beyond 64 bits) falls back to the standard encoder, so nothing that
+    encoded before fails now. Both give the same JSON document; only number spellings may differ
+    (``1e16`` for ``1e+16``).
     """
     try:
-        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
+        return orjson.dumps(message)
     except TypeError:  # orjson.JSONEncodeError is a TypeError
         return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode()
 
