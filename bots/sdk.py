@@ -141,6 +141,13 @@ class KeepAliveHandler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (http.server's name)
         return
 
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except (ConnectionError, TimeoutError):
+            # the referee gave up on an answer (its deadline passed) and closed the connection
+            self.close_connection = True
+
     def _serve(self) -> None:
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
             self.close_connection = True
