@@ -16,7 +16,8 @@ makes: the first state, then per move the legal moves, the observation, the move
 and the observations of the notices); it is work the plain calls do not do, and it is not the
 transport's.
 
-Each figure is moves per second over all the matches of one run; the ratio is referee /
+The three are interleaved match by match (the order turned round at every match) and repeated
+``--runs`` times. Each figure is moves per second over all the matches of one run; the ratio is referee /
 http.client within the same run (1.0 would mean the referee costs nothing beyond the calls; the
 goal is at least 0.9). The last line sets the referee against http.client plus the engine alone
 (1/ratio = referee time / (http.client time + engine time)): what the referee costs beyond both.
@@ -107,64 +108,59 @@ def record(scenario: Scenario) -> tuple[list[list[tuple[int, bytes]]], list[list
     return requests, moves
 
 
-def time_referee(scenario: Scenario, specs: list[MatchSpec], url: str, expected: list[list[Any]]) -> float:
-    """Moves per second of whole matches played by the referee; checks they are the recorded ones."""
-    played, faults = [], 0
+def time_referee(scenario: Scenario, spec: MatchSpec, index: int, url: str, expected: list[Any]) -> float:
+    """Seconds the referee takes to play one match; checks it is the recorded one, without faults."""
     started = time.perf_counter()
-    for index, spec in enumerate(specs):
-        players = [Player(f"bot-{seat}", HttpAgent(url, SECRET, LOOPBACK)) for seat in range(scenario.seats)]
-        replay = run_match(_match_id(index), spec, players)
-        played.append([record.move for record in replay.moves])
-        faults += sum(1 for record in replay.moves if record.fault is not None)
+    players = [Player(f"bot-{seat}", HttpAgent(url, SECRET, LOOPBACK)) for seat in range(scenario.seats)]
+    replay = run_match(_match_id(index), spec, players)
     elapsed = time.perf_counter() - started
-    if faults or played != expected:
-        sys.exit(f"{scenario.label}: the referee's matches are not the recorded ones ({faults} faults)")
-    return sum(len(moves) for moves in played) / elapsed
+    faults = sum(1 for record in replay.moves if record.fault is not None)
+    if faults or [record.move for record in replay.moves] != expected:
+        sys.exit(f"{scenario.label}: match {index} is not the recorded one ({faults} faults)")
+    return elapsed
 
 
-def time_plain(requests: list[list[tuple[int, bytes]]], url: str, seats: int, moves: int) -> float:
-    """Moves per second of plain http.client calls sending the recorded bytes, one connection a seat."""
+def time_plain(requests: list[tuple[int, bytes]], url: str, seats: int) -> float:
+    """Seconds plain http.client calls take to send one match's recorded bytes, one connection a seat."""
     parts = urlsplit(url)
     host, port, path = parts.hostname or "127.0.0.1", parts.port, parts.path
     started = time.perf_counter()
-    for match in requests:
-        connections = [http.client.HTTPConnection(host, port, timeout=5) for _ in range(seats)]
-        for seat, body in match:
-            headers = {
-                "User-Agent": USER_AGENT,
-                "Content-Type": "application/json",
-                "Accept": "application/json",
-                SIGNATURE_HEADER: sign(SECRET, body),
-            }
-            connection = connections[seat]
-            connection.request("POST", path, body, headers)
-            response = connection.getresponse()
-            response.read()
-            if response.status != 200:
-                sys.exit(f"plain call answered with HTTP status {response.status}")
-        for connection in connections:
-            connection.close()
-    return moves / (time.perf_counter() - started)
+    connections = [http.client.HTTPConnection(host, port, timeout=5) for _ in range(seats)]
+    for seat, body in requests:
+        headers = {
+            "User-Agent": USER_AGENT,
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            SIGNATURE_HEADER: sign(SECRET, body),
+        }
+        connection = connections[seat]
+        connection.request("POST", path, body, headers)
+        response = connection.getresponse()
+        response.read()
+        if response.status != 200:
+            sys.exit(f"plain call answered with HTTP status {response.status}")
+    for connection in connections:
+        connection.close()
+    return time.perf_counter() - started
 
 
-def time_engine(scenario: Scenario, specs: list[MatchSpec], moves: list[list[Any]]) -> float:
-    """Moves per second of the engine alone, making the runner's calls for the recorded moves."""
+def time_engine(scenario: Scenario, spec: MatchSpec, played: list[Any]) -> float:
+    """Seconds the engine alone takes for the runner's calls on one match's recorded moves."""
     game = get_game(scenario.game)
     started = time.perf_counter()
-    for spec, played in zip(specs, moves, strict=True):
-        state = game.new_state(spec.config)
-        state.to_json()
-        for seat in range(scenario.seats):
-            state.observation(seat)  # the start notices
-        for move in played:
-            seat = state.current_seat
-            state.legal_moves()
-            state.observation(seat)
-            state.apply(move)
-            state.outcome()
-        for seat in range(scenario.seats):
-            state.observation(seat)  # the end notices
-    return sum(len(match) for match in moves) / (time.perf_counter() - started)
+    state = game.new_state(spec.config)
+    state.to_json()
+    for seat in range(scenario.seats):
+        state.observation(seat)  # the start notices
+    for move in played:
+        seat = state.current_seat
+        state.legal_moves()
+        state.observation(seat)
+        state.apply(move)
+        state.outcome()
+    for seat in range(scenario.seats):
+        state.observation(seat)  # the end notices
+    return time.perf_counter() - started
 
 
 def _spread(values: list[float], form: str) -> str:
@@ -175,18 +171,24 @@ def bench(scenario: Scenario, url: str, runs: int) -> None:
     specs = scenario.specs()
     requests, moves = record(scenario)
     total_moves = sum(len(match) for match in moves)
-    time_referee(scenario, specs[:1], url, moves[:1])  # warm-up, untimed
-    time_plain(requests[:1], url, scenario.seats, len(moves[0]))
-    timings: dict[str, Callable[[], float]] = {
-        "referee": lambda: time_referee(scenario, specs, url, moves),
-        "http.client": lambda: time_plain(requests, url, scenario.seats, total_moves),
-        "engine": lambda: time_engine(scenario, specs, moves),
+    time_referee(scenario, specs[0], 0, url, moves[0])  # warm-up, untimed
+    time_plain(requests[0], url, scenario.seats)
+    timings: dict[str, Callable[[int], float]] = {
+        "referee": lambda i: time_referee(scenario, specs[i], i, url, moves[i]),
+        "http.client": lambda i: time_plain(requests[i], url, scenario.seats),
+        "engine": lambda i: time_engine(scenario, specs[i], moves[i]),
     }
     measured: dict[str, list[float]] = {name: [] for name in timings}
     for run in range(runs):
-        order = list(timings) if run % 2 == 0 else list(reversed(timings))
-        for name in order:
-            measured[name].append(timings[name]())
+        # interleaved match by match, the order turned round every match, so that load from
+        # elsewhere on the machine falls on every side alike
+        seconds = dict.fromkeys(timings, 0.0)
+        for index in range(scenario.matches):
+            names = list(timings) if (run + index) % 2 == 0 else list(reversed(timings))
+            for name in names:
+                seconds[name] += timings[name](index)
+        for name in timings:
+            measured[name].append(total_moves / seconds[name])
     ratios = [r / p for r, p in zip(measured["referee"], measured["http.client"], strict=True)]
     beyond = [
         (1 / p + 1 / e) * r

@@ -102,7 +102,8 @@ class HttpAgent:
     """A bot endpoint, called with ``POST`` and the JSON request, signed with the bot's secret.
 
     One agent plays one seat: it keeps one HTTP/1.1 connection to the bot for the match (the
-    ``end`` notice closes it, as does :meth:`close`), and opens it again whenever it was lost.
+    ``end`` notice closes it, as does :meth:`close`), and opens it again whenever it was lost. Its
+    requests go one at a time, as the runner sends them: an agent is not shared between threads.
     """
 
     def __init__(
