@@ -1,111 +1,240 @@
-"""The referee's per-move cost against a bot on loopback, next to plain HTTP calls to the same bot.
+"""Moves per second of the referee over HTTP, next to plain ``http.client`` calls to the same bot.
 
-Three figures from one run, on the same bot server (the reference bots over HTTP, one thread per
-request): a plain ``requests.post`` of each move request to the bot (a new connection each time, as
-the referee makes), the engine alone re-playing the same moves, and the whole referee (request
-building, signing, the HTTP agent, legality check, replay record). The ratio referee / (plain HTTP +
-engine) is the referee's overhead; 1.0 would be none.
+The bot plays the first legal move, behind the bot SDK's server, in a process of its own
+(``bench/first_legal_bot.py``), so the referee does not share its interpreter with the bot. Two
+ways of playing the same matches against it are timed, interleaved and repeated:
 
-    python bench/bench_runner.py [--game vulkan] [--bot random] [--matches 5]
+- ``referee``: ``referee.runner.run_match`` with one ``HttpAgent`` per seat, the agents built
+  inside the timing (as a worker builds them for every match): the engine, request building,
+  encoding, signing, the HTTP exchange, the answer check and the replay record;
+- ``http.client``: the very same request bytes (recorded beforehand from the same matches: start
+  notices, moves, end notices, in the same order), each signed inside the timing and sent with
+  plain ``http.client`` over one persistent connection per seat, the answer read and not looked at.
+
+A third timing, ``engine``, re-plays the same matches on the engine alone (the calls the runner
+makes: the first state, then per move the legal moves, the observation, the move and the outcome,
+and the observations of the notices); it is work the plain calls do not do, and it is not the
+transport's.
+
+The three are interleaved match by match (the order turned round at every match) and repeated
+``--runs`` times. Each figure is moves per second over all the matches of one run; the ratio is referee /
+http.client within the same run (1.0 would mean the referee costs nothing beyond the calls; the
+goal is at least 0.9). The last line sets the referee against http.client plus the engine alone
+(1/ratio = referee time / (http.client time + engine time)): what the referee costs beyond both.
+One untimed match of each kind warms both sides up first.
+
+    python bench/bench_runner.py [--runs 5] [--vulkan-matches 30] [--volcano-matches 15]
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import statistics
+import subprocess
+import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
-import requests
-
-from bots.server import serve_in_thread
-from referee.agents import HttpAgent
+from referee.agents import USER_AGENT, HttpAgent, Reply
 from referee.endpoints import EndpointPolicy
-from referee.protocol import SIGNATURE_HEADER, encode, request_base, sign
+from referee.match import MatchSpec, TimeControl
+from referee.protocol import SIGNATURE_HEADER, encode, sign
 from referee.registry import get_game
-from referee.runner import SeatBot, TimeControl, run_match
+from referee.runner import Player, run_match
 
-SECRET = "bench"
+SECRET = "bench-secret"
+LOOPBACK = EndpointPolicy.from_text("127.0.0.0/8")
+GOAL = 0.9
+BOT_SERVER = Path(__file__).with_name("first_legal_bot.py")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    game: str
+    variant: str
+    seats: int
+    matches: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.game}/{self.variant}, {self.seats} seats"
+
+    def specs(self) -> list[MatchSpec]:
+        return [
+            MatchSpec.build(
+                game=self.game,
+                variant=self.variant,
+                bots=[f"bot-{seat}" for seat in range(self.seats)],
+                seed=seed,
+                time=TimeControl(move_ms=5000),
+            )
+            for seed in range(self.matches)
+        ]
+
+
+class _Recorder:
+    """Plays the first legal move in-process and keeps the bytes of every request, per seat."""
+
+    def __init__(self, seat: int, sent: list[tuple[int, bytes]]) -> None:
+        self.seat = seat
+        self.sent = sent
+
+    def ask(self, request: dict[str, Any], timeout_s: float) -> Reply:
+        self.sent.append((self.seat, encode(request)))
+        return Reply(request["legal_moves"][0], 0.0)
+
+    def notify(self, request: dict[str, Any], timeout_s: float) -> None:
+        self.sent.append((self.seat, encode(request)))
+
+
+def _match_id(index: int) -> str:
+    return f"bench-{index}"
+
+
+def record(scenario: Scenario) -> tuple[list[list[tuple[int, bytes]]], list[list[Any]]]:
+    """Every match's requests in the order the referee sends them, and every match's moves."""
+    requests, moves = [], []
+    for index, spec in enumerate(scenario.specs()):
+        sent: list[tuple[int, bytes]] = []
+        players = [Player(f"bot-{seat}", _Recorder(seat, sent)) for seat in range(scenario.seats)]
+        replay = run_match(_match_id(index), spec, players)
+        requests.append(sent)
+        moves.append([record.move for record in replay.moves])
+    return requests, moves
+
+
+def time_referee(scenario: Scenario, spec: MatchSpec, index: int, url: str, expected: list[Any]) -> float:
+    """Seconds the referee takes to play one match; checks it is the recorded one, without faults."""
+    started = time.perf_counter()
+    players = [Player(f"bot-{seat}", HttpAgent(url, SECRET, LOOPBACK)) for seat in range(scenario.seats)]
+    replay = run_match(_match_id(index), spec, players)
+    elapsed = time.perf_counter() - started
+    faults = sum(1 for record in replay.moves if record.fault is not None)
+    if faults or [record.move for record in replay.moves] != expected:
+        sys.exit(f"{scenario.label}: match {index} is not the recorded one ({faults} faults)")
+    return elapsed
+
+
+def time_plain(requests: list[tuple[int, bytes]], url: str, seats: int) -> float:
+    """Seconds plain http.client calls take to send one match's recorded bytes, one connection a seat."""
+    parts = urlsplit(url)
+    host, port, path = parts.hostname or "127.0.0.1", parts.port, parts.path
+    started = time.perf_counter()
+    connections = [http.client.HTTPConnection(host, port, timeout=5) for _ in range(seats)]
+    for seat, body in requests:
+        headers = {
+            "User-Agent": USER_AGENT,
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            SIGNATURE_HEADER: sign(SECRET, body),
+        }
+        connection = connections[seat]
+        connection.request("POST", path, body, headers)
+        response = connection.getresponse()
+        response.read()
+        if response.status != 200:
+            sys.exit(f"plain call answered with HTTP status {response.status}")
+    for connection in connections:
+        connection.close()
+    return time.perf_counter() - started
+
+
+def time_engine(scenario: Scenario, spec: MatchSpec, played: list[Any]) -> float:
+    """Seconds the engine alone takes for the runner's calls on one match's recorded moves."""
+    game = get_game(scenario.game)
+    started = time.perf_counter()
+    state = game.new_state(spec.config)
+    state.to_json()
+    for seat in range(scenario.seats):
+        state.observation(seat)  # the start notices
+    for move in played:
+        seat = state.current_seat
+        state.legal_moves()
+        state.observation(seat)
+        state.apply(move)
+        state.outcome()
+    for seat in range(scenario.seats):
+        state.observation(seat)  # the end notices
+    return time.perf_counter() - started
+
+
+def _spread(values: list[float], form: str) -> str:
+    return "  ".join(format(v, form) for v in (min(values), statistics.median(values), max(values)))
+
+
+def bench(scenario: Scenario, url: str, runs: int) -> None:
+    specs = scenario.specs()
+    requests, moves = record(scenario)
+    total_moves = sum(len(match) for match in moves)
+    time_referee(scenario, specs[0], 0, url, moves[0])  # warm-up, untimed
+    time_plain(requests[0], url, scenario.seats)
+    timings: dict[str, Callable[[int], float]] = {
+        "referee": lambda i: time_referee(scenario, specs[i], i, url, moves[i]),
+        "http.client": lambda i: time_plain(requests[i], url, scenario.seats),
+        "engine": lambda i: time_engine(scenario, specs[i], moves[i]),
+    }
+    measured: dict[str, list[float]] = {name: [] for name in timings}
+    for run in range(runs):
+        # interleaved match by match, the order turned round every match, so that load from
+        # elsewhere on the machine falls on every side alike
+        seconds = dict.fromkeys(timings, 0.0)
+        for index in range(scenario.matches):
+            names = list(timings) if (run + index) % 2 == 0 else list(reversed(timings))
+            for name in names:
+                seconds[name] += timings[name](index)
+        for name in timings:
+            measured[name].append(total_moves / seconds[name])
+    ratios = [r / p for r, p in zip(measured["referee"], measured["http.client"], strict=True)]
+    beyond = [
+        (1 / p + 1 / e) * r
+        for r, p, e in zip(measured["referee"], measured["http.client"], measured["engine"], strict=True)
+    ]
+    calls = sum(len(match) for match in requests)
+    print(f"{scenario.label}: {scenario.matches} matches, {total_moves} moves ({calls} calls) per run")
+    print(f"  {'moves/s':<26}{'min':>9}  {'median':>9}  {'max':>9}")
+    for name, values in measured.items():
+        print(f"  {name:<26}{_spread(values, '9.0f')}")
+    print(f"  {'ratio referee/http.client':<26}{_spread(ratios, '9.2f')}   goal >= {GOAL:.2f}")
+    print(f"  {'ratio referee/(http+engine)':<26}{_spread(beyond, '9.2f')}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="vulkan")
-    parser.add_argument("--bot", default="random")
-    parser.add_argument("--matches", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=5, help="interleaved runs per game (at least 3)")
+    parser.add_argument("--vulkan-matches", type=int, default=30, help="4-seat Vulkan! matches a run")
+    parser.add_argument("--volcano-matches", type=int, default=15, help="3-seat Volcano matches a run")
     args = parser.parse_args()
-
-    game = get_game(args.game)
-    variant = game.variant(game.default_variant)
-    seats = variant.seats[-1]
-    path = f"{args.game}/{args.bot}"
-    server, base_url = serve_in_thread(secrets={path: SECRET})
-    url = f"{base_url}/{path}"
-    policy = EndpointPolicy.from_text("127.0.0.0/8")
-    try:
-        referee_s, moves_total, replays = 0.0, 0, []
-        for index in range(args.matches):
-            players = [SeatBot(f"b{s}", args.bot, HttpAgent(url, SECRET, policy)) for s in range(seats)]
-            started = time.perf_counter()
-            replay = run_match(
-                match_id=f"bench-{index}",
-                game_id=args.game,
-                variant=variant.name,
-                seats=players,
-                seed=index,
-                time=TimeControl(move_ms=5000),
-            )
-            referee_s += time.perf_counter() - started
-            moves_total += len(replay["moves"])
-            replays.append(replay)
-
-        engine_s, http_s, http_calls = 0.0, 0.0, 0
-        session_less_post = requests.post
-        for index, replay in enumerate(replays):
-            state = game.start(variant.name, seats=seats, seed=index)
-            for record in replay["moves"]:
-                seat = record["seat"]
-                message = request_base(
-                    kind="move",
-                    match_id=f"plain-{index}",
-                    game=args.game,
-                    variant=variant.name,
-                    seat=seat,
-                    seats=seats,
-                    turn=record["turn"],
-                    time={"move_ms": 5000, "bank_ms": 0},
-                    observation=state.observation(seat),
-                )
-                message["legal_moves"] = state.legal_moves()
-                body = encode(message)
-                started = time.perf_counter()
-                session_less_post(url, data=body, headers={SIGNATURE_HEADER: sign(SECRET, body)}, timeout=5)
-                http_s += time.perf_counter() - started
-                http_calls += 1
-                started = time.perf_counter()
-                state.apply(record["move"])
-                engine_s += time.perf_counter() - started
-    finally:
-        server.shutdown()
-
-    referee_ms = 1000 * referee_s / moves_total
-    http_ms = 1000 * http_s / http_calls
-    engine_ms = 1000 * engine_s / moves_total
-    faults = sum(1 for r in replays for m in r["moves"] if m["fault"])
-    think = statistics.median(m["think_ms"] for r in replays for m in r["moves"])
-    print(f"game {args.game}/{variant.name}, {seats} seats, bot {args.bot} over loopback HTTP")
-    print(f"matches {args.matches}, moves {moves_total}, faults {faults}")
-    print(f"plain HTTP call per move       {http_ms:8.3f} ms")
-    print(f"engine apply per move          {engine_ms:8.3f} ms")
-    print(f"referee per move (everything)  {referee_ms:8.3f} ms   (median think time {think:.3f} ms)")
-    print(f"ratio referee / plain HTTP      {referee_ms / http_ms:8.2f}")
-    print(f"ratio referee / (HTTP + engine) {referee_ms / (http_ms + engine_ms):8.2f}")
-    # the referee also sends a start and an end notice to every seat: more calls than moves
-    calls = moves_total + 2 * seats * args.matches
-    per_call = referee_s * 1000 / calls
-    print(
-        f"referee per HTTP call (notices included) {per_call:.3f} ms, "
-        f"ratio to plain HTTP {per_call / http_ms:.2f}"
+    if args.runs < 3:
+        parser.error("--runs must be at least 3")
+    if args.vulkan_matches < 1 or args.volcano_matches < 1:
+        parser.error("the match counts must be at least 1")
+    scenarios = [
+        Scenario("vulkan", "competitive", 4, args.vulkan_matches),
+        Scenario("volcano", get_game("volcano").default_variant, 3, args.volcano_matches),
+    ]
+    bot = subprocess.Popen(
+        [sys.executable, str(BOT_SERVER), "--secret", SECRET],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
+    try:
+        assert bot.stdout is not None
+        url = bot.stdout.readline().strip()
+        if not url:
+            sys.exit("the bot server did not start")
+        print(f"bot: first legal move, bot SDK server in process {bot.pid}; {args.runs} interleaved runs")
+        for scenario in scenarios:
+            bench(scenario, f"{url}/", args.runs)
+    finally:
+        assert bot.stdin is not None
+        bot.stdin.close()
+        bot.wait(timeout=10)
 
 
 if __name__ == "__main__":

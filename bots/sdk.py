@@ -15,18 +15,26 @@ when given the secret (401 otherwise), and turns the function's return value int
 ``{"move": ...}``. For a bot that keeps state per match, pass ``factory`` instead: it is called
 once per match and seat with the start (or first move) request and returns an object with a
 ``choose`` method (see :class:`bots.base.Bot`).
+
+The server keeps HTTP/1.1 connections open between requests (the referee sends a seat's every
+request of a match over one connection); werkzeug's development server closes each one, so the
+requests are handled here (:class:`KeepAliveHandler`) and handed to the app through WSGI.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 from flask import Flask, Response, request
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
+from werkzeug.serving import BaseWSGIServer, make_server
 
 from bots.base import Bot, Request
 from referee.protocol import SIGNATURE_HEADER, signature_matches
@@ -116,16 +124,113 @@ def create_bot_app(
     return app
 
 
-class _QuietHandler(WSGIRequestHandler):
-    """No access log: a bot served beside a referee or a test would otherwise print every move."""
+MAX_REQUEST_BYTES = 8 * 1024 * 1024
+IDLE_TIMEOUT_S = 60.0
+_HOP_BY_HOP = frozenset({"connection", "keep-alive", "transfer-encoding", "content-length"})
 
-    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+
+class KeepAliveHandler(BaseHTTPRequestHandler):
+    """HTTP/1.1 with persistent connections in front of a WSGI app (``self.server.app``).
+
+    Each request body is read in full (``Content-Length``; chunked requests are refused with 411),
+    the app's answer is collected and sent in one write with its ``Content-Length``, and the
+    connection waits for the next request, up to :data:`IDLE_TIMEOUT_S` idle. No access log: a bot
+    served beside a referee or a test would otherwise print every move.
+    """
+
+    protocol_version = "HTTP/1.1"
+    timeout = IDLE_TIMEOUT_S
+    disable_nagle_algorithm = True
+    server: BaseWSGIServer
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (http.server's name)
         return
+
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except (ConnectionError, TimeoutError):
+            # the referee gave up on an answer (its deadline passed) and closed the connection
+            self.close_connection = True
+
+    def _serve(self) -> None:
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            self.close_connection = True
+            self._reply("411 Length Required", [("Content-Type", "text/plain")], [b"send a Content-Length"])
+            return
+        length_text = self.headers.get("Content-Length", "0") or "0"
+        if not length_text.isdecimal() or int(length_text) > MAX_REQUEST_BYTES:
+            self.close_connection = True
+            self._reply("413 Content Too Large", [("Content-Type", "text/plain")], [b"request too large"])
+            return
+        body = self.rfile.read(int(length_text))
+        status_and_headers: list[Any] = []
+
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            status_and_headers[:] = [status, headers]
+            return lambda data: None  # the old-style write(); Flask does not use it
+
+        try:
+            chunks = self.server.app(self._environ(body), start_response)
+            try:
+                content = [bytes(chunk) for chunk in chunks]
+            finally:
+                close = getattr(chunks, "close", None)
+                if close is not None:
+                    close()
+        except Exception:  # the app's own error handling failed: answer, and keep serving
+            self.close_connection = True
+            self._reply("500 Internal Server Error", [("Content-Type", "text/plain")], [b"server error"])
+            return
+        self._reply(*status_and_headers, content)
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = _serve
+
+    def _environ(self, body: bytes) -> dict[str, Any]:
+        path, _, query = self.path.partition("?")
+        host, port = self.server.server_address[:2]
+        environ: dict[str, Any] = {
+            "REQUEST_METHOD": self.command,
+            "SCRIPT_NAME": "",
+            "PATH_INFO": unquote_to_bytes(path).decode("latin-1"),
+            "QUERY_STRING": query,
+            "SERVER_NAME": str(host),
+            "SERVER_PORT": str(port),
+            "SERVER_PROTOCOL": self.request_version,
+            "REMOTE_ADDR": self.client_address[0],
+            "CONTENT_LENGTH": str(len(body)),
+            "wsgi.version": (1, 0),
+            "wsgi.url_scheme": "http",
+            "wsgi.input": io.BytesIO(body),
+            "wsgi.errors": sys.stderr,
+            "wsgi.multithread": True,
+            "wsgi.multiprocess": False,
+            "wsgi.run_once": False,
+        }
+        for name, value in self.headers.items():
+            key = name.upper().replace("-", "_")
+            if key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+                if key == "CONTENT_TYPE":
+                    environ[key] = value
+                continue
+            key = f"HTTP_{key}"
+            environ[key] = f"{environ[key]},{value}" if key in environ else value
+        return environ
+
+    def _reply(self, status: str, headers: list[tuple[str, str]], content: list[bytes]) -> None:
+        body = b"".join(content)
+        lines = [f"HTTP/1.1 {status}"]
+        lines += [f"{name}: {value}" for name, value in headers if name.lower() not in _HOP_BY_HOP]
+        lines.append(f"Content-Length: {len(body)}")
+        if self.close_connection:
+            lines.append("Connection: close")
+        head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+        self.wfile.write(head + body)
 
 
 def serve_app_in_thread(app: Flask, host: str = "127.0.0.1", port: int = 0) -> tuple[BaseWSGIServer, str]:
     """Serve a WSGI app from a daemon thread; returns the server (``shutdown()`` it) and base URL."""
-    server = make_server(host, port, app, threaded=True, request_handler=_QuietHandler)
+    server = make_server(host, port, app, threaded=True, request_handler=KeepAliveHandler)  # type: ignore[arg-type]
     threading.Thread(target=server.serve_forever, name=f"bot-server:{server.port}", daemon=True).start()
     return server, f"http://{host}:{server.port}"
 
@@ -140,4 +245,4 @@ def run_bot(
 ) -> None:
     """Serve a bot until interrupted (a threaded development server: fine for one bot's matches)."""
     app = create_bot_app(choose, factory=factory, secret=secret)
-    make_server(host, port, app, threaded=True).serve_forever()
+    make_server(host, port, app, threaded=True, request_handler=KeepAliveHandler).serve_forever()  # type: ignore[arg-type]

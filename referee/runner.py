@@ -108,6 +108,8 @@ def run_match(
         seat = state.current_seat
         assert seat is not None, "an engine must name a seat to move while the game goes on"
         account = accounts[seat]
+        # computed once per state and shared, never rebuilt: the request carries this very list
+        # (encoded once, with the request), the answer is looked up in it, a fallback drawn from it
         legal = state.legal_moves()
         if account.forfeited:
             reply = Reply(None, 0.0, Fault.FORFEITED, "seat has forfeited")

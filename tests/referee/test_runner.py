@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
 from referee.agents import Agent, LocalAgent, Reply
 from referee.game import MOVE_LIMIT, SetupError
 from referee.match import MatchSpec, TimeControl
+from referee.protocol import encode
 from referee.replay import Replay, compress, decompress, verify_replay
 from referee.runner import Player, run_match
 
@@ -208,3 +210,66 @@ def test_the_faults_of_a_seat_are_counted_by_kind_once() -> None:
     replay = _play([_seat("broken", Broken()), _seat("b", TakeOne())], max_faults=2)
     assert replay["seats"][0]["fault_kinds"] == {"illegal_move": 2}
     assert Replay.from_json(replay).faults_by_bot() == {"broken": {"illegal_move": 2, "forfeit": 1}}
+
+
+class _Recording:
+    """Plays the first legal move and keeps every request the runner sent it."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict] = []
+
+    def ask(self, request: dict, timeout_s: float) -> Reply:
+        self.requests.append(request)
+        return Reply(request["legal_moves"][0], 1.0)
+
+    def notify(self, request: dict, timeout_s: float) -> None:
+        self.requests.append(request)
+
+
+@pytest.mark.parametrize(("game", "seats"), [("vulkan", 4), ("volcano", 3), ("catan-volcano", 3)])
+def test_request_bytes_are_the_documented_compact_json_of_the_request(game: str, seats: int) -> None:
+    # the protocol's spelling: compact separators, UTF-8, keys in the message's order; the faster
+    # encoder must give exactly what the standard library's encoder gives for real requests
+    agents = [_Recording() for _ in range(seats)]
+    spec = MatchSpec.build(game=game, bots=[f"b{seat}" for seat in range(seats)], seed=5)
+    run_match("m-bytes", spec, [Player(f"b{seat}", agent) for seat, agent in enumerate(agents)])
+    sent = [request for agent in agents for request in agent.requests]
+    assert {request["type"] for request in sent} == {"start", "move", "end"}
+    for request in sent:
+        assert encode(request) == json.dumps(request, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def test_values_the_fast_encoder_refuses_are_still_encoded_as_json() -> None:
+    # a key that is not a string, an integer beyond 64 bits
+    body = encode({"observation": {1: "one", "big": 2**70, "name": "Été"}})
+    assert json.loads(body) == {"observation": {"1": "one", "big": 2**70, "name": "Été"}}
+    assert body == '{"observation":{"1":"one","big":1180591620717411303424,"name":"Été"}}'.encode()
+
+
+def test_the_legal_moves_are_computed_once_per_move_for_the_request_check_and_record(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.referee import toy_game
+
+    computed: list[int] = []
+    in_engine: list[bool] = []
+    legal_moves, apply = toy_game.NimState.legal_moves, toy_game.NimState.apply
+
+    def counted(self: toy_game.NimState) -> list:
+        if not in_engine:  # the engine's own check inside apply is the engine's business
+            computed.append(1)
+        return legal_moves(self)
+
+    def applying(self: toy_game.NimState, move: dict) -> None:
+        in_engine.append(True)
+        try:
+            apply(self, move)
+        finally:
+            in_engine.pop()
+
+    monkeypatch.setattr(toy_game.NimState, "legal_moves", counted)
+    monkeypatch.setattr(toy_game.NimState, "apply", applying)
+    agent = _Recording()
+    replay = _play([("a", agent), ("b", LocalAgent(Broken()))])  # seat 1's moves are fallbacks
+    assert len(computed) == len(replay["moves"])
+    assert any(m["source"] == "fallback" for m in replay["moves"])

@@ -1,0 +1,322 @@
+"""One persistent HTTP/1.1 connection from the referee to a bot endpoint, each exchange under one deadline.
+
+Written on raw sockets rather than on ``http.client`` or ``requests`` for what no library covers
+together:
+
+- the deadline bounds the whole exchange (name resolution, connecting, the TLS handshake, sending,
+  waiting and reading the answer to its last byte), so a bot that trickles its answer byte by byte
+  is cut at the deadline, where per-read timeouts would let it run on;
+- the connection goes to the very address the endpoint policy checked, never to a second DNS
+  answer;
+- the connection is kept for the next request of the match (keep-alive), and opened again, once
+  per request, when the bot closed it while it was idle; anything that leaves the connection in
+  doubt (a fault, an answer framed by closing, extra bytes) closes it, so that no stale answer can
+  be taken for the next one.
+
+Every failure leaves here as :class:`Cut`, carrying the fault kind it maps to.
+"""
+
+from __future__ import annotations
+
+import select
+import socket
+import ssl
+import threading
+import time
+
+from referee.endpoints import EndpointPolicy, EndpointRefused, ParsedEndpoint, ResolutionTimeout
+from referee.protocol import SIGNATURE_HEADER, Fault
+
+HEADER_LIMIT_BYTES = 16 * 1024
+USER_AGENT = "volcano-arena-referee/1"
+_RECV_BYTES = 64 * 1024
+
+
+class Cut(Exception):
+    """The exchange failed in a way that maps to one fault kind."""
+
+    def __init__(self, fault: Fault, detail: str) -> None:
+        super().__init__(detail)
+        self.fault = fault
+        self.detail = detail
+
+
+class _Deadline(Exception):
+    pass
+
+
+class _Stale(Exception):
+    """A reused connection turned out closed before any byte of the answer: safe to send again."""
+
+
+_default_tls: ssl.SSLContext | None = None
+_default_tls_lock = threading.Lock()
+
+
+def default_tls_context() -> ssl.SSLContext:
+    """The system's trusted CAs, loaded once per process and only when an https endpoint is called
+    (loading them costs tens of milliseconds and most of a megabyte)."""
+    global _default_tls
+    with _default_tls_lock:
+        if _default_tls is None:
+            _default_tls = ssl.create_default_context()
+        return _default_tls
+
+
+class BotConnection:
+    """A keep-alive connection to one endpoint URL; :meth:`post` sends one signed request."""
+
+    def __init__(
+        self, url: str, policy: EndpointPolicy, max_bytes: int, tls: ssl.SSLContext | None = None
+    ) -> None:
+        self.url = url
+        self.policy = policy
+        self.max_bytes = max_bytes
+        self.tls = tls
+        self._sock: socket.socket | None = None
+        self._head = b""  # the request head up to the Content-Length value, for this endpoint
+
+    def close(self) -> None:
+        if self._sock is not None:
+            sock, self._sock = self._sock, None
+            sock.close()
+
+    def post(self, body: bytes, signature: str, deadline: float) -> tuple[int, bytes]:
+        """Send the body, signed, and return the answer's status and body; raise :class:`Cut`."""
+        try:
+            return self._post(body, signature, deadline)
+        except Cut:
+            self.close()
+            raise
+        except (_Deadline, TimeoutError):
+            self.close()
+            raise Cut(Fault.TIMEOUT, "no complete answer before the deadline") from None
+        except (OSError, ssl.SSLError) as error:
+            self.close()
+            raise Cut(Fault.CONNECTION, f"connection: {error}") from None
+
+    def _post(self, body: bytes, signature: str, deadline: float) -> tuple[int, bytes]:
+        reused = self._sock is not None and self._idle_and_open()
+        if not reused:
+            self.close()
+            self._open(deadline)
+        request = b"%s%d\r\n%s: %s\r\n\r\n%s" % (
+            self._head,
+            len(body),
+            SIGNATURE_HEADER.encode(),
+            signature.encode(),
+            body,
+        )
+        try:
+            return self._round_trip(request, deadline, reused)
+        except _Stale:
+            # the bot closed the idle connection as the request went out: open a new one, once (a
+            # fresh connection never raises _Stale)
+            self.close()
+            self._open(deadline)
+            return self._round_trip(request, deadline, reused=False)
+
+    # -- opening -------------------------------------------------------------------------------
+
+    def _open(self, deadline: float) -> None:
+        try:
+            resolved = self.policy.resolve(self.url, timeout_s=deadline - time.perf_counter())
+        except ResolutionTimeout:
+            raise Cut(Fault.TIMEOUT, "the endpoint's host name did not resolve before the deadline") from None
+        except EndpointRefused as refused:
+            raise Cut(Fault.ENDPOINT_REFUSED, str(refused)) from None
+        endpoint = resolved.endpoint
+        try:
+            self._sock = self._connect(str(resolved.address), endpoint, deadline)
+        except (_Deadline, TimeoutError):
+            raise Cut(Fault.TIMEOUT, "no connection before the deadline") from None
+        except (OSError, ssl.SSLError) as error:
+            raise Cut(Fault.CONNECTION, f"connect: {error}") from None
+        self._head = _request_head(endpoint)
+
+    def _connect(self, address: str, endpoint: ParsedEndpoint, deadline: float) -> socket.socket:
+        """Connect to the checked address; for https, verify the certificate for the URL's host name."""
+        sock = socket.create_connection((address, endpoint.port), timeout=_remaining(deadline))
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if endpoint.scheme == "https":
+                sock.settimeout(_remaining(deadline))
+                tls = self.tls if self.tls is not None else default_tls_context()
+                sock = tls.wrap_socket(sock, server_hostname=endpoint.host)
+        except BaseException:
+            sock.close()
+            raise
+        return sock
+
+    def _idle_and_open(self) -> bool:
+        """Whether the kept connection still looks usable: nothing to read on it while idle (a
+        readable idle socket is either closed by the bot or carries bytes nobody asked for)."""
+        sock = self._sock
+        assert sock is not None
+        if isinstance(sock, ssl.SSLSocket):
+            # TLS may legitimately send records while idle (session tickets): try it, and rely on
+            # the one retry if the bot closed it meanwhile
+            return sock.pending() == 0
+        try:
+            readable, _, _ = select.select([sock], [], [], 0)
+        except (OSError, ValueError):
+            return False
+        return not readable
+
+    # -- one request and its answer --------------------------------------------------------------
+
+    def _round_trip(self, request: bytes, deadline: float, reused: bool) -> tuple[int, bytes]:
+        sock = self._sock
+        assert sock is not None
+        try:
+            _send_all(sock, request, deadline)
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, ssl.SSLEOFError):
+            if reused:
+                raise _Stale from None
+            raise
+        status, body, keep = self._read_response(sock, deadline, reused)
+        if not keep:
+            self.close()
+        return status, body
+
+    def _read_response(self, sock: socket.socket, deadline: float, reused: bool) -> tuple[int, bytes, bool]:
+        buffer = bytearray()
+        while True:
+            end = buffer.find(b"\r\n\r\n")
+            if end >= 0:
+                status, version, headers = _parse_head(bytes(buffer[:end]))
+                del buffer[: end + 4]
+                if 100 <= status < 200 and status != 101:
+                    continue  # an interim answer (100 Continue): the real one follows
+                break
+            if len(buffer) > HEADER_LIMIT_BYTES:
+                raise Cut(Fault.INVALID_RESPONSE, "response headers too large")
+            try:
+                chunk = _recv(sock, deadline)
+            except (ConnectionResetError, ConnectionAbortedError):
+                if reused and not buffer:
+                    raise _Stale from None
+                raise
+            if not chunk:
+                if reused and not buffer:
+                    raise _Stale
+                raise Cut(Fault.CONNECTION, "connection closed before the response headers")
+            buffer += chunk
+        connection = headers.get("connection", "").lower()
+        keep = "close" not in connection if version == "HTTP/1.1" else "keep-alive" in connection
+        if status in (204, 304):
+            body, clean = b"", not buffer
+        elif "chunked" in headers.get("transfer-encoding", "").lower():
+            body, clean = self._read_chunked(sock, buffer, deadline)
+        else:
+            length_text = headers.get("content-length")
+            length = int(length_text) if length_text and length_text.isdecimal() else None
+            if length is not None and length > self.max_bytes:
+                raise Cut(Fault.INVALID_RESPONSE, f"answer larger than {self.max_bytes} bytes")
+            body = self._read_until(sock, buffer, length, deadline)
+            clean = length is not None and len(buffer) == length
+        return status, body, keep and clean
+
+    def _read_until(self, sock: socket.socket, body: bytearray, length: int | None, deadline: float) -> bytes:
+        """The body up to ``length`` bytes, or up to the connection's end when no length was given."""
+        while length is None or len(body) < length:
+            if len(body) > self.max_bytes:
+                raise Cut(Fault.INVALID_RESPONSE, f"answer larger than {self.max_bytes} bytes")
+            chunk = _recv(sock, deadline)
+            if not chunk:
+                if length is None:
+                    break
+                raise Cut(Fault.CONNECTION, "connection closed in the middle of the answer")
+            body += chunk
+        if len(body) > self.max_bytes:
+            raise Cut(Fault.INVALID_RESPONSE, f"answer larger than {self.max_bytes} bytes")
+        return bytes(body[:length] if length is not None else body)
+
+    def _read_chunked(self, sock: socket.socket, data: bytearray, deadline: float) -> tuple[bytes, bool]:
+        """The de-chunked body, and whether the connection ended exactly at the answer's end."""
+        body = bytearray()
+        while True:
+            while b"\r\n" not in data:
+                if len(data) > HEADER_LIMIT_BYTES:
+                    raise Cut(Fault.INVALID_RESPONSE, "bad chunked encoding: chunk-size line too long")
+                data += _more(sock, deadline)
+            size_line, _, remainder = bytes(data).partition(b"\r\n")
+            try:
+                size = int(size_line.split(b";", 1)[0].strip() or b"x", 16)
+            except ValueError:
+                raise Cut(Fault.INVALID_RESPONSE, "bad chunked encoding") from None
+            data = bytearray(remainder)
+            if size == 0:
+                # no trailers and the final line already here: the connection can be used again
+                return bytes(body), bytes(data) == b"\r\n"
+            if len(body) + size > self.max_bytes:
+                raise Cut(Fault.INVALID_RESPONSE, f"answer larger than {self.max_bytes} bytes")
+            while len(data) < size + 2:
+                data += _more(sock, deadline)
+            body += data[:size]
+            data = data[size + 2 :]
+
+
+def _request_head(endpoint: ParsedEndpoint) -> bytes:
+    """Everything of a request's head that is the same for every request to the endpoint, up to
+    the value of ``Content-Length`` (the length and the signature follow)."""
+    default_port = 443 if endpoint.scheme == "https" else 80
+    host = endpoint.host if ":" not in endpoint.host else f"[{endpoint.host}]"
+    if endpoint.port != default_port:
+        host = f"{host}:{endpoint.port}"
+    head = (
+        f"POST {endpoint.path} HTTP/1.1\r\n"
+        f"Host: {host}\r\n"
+        f"User-Agent: {USER_AGENT}\r\n"
+        "Content-Type: application/json\r\n"
+        "Accept: application/json\r\n"
+        "Content-Length: "
+    )
+    return head.encode("latin-1")
+
+
+def _remaining(deadline: float) -> float:
+    left = deadline - time.perf_counter()
+    if left <= 0:
+        raise _Deadline
+    return left
+
+
+def _send_all(sock: socket.socket, data: bytes, deadline: float) -> None:
+    view = memoryview(data)
+    while view:
+        sock.settimeout(_remaining(deadline))
+        try:
+            sent = sock.send(view)
+        except TimeoutError:
+            raise _Deadline from None
+        view = view[sent:]
+
+
+def _recv(sock: socket.socket, deadline: float) -> bytes:
+    sock.settimeout(_remaining(deadline))
+    try:
+        return sock.recv(_RECV_BYTES)
+    except TimeoutError:
+        raise _Deadline from None
+
+
+def _more(sock: socket.socket, deadline: float) -> bytes:
+    chunk = _recv(sock, deadline)
+    if not chunk:
+        raise Cut(Fault.CONNECTION, "connection closed in the middle of the answer")
+    return chunk
+
+
+def _parse_head(head: bytes) -> tuple[int, str, dict[str, str]]:
+    """The status, the HTTP version and the headers (names in lower case) of a response head."""
+    lines = head.decode("latin-1").split("\r\n")
+    parts = lines[0].split(" ", 2)
+    if len(parts) < 2 or not parts[0].startswith("HTTP/") or not parts[1].isdecimal():
+        raise Cut(Fault.INVALID_RESPONSE, "not an HTTP response")
+    headers: dict[str, str] = {}
+    for line in lines[1:]:
+        name, sep, value = line.partition(":")
+        if sep:
+            headers[name.strip().lower()] = value.strip()
+    return int(parts[1]), parts[0], headers
