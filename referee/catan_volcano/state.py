@@ -137,8 +137,13 @@ class CatanState(State):
         self.rules = RULES[variant]
         self.layout = layout
         self.tables = layout.tables(self.rules.gold)
+        self.options_view: dict[str, JSON] = dict(self.options)
+        """The options as observations show them (shared by every observation: read-only)."""
+        self.piece_views = view.PieceViews()
         self._legal: list[Move] | None = None
         self._keys: set[tuple[Any, ...]] | None = None
+        self._public: tuple[dict[str, Any], dict[str, Any]] | None = None
+        self._observed: dict[int, dict[str, JSON]] = {}
 
     # -- construction ------------------------------------------------------------------------
 
@@ -220,11 +225,14 @@ class CatanState(State):
     def copy(self) -> CatanState:
         """An independent copy (for search): lists copied, the static board shared."""
         clone = CatanState.__new__(CatanState)
-        for name in ("variant", "seats", "options", "rules", "layout", "tables"):
+        shared = ("variant", "seats", "options", "rules", "layout", "tables", "options_view", "piece_views")
+        for name in shared:
             setattr(clone, name, getattr(self, name))
         clone.rng = Rng(self.rng.state)
         clone._legal = self._legal
         clone._keys = self._keys
+        clone._public = self._public
+        clone._observed = dict(self._observed)
         for name, copier in FIELDS.items():
             setattr(clone, name, copier(getattr(self, name)))
         return clone
@@ -251,15 +259,25 @@ class CatanState(State):
         if key not in self._keys:
             raise IllegalMove(f"not a legal move now: {move!r}"[:200])
         self._keys = None
+        self._public = None
+        self._observed = {}
         self._legal = moves.play(self, key)
 
     def remember_legal(self, legal: list[Move]) -> None:
         """Keep the legal moves just generated for the next :meth:`legal_moves` and :meth:`apply`."""
         self._legal = legal
         self._keys = None
+        self._public = None
+        self._observed = {}
 
     def observation(self, seat: int) -> dict[str, JSON]:
-        return view.observation(self, seat)
+        """The seat's view, built once per position (until the next move): read-only, shared."""
+        seen = self._observed.get(seat)
+        if seen is None:
+            if self._public is None:
+                self._public = view.public_view(self)
+            seen = self._observed[seat] = view.observation(self, seat, self._public)
+        return seen
 
     def outcome(self) -> Outcome | None:
         if self.phase != "over":
