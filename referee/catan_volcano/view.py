@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 
 RESOURCES = EDITION.resources
 LEVELS = {1: "settlement", 2: "city"}
+_SETTLEMENTS = EDITION.pieces["settlements"]
+_CITIES = EDITION.pieces["cities"]
+_LONGEST_POINTS = EDITION.longest_road_points
+_ARMY_POINTS = EDITION.largest_army_points
 
 
 @lru_cache(maxsize=256)
@@ -107,6 +111,36 @@ def player_view(state: CatanState, seat: int) -> dict[str, Any]:
     }
 
 
+def players_view(state: CatanState) -> list[dict[str, Any]]:
+    """Every seat's :func:`player_view`, in one pass (built on every move: kept free of calls)."""
+    hands, devs, played, pieces = state.hands, state.devs, state.played, state.pieces
+    lengths, longest, largest = state.road_length, state.longest_road, state.largest_army
+    shared_played, shared_pieces = _SHARED_COUNTS, _SHARED_PIECES
+    views = []
+    for seat in range(state.seats):
+        mine = pieces[seat]
+        showing = (_SETTLEMENTS - mine[1]) + 2 * (_CITIES - mine[2])
+        if longest == seat:
+            showing += _LONGEST_POINTS
+        if largest == seat:
+            showing += _ARMY_POINTS
+        cards = tuple(played[seat])
+        views.append(
+            {
+                "seat": seat,
+                "resource_cards": sum(hands[seat]),
+                "development_cards": sum(devs[seat]),
+                "played": shared_played.get(cards) or _dev_counts(played[seat]),
+                "pieces_left": shared_pieces.get(tuple(mine)) or _pieces_left(mine),
+                "road_length": lengths[seat],
+                "longest_road": longest == seat,
+                "largest_army": largest == seat,
+                "points_showing": showing,
+            }
+        )
+    return views
+
+
 def pending_view(state: CatanState) -> dict[str, Any]:
     """The decisions under way: discards and gold owed, free roads, the trade offer."""
     pending: dict[str, Any] = {}
@@ -173,7 +207,7 @@ def public_view(state: CatanState) -> tuple[dict[str, Any], dict[str, Any]]:
         "roads": pieces.roads,
         "bank": _counts(state.bank, RESOURCES),
         "development_cards_left": sum(state.deck),
-        "players": [player_view(state, other) for other in range(state.seats)],
+        "players": players_view(state),
     }
     tail = {
         "turn": state.turn,
