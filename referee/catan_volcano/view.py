@@ -163,26 +163,27 @@ def pending_view(state: CatanState) -> dict[str, Any]:
 class PieceViews:
     """The buildings, roads and bank trade rates as JSON, rebuilt only when a piece moved.
 
-    A state keeps one and hands it on to its copies; the key is the board's ownership itself, so
-    however the lists were changed (a move, lava, a test setting up a position) a stale view is
-    never shown.
+    A state keeps one and hands it on to its copies (a refresh makes a new one, never changes one in
+    use); it remembers the ownership lists it was built from and compares them whole, so however
+    they were changed (a move, lava, a test setting up a position) a stale view is never shown.
     """
 
-    __slots__ = ("key", "buildings", "roads", "rates")
+    __slots__ = ("owner", "level", "edges", "buildings", "roads", "rates")
 
     def __init__(self) -> None:
-        self.key: tuple[Any, ...] | None = None
+        self.owner: list[int] | None = None
+        self.level: list[int] = []
+        self.edges: list[int] = []
         self.buildings: list[dict[str, Any]] = []
         self.roads: list[dict[str, Any]] = []
         self.rates: list[dict[str, int]] = []
 
     def refresh(self, state: CatanState) -> PieceViews:
         owner, level, edges = state.node_owner, state.node_level, state.edge_owner
-        key = (*owner, *level, *edges)
-        if key == self.key:
+        if owner == self.owner and level == self.level and edges == self.edges:
             return self
         fresh = PieceViews()
-        fresh.key = key
+        fresh.owner, fresh.level, fresh.edges = list(owner), list(level), list(edges)
         fresh.buildings = [
             {"node": node, "seat": owner[node], "kind": LEVELS[level[node]]}
             for node in range(NODE_COUNT)
