@@ -82,6 +82,8 @@ ROAD = 2.0
 """Per segment of the seat's longest road (toward the award)."""
 RESOURCE_WEIGHT = (1.0, 1.0, 0.9, 1.1, 1.1)
 """Wood, brick, sheep, wheat, ore: wheat and ore make cities and cards."""
+GOLD_WEIGHT = 1.2
+"""A gold dot is any resource the seat picks: a little more than one resource's."""
 
 
 def pips(number: int | None) -> int:
@@ -101,9 +103,9 @@ def evaluate(state: CatanState, seat: int) -> float:
             if resource >= 0:
                 dots = pips(numbers[hex_id]) * level[node] * (0.5 if hex_id == state.robber else 1.0)
                 produced[resource] += dots
-    weights = (*RESOURCE_WEIGHT, 1.2)
+    weights = (*RESOURCE_WEIGHT, GOLD_WEIGHT)
     score += PIP * sum(dots * weight for dots, weight in zip(produced, weights, strict=True))
-    score += SPREAD * sum(1 for r in range(5) if produced[r] or produced[GOLD])
+    score += SPREAD * sum(1 for r in range(5) if produced[r] or produced[GOLD])  # gold is every kind
     hand = state.hands[seat]
     score += CARD * sum(min(count, CARD_CAP) for count in hand)
     held = sum(hand)
