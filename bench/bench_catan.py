@@ -1,26 +1,32 @@
-"""Catan's engine under random play, measured in the same run as Catanatron's random players.
+"""Catan on the referee's path under random play, measured in the same run as Catanatron's random players.
 
 Four random seats on the ``base`` variant (no volcano), random board, trades between seats off (the
 setting closest to Catanatron's rules), the engine's default turn limit (1000 turns, Catanatron's
-too). The two engines are timed in alternating blocks of games, so that load from other work on the
-machine falls on both alike. Prints games and moves per second for each, the ratio, and the mean
-game length in moves and turns.
+too). Our side is timed on the referee's path: a new state, then on every move the observation of
+the seat to move, its legal moves and ``apply`` (the runner asks for all three on every move). The
+engine alone (legal moves and ``apply``, no observation) is timed too, for reference.
+
+The contestants are timed in alternating blocks of games, so that load from other work on the
+machine falls on all alike, and the whole is repeated ``--runs`` times: the script prints each
+run's games per second and the ratio to Catanatron, then min / median / max over the runs, the
+ratio next to its goal (:data:`GOAL`).
 
 Moves are not the same unit in the two engines: here a move is a decision a bot was asked for (a
 roll with no card to play first, or the end of a turn with nothing else to do, is played by the
 engine and not counted); Catanatron counts every action, forced ones included. A second, untimed
 pass over the same seeds counts our engine's forced moves too, for a like-for-like length.
 
-Catanatron is an optional, bench-only dependency (``pip install catanatron``); without it the
+Catanatron is an optional, bench-only dependency (``pip install -e ".[bench]"``); without it the
 script measures this engine alone and says so.
 
-    python bench/bench_catan.py [--games 200] [--blocks 5]
+    python bench/bench_catan.py [--games 120] [--blocks 4] [--runs 3]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -36,6 +42,8 @@ from referee.rng import Rng
 VARIANT = "base"
 SEATS = 4
 OPTIONS = {"trades": False, "board": "random"}
+GOAL = 4.0
+"""The referee path's target: games per second, as many times Catanatron's as this."""
 
 
 @dataclass
@@ -57,7 +65,29 @@ class Tally:
         )
 
 
-def ours(seeds: range, tally: Tally) -> None:
+def referee_path(seeds: range, tally: Tally) -> None:
+    """New state, then per move: the observation of the seat to move, its legal moves, ``apply``."""
+    for seed in seeds:
+        started = time.perf_counter()
+        state = GAME.start(VARIANT, SEATS, seed=seed, options=OPTIONS)
+        chooser = Rng(seed)
+        played = 0
+        while True:
+            seat = state.current_seat
+            if seat is None:
+                break
+            state.observation(seat)
+            state.apply(chooser.choice(state.legal_moves()))
+            played += 1
+        tally.seconds += time.perf_counter() - started
+        tally.games += 1
+        tally.moves += played
+        tally.turns += state.turn
+        tally.unfinished += state.outcome().reason == "turn_limit"
+
+
+def engine_alone(seeds: range, tally: Tally) -> None:
+    """New state, then per move its legal moves and ``apply`` only (no observation)."""
     for seed in seeds:
         started = time.perf_counter()
         state = GAME.start(VARIANT, SEATS, seed=seed, options=OPTIONS)
@@ -115,33 +145,60 @@ def all_moves_per_game(seeds: range) -> Counter[str]:
     return Counter({name: count / len(seeds) for name, count in counted.items()})
 
 
+def spread(values: list[float], unit: str, digits: int = 1) -> str:
+    return (
+        f"min {min(values):.{digits}f}  median {statistics.median(values):.{digits}f}"
+        f"  max {max(values):.{digits}f} {unit}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--blocks", type=int, default=5)
+    parser.add_argument("--games", type=int, default=120, help="games per contestant per run")
+    parser.add_argument("--blocks", type=int, default=4, help="alternating blocks per run")
+    parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     theirs = catanatron_runner()
-    mine, rival = Tally("catan-volcano (ours)"), Tally("catanatron")
     per_block = max(1, args.games // args.blocks)
-    for block in range(args.blocks):
-        seeds = range(block * per_block, (block + 1) * per_block)
-        ours(seeds, mine)
-        if theirs is not None:
-            theirs(seeds, rival)
+    runs: list[tuple[Tally, Tally, Tally]] = []
     print(f"random play, {SEATS} seats, variant {VARIANT}, trades between seats off, turn limit 1000")
-    print(mine.line())
-    by_type = all_moves_per_game(range(mine.games))
-    print(f"{'':<22} mean game {sum(by_type.values()):7.1f} moves with forced ones, of which")
-    print(f"{'':<22} " + ", ".join(f"{name} {count:.1f}" for name, count in by_type.most_common(8)))
+    for run in range(args.runs):
+        path, alone, rival = Tally("ours, referee path"), Tally("ours, engine alone"), Tally("catanatron")
+        for block in range(args.blocks):
+            seeds = range(block * per_block, (block + 1) * per_block)
+            referee_path(seeds, path)
+            if theirs is not None:
+                theirs(seeds, rival)
+            engine_alone(seeds, alone)
+        runs.append((path, alone, rival))
+        print(f"run {run + 1}")
+        for tally in (path, alone, rival) if theirs is not None else (path, alone):
+            print("  " + tally.line())
+        if theirs is not None:
+            print(f"  ratio referee path / catanatron {rate(path) / rate(rival):.2f}x (goal {GOAL:.0f}x)")
+    path, alone, rival = runs[0]
+    by_type = all_moves_per_game(range(path.games))
+    print(f"ours: mean game {sum(by_type.values()):7.1f} moves with forced ones, of which")
+    print("  " + ", ".join(f"{name} {count:.1f}" for name, count in by_type.most_common(8)))
+    print(f"over {len(runs)} runs of {path.games} games each:")
+    print(f"  ours, referee path   {spread([rate(r[0]) for r in runs], 'games/s')}")
+    print(f"  ours, engine alone   {spread([rate(r[1]) for r in runs], 'games/s')}")
     if theirs is None:
-        print("catanatron is not installed (pip install catanatron): measured this engine alone")
+        print("catanatron is not installed (pip install -e '.[bench]'): measured this engine alone, no ratio")
         return
-    print(rival.line())
     kinds = rival.by_type.most_common(8)
-    print(f"{'':<22} of which " + ", ".join(f"{name} {count / rival.games:.1f}" for name, count in kinds))
-    print(f"catanatron {metadata.version('catanatron')}")
-    ratio = (mine.games / mine.seconds) / (rival.games / rival.seconds)
-    print(f"ratio ours / catanatron: {ratio:.2f}x games per second")
+    print(f"catanatron {metadata.version('catanatron')}: of its moves per game, " + ", ".join(
+        f"{name} {count / rival.games:.1f}" for name, count in kinds
+    ))
+    print(f"  catanatron           {spread([rate(r[2]) for r in runs], 'games/s')}")
+    ratios = [rate(r[0]) / rate(r[2]) for r in runs]
+    alone_ratios = [rate(r[1]) / rate(r[2]) for r in runs]
+    print(f"ratio referee path / catanatron: {spread(ratios, 'x', 2)}   goal {GOAL:.0f}x")
+    print(f"ratio engine alone / catanatron: {spread(alone_ratios, 'x', 2)}")
+
+
+def rate(tally: Tally) -> float:
+    return tally.games / tally.seconds
 
 
 if __name__ == "__main__":

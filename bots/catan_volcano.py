@@ -1,4 +1,5 @@
-"""Reference bots for Catan with the volcano variants: ``random`` and ``heuristic``.
+"""Reference bots for Catan with the volcano variants: ``random``, ``heuristic`` and ``search`` (the
+last plans its turns by beam search over determinized copies: :mod:`bots.catan_search`).
 
 ``heuristic`` reads only the request (observation and legal moves), like any HTTP bot. It scores
 every legal move with a small function per move type (:data:`SCORERS`) and plays the best:
@@ -25,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bots.base import BotFactory, Move, RandomBot, Request
+from bots.base import Bot, BotFactory, Move, RandomBot, Request
 from referee.rng import Rng, derive_seed
 
 RESOURCES = ("wood", "brick", "sheep", "wheat", "ore")
@@ -335,7 +336,15 @@ class HeuristicBot:
         return best
 
 
+def search_bot(seed: int) -> Bot:
+    """The planning bot of :mod:`bots.catan_search` (imported on first use: it builds on this module)."""
+    from bots.catan_search import SearchBot
+
+    return SearchBot(seed)
+
+
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
+    "search": search_bot,
 }

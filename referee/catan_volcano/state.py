@@ -86,8 +86,11 @@ class CatanState(State):
         "layout",
         "tables",
         "rng",
+        "options_view",
+        "piece_views",
         "_legal",
-        "_keys",
+        "_public",
+        "_observed",
         *FIELDS,
     )
 
@@ -137,8 +140,12 @@ class CatanState(State):
         self.rules = RULES[variant]
         self.layout = layout
         self.tables = layout.tables(self.rules.gold)
+        self.options_view: dict[str, JSON] = dict(self.options)
+        """The options as observations show them (shared by every observation: read-only)."""
+        self.piece_views = view.PieceViews()
         self._legal: list[Move] | None = None
-        self._keys: set[tuple[Any, ...]] | None = None
+        self._public: tuple[dict[str, Any], dict[str, Any]] | None = None
+        self._observed: dict[int, dict[str, JSON]] = {}
 
     # -- construction ------------------------------------------------------------------------
 
@@ -220,11 +227,13 @@ class CatanState(State):
     def copy(self) -> CatanState:
         """An independent copy (for search): lists copied, the static board shared."""
         clone = CatanState.__new__(CatanState)
-        for name in ("variant", "seats", "options", "rules", "layout", "tables"):
+        shared = ("variant", "seats", "options", "rules", "layout", "tables", "options_view", "piece_views")
+        for name in shared:
             setattr(clone, name, getattr(self, name))
         clone.rng = Rng(self.rng.state)
         clone._legal = self._legal
-        clone._keys = self._keys
+        clone._public = self._public
+        clone._observed = dict(self._observed)
         for name, copier in FIELDS.items():
             setattr(clone, name, copier(getattr(self, name)))
         return clone
@@ -244,22 +253,29 @@ class CatanState(State):
         key = moves.key_of(move)
         if key is None:
             raise IllegalMove(f"not a move of this game: {move!r}"[:200])
-        if self._keys is None:
-            if self._legal is None:
-                self._legal = moves.generate(self)
-            self._keys = {tuple(m.values()) for m in self._legal}
-        if key not in self._keys:
+        if self._legal is None:
+            self._legal = moves.generate(self)
+        # key_of has vetted every field's type (no True for 1, no 1.0), so dict equality is exact
+        if move not in self._legal:
             raise IllegalMove(f"not a legal move now: {move!r}"[:200])
-        self._keys = None
+        self._public = None
+        self._observed = {}
         self._legal = moves.play(self, key)
 
     def remember_legal(self, legal: list[Move]) -> None:
         """Keep the legal moves just generated for the next :meth:`legal_moves` and :meth:`apply`."""
         self._legal = legal
-        self._keys = None
+        self._public = None
+        self._observed = {}
 
     def observation(self, seat: int) -> dict[str, JSON]:
-        return view.observation(self, seat)
+        """The seat's view, built once per position (until the next move): read-only, shared."""
+        seen = self._observed.get(seat)
+        if seen is None:
+            if self._public is None:
+                self._public = view.public_view(self)
+            seen = self._observed[seat] = view.observation(self, seat, self._public)
+        return seen
 
     def outcome(self) -> Outcome | None:
         if self.phase != "over":

@@ -1,0 +1,87 @@
+"""``copy()`` and the observation cache: a copy equals its original and lives apart from it; an
+observation served from the cache is the one built from scratch."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.catan_volcano import GAME, view
+from referee.catan_volcano.state import CatanState
+from referee.game import canonical_json
+from referee.rng import Rng
+
+positions = st.fixed_dictionaries(
+    {
+        "variant": st.sampled_from(sorted(GAME.variants)),
+        "seats": st.sampled_from((3, 4)),
+        "seed": st.integers(0, 2**32),
+        "moves": st.integers(0, 400),
+        "trades": st.booleans(),
+    }
+)
+
+
+def _played(spec: dict) -> CatanState:
+    """A position reached by ``moves`` random moves (fewer if the game ends first)."""
+    state = GAME.start(spec["variant"], spec["seats"], seed=spec["seed"], options={"trades": spec["trades"]})
+    chooser = Rng(spec["seed"] + 1)
+    for _ in range(spec["moves"]):
+        if state.current_seat is None:
+            break
+        state.apply(chooser.choice(state.legal_moves()))
+    return state
+
+
+def _fresh_observation(state: CatanState, seat: int) -> dict:
+    """The observation built with no cache at all, from the state's JSON."""
+    loaded = CatanState.from_json(state.to_json())
+    return view.observation(loaded, seat)
+
+
+@settings(max_examples=40, deadline=None)
+@given(positions)
+def test_a_copy_is_equal_and_independent(spec: dict) -> None:
+    state = _played(spec)
+    before = canonical_json(state.to_json())
+    clone = state.copy()
+    assert canonical_json(clone.to_json()) == before
+    assert clone.legal_moves() == state.legal_moves()
+    # play the copy on to the end: the original does not move
+    chooser = Rng(spec["seed"] + 2)
+    while clone.current_seat is not None:
+        clone.apply(chooser.choice(clone.legal_moves()))
+    assert canonical_json(state.to_json()) == before
+    # and the original, played on, plays as a state loaded from its JSON does (the copy shares no list)
+    loaded = GAME.load_state(state.to_json())
+    chooser_a, chooser_b = Rng(5), Rng(5)
+    for _ in range(200):
+        if state.current_seat is None:
+            break
+        state.apply(chooser_a.choice(state.legal_moves()))
+        loaded.apply(chooser_b.choice(loaded.legal_moves()))
+    assert canonical_json(state.to_json()) == canonical_json(loaded.to_json())
+
+
+@settings(max_examples=40, deadline=None)
+@given(positions)
+def test_every_seat_sees_the_observation_built_from_scratch(spec: dict) -> None:
+    state = _played(spec)
+    # the per-move pass over the seats shows what each seat's view, counted the long way, shows
+    assert view.players_view(state) == [view.player_view(state, seat) for seat in range(state.seats)]
+    for seat in range(state.seats):
+        served = state.observation(seat)
+        assert canonical_json(served) == canonical_json(_fresh_observation(state, seat))
+        assert state.observation(seat) is served  # built once per position
+
+
+def test_an_observation_held_over_a_move_keeps_what_it_showed() -> None:
+    state = GAME.start("gold", 4, seed=11)
+    chooser = Rng(3)
+    for _ in range(300):
+        seat = state.current_seat
+        assert seat is not None
+        seen = state.observation(seat)
+        shown = canonical_json(seen)
+        state.apply(chooser.choice(state.legal_moves()))
+        assert canonical_json(seen) == shown
