@@ -37,7 +37,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from bots.base import Move, Request
+from bots.base import BotFactory, Move, Request
 from bots.catan_volcano import HeuristicBot
 from referee.catan_volcano import awards, building
 from referee.catan_volcano.determinize import InconsistentObservation, from_observation
@@ -267,3 +267,7 @@ class SearchBot:
             return self.heuristic.choose(request)
         best = max(totals, key=lambda index: (totals[index] / counts[index], -index))
         return legal[best]
+
+
+BOTS: dict[str, BotFactory] = {"search": SearchBot}
+"""The planning bot, registered beside :mod:`bots.catan_volcano`'s (see :mod:`bots.registry`)."""

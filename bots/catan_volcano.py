@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bots.base import Bot, BotFactory, Move, RandomBot, Request
+from bots.base import BotFactory, Move, RandomBot, Request
 from referee.rng import Rng, derive_seed
 
 RESOURCES = ("wood", "brick", "sheep", "wheat", "ore")
@@ -336,15 +336,9 @@ class HeuristicBot:
         return best
 
 
-def search_bot(seed: int) -> Bot:
-    """The planning bot of :mod:`bots.catan_search` (imported on first use: it builds on this module)."""
-    from bots.catan_search import SearchBot
-
-    return SearchBot(seed)
-
-
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
-    "search": search_bot,
 }
+"""This module's bots; the planning bot ``search`` is in :mod:`bots.catan_search`, which builds on
+the heuristic here (:mod:`bots.registry` lists both modules)."""

@@ -1,6 +1,8 @@
-"""The reference bots of every game: one line per game module, like :mod:`referee.registry`.
+"""The reference bots of every game: one line per game, like :mod:`referee.registry`.
 
-Each module named here exposes ``BOTS``, a dict from bot name to :data:`bots.base.BotFactory`.
+Each module named here exposes ``BOTS``, a dict from bot name to :data:`bots.base.BotFactory`; a
+game's bots may come from several modules (a planning bot that builds on a simpler one lives in a
+module of its own, so that neither imports the other both ways).
 """
 
 from __future__ import annotations
@@ -10,11 +12,11 @@ from functools import cache
 
 from bots.base import Bot, BotFactory
 
-BOT_MODULES: dict[str, str] = {
-    "vulkan": "bots.vulkan",
-    "volcano": "bots.volcano",
-    "boulderville": "bots.boulderville",
-    "catan-volcano": "bots.catan_volcano",
+BOT_MODULES: dict[str, tuple[str, ...]] = {
+    "vulkan": ("bots.vulkan",),
+    "volcano": ("bots.volcano",),
+    "boulderville": ("bots.boulderville",),
+    "catan-volcano": ("bots.catan_volcano", "bots.catan_search"),
 }
 
 
@@ -25,10 +27,10 @@ class UnknownBot(LookupError):
 @cache
 def bots_for(game_id: str) -> dict[str, BotFactory]:
     """The reference bots of a game, by name (empty for a game without any)."""
-    module_name = BOT_MODULES.get(game_id)
-    if module_name is None:
-        return {}
-    return dict(importlib.import_module(module_name).BOTS)
+    found: dict[str, BotFactory] = {}
+    for module_name in BOT_MODULES.get(game_id, ()):
+        found.update(importlib.import_module(module_name).BOTS)
+    return found
 
 
 def make_bot(game_id: str, name: str, seed: int) -> Bot:
