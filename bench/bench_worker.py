@@ -10,7 +10,8 @@ each load (``--loads``, matches queued at once) it prints:
 - the worker's CPU per move (goal at most 0.5 ms) and the worker's CPU use (1.00 is one core full);
 - the worker's resident memory per match in flight (peak RSS over its idle RSS, divided by the load;
   goal at most 0.5 MB);
-- matches played more than once (goal 0).
+- matches played more than once (goal 0);
+- the bot process's CPU use too: where it nears 1.00 (one core), the bot, not the worker, is the limit.
 
 Loads alternate over ``--rounds`` rounds (default 2); figures are min / median / max over rounds.
 
@@ -36,7 +37,15 @@ MEMORY_PER_MATCH_GOAL_MB = 0.5
 
 
 def run_load(
-    client, runtime, worker_pid: int, bots: list[str], game: str, variant: str, load: int, options: dict
+    client,
+    runtime,
+    worker_pid: int,
+    bot_pid: int,
+    bots: list[str],
+    game: str,
+    variant: str,
+    load: int,
+    options: dict,
 ) -> dict:
     admin = {"Authorization": f"Bearer {rig.ADMIN}"}
     idle_rss = rig.rss_bytes(worker_pid)
@@ -50,6 +59,7 @@ def run_load(
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     cpu_before = rig.cpu_seconds(worker_pid)
+    bot_cpu_before = rig.cpu_seconds(bot_pid)
     started = time.perf_counter()
     ids = []
     for index in range(load):
@@ -72,6 +82,7 @@ def run_load(
     records = rig.wait_until(ended, 900, f"{load} matches")
     elapsed = time.perf_counter() - started
     cpu = rig.cpu_seconds(worker_pid) - cpu_before
+    bot_cpu = rig.cpu_seconds(bot_pid) - bot_cpu_before
     done.set()
     sampler.join()
     moves = sum(record.moves for record in records)
@@ -79,6 +90,7 @@ def run_load(
         "moves_s": moves / elapsed,
         "cpu_ms_per_move": 1000.0 * cpu / max(1, moves),
         "cpu_share": cpu / elapsed,
+        "bot_cpu_share": bot_cpu / elapsed,
         "mb_per_match": (peak[0] - idle_rss) / load / 1e6,
         "twice": sum(1 for record in records if record.attempts != 1 or record.status.value != "finished"),
     }
@@ -125,7 +137,9 @@ def main() -> None:
             for _ in range(args.rounds):
                 for load in loads:
                     results[load].append(
-                        run_load(client, runtime, worker.pid, bots, args.game, variant, load, options)
+                        run_load(
+                            client, runtime, worker.pid, bot_url.pid, bots, args.game, variant, load, options
+                        )
                     )
     base_load = loads[0]
     base = statistics.median(r["moves_s"] for r in results[base_load])
@@ -135,6 +149,7 @@ def main() -> None:
     )
     print(
         f"{'load':>5} {'moves/s min/med/max':>24} {'linear':>7} {'CPU ms/move':>12} {'CPU':>5} "
+        f"{'bot CPU':>8} "
         f"{'MB/match':>9} {'twice':>6}"
     )
     for load in loads:
@@ -145,6 +160,7 @@ def main() -> None:
             f"{load:>5} {rig.spread(moves):>24} {linear:>7.2f} "
             f"{statistics.median(r['cpu_ms_per_move'] for r in runs):>12.3f} "
             f"{statistics.median(r['cpu_share'] for r in runs):>5.2f} "
+            f"{statistics.median(r['bot_cpu_share'] for r in runs):>8.2f} "
             f"{statistics.median(r['mb_per_match'] for r in runs):>9.3f} {sum(r['twice'] for r in runs):>6}"
         )
     print(

@@ -84,8 +84,14 @@ def redis_server() -> Iterator[str]:
             process.wait(15)
 
 
+class BotProcess(str):
+    """The bot's URL (a ``str``), with the process id beside it (``.pid``) to measure its CPU."""
+
+    pid: int
+
+
 @contextlib.contextmanager
-def bot_server(delay_ms: float = 0.0) -> Iterator[str]:
+def bot_server(delay_ms: float = 0.0) -> Iterator[BotProcess]:
     """A bot answering every move with its first legal move after ``delay_ms``, on gevent's WSGI
     server in its own process (keep-alive, any number of connections); yields its URL."""
     port = free_port()
@@ -95,7 +101,8 @@ def bot_server(delay_ms: float = 0.0) -> Iterator[str]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    url = f"http://127.0.0.1:{port}/"
+    url = BotProcess(f"http://127.0.0.1:{port}/")
+    url.pid = process.pid
     try:
         wait_until(lambda: _listening(port), 20, "the bot server to start")
         yield url
