@@ -104,6 +104,16 @@ def update(runtime: Runtime, bot_id: str, token: str | None, changes: Mapping[st
     return bot
 
 
+def new_secret_for(runtime: Runtime, bot_id: str, token: str | None) -> str:
+    """Give the bot a new signing secret (its token's owner, or the organizer): a leaked one can be
+    replaced. Returned in the clear this once; requests signed with the old one stop at once."""
+    bot = get(runtime, bot_id)
+    authorize(runtime, bot, token)
+    secret = new_secret()
+    runtime.store.put_bot(replace(bot, secret=secret, updated_at=now_iso()), bot)
+    return secret
+
+
 def _ladders_of(bot: BotRecord) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for game_id in bot.games:

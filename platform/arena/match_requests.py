@@ -16,8 +16,15 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.auth import same_token
-from arena.errors import InvalidRequest, QueueUnavailable, Unauthorized, from_setup_error, merge_errors
+from arena.auth import same_token, token_matches
+from arena.errors import (
+    InvalidRequest,
+    QueueUnavailable,
+    Unauthorized,
+    field_error,
+    from_setup_error,
+    merge_errors,
+)
 from arena.records import BotRecord, MatchRecord, MatchStatus
 from arena.runtime import Runtime
 from referee.game import Game, SetupError
@@ -30,6 +37,33 @@ log = logging.getLogger(__name__)
 def require_organizer(runtime: Runtime, token: str | None) -> None:
     if not same_token(token, runtime.settings.admin_token):
         raise Unauthorized("this needs the organizer token: Authorization: Bearer $ARENA_ADMIN_TOKEN")
+
+
+def is_organizer(runtime: Runtime, token: str | None) -> bool:
+    return same_token(token, runtime.settings.admin_token)
+
+
+def authorize(runtime: Runtime, token: str | None, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Who may request this match, and whether it is rated.
+
+    The organizer may request any match (rated unless it says ``rated: false``). A bot's owner may
+    challenge: request an unrated match in which that bot holds a seat, with the bot's own token.
+    Returns the request with ``rated`` settled.
+    """
+    if is_organizer(runtime, token):
+        return {**data, "rated": True if data.get("rated") is None else data["rated"]}
+    seated = runtime.store.get_bots(data["bots"])
+    if token is None or not any(token_matches(token, bot.token_hash) for bot in seated.values()):
+        raise Unauthorized(
+            "this needs the organizer token, or the token of a bot that holds a seat (a challenge): "
+            "Authorization: Bearer <token>"
+        )
+    if data.get("rated"):
+        raise InvalidRequest(
+            "The request has invalid fields.",
+            field_error("rated", "a challenge is unrated: rated matches are the organizer's or the ladder's"),
+        )
+    return {**data, "rated": False}
 
 
 def check_bots(

@@ -69,6 +69,7 @@ class Settings:
     max_tournament_matches: int = 5000
     sweep_interval_s: int = 30
     registration_limit: str = "20 per minute; 200 per day"
+    challenge_limit: str = "30 per minute; 500 per day"
 
     @property
     def embedded(self) -> bool:
@@ -98,6 +99,8 @@ class Settings:
           on threads).
         - ``ARENA_REGISTRATION_LIMIT``: bot registrations one client address may make, in
           flask-limiter's notation (default ``20 per minute; 200 per day``).
+        - ``ARENA_CHALLENGE_LIMIT``: unrated matches one bot's owner may request with its token
+          (default ``30 per minute; 500 per day``).
         - ``ARENA_SWEEP_SECONDS``: how often a worker looks for matches left running by a worker
           that is gone, and queues them again (default 30).
         """
@@ -120,6 +123,7 @@ class Settings:
             worker_concurrency=_int(env, "ARENA_WORKER_CONCURRENCY", 500 if pool == "gevent" else 16),
             sweep_interval_s=_int(env, "ARENA_SWEEP_SECONDS", 30),
             registration_limit=_limit(env, "ARENA_REGISTRATION_LIMIT", "20 per minute; 200 per day"),
+            challenge_limit=_limit(env, "ARENA_CHALLENGE_LIMIT", "30 per minute; 500 per day"),
         )
 
     def with_admin_token(self) -> tuple[Settings, bool]:

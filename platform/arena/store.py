@@ -20,6 +20,8 @@ Keys (after the prefix)::
     match:<id>:live          list of the moves of a running match, as JSON (dropped when it ends)
     match:<id>:lease         the worker running it, with a TTL
     matches                  zset of match ids by creation time
+    matches:bot:<id>, matches:game:<game>[:<variant>], matches:status:<finished|aborted>
+                             zsets of match ids by creation time, to list matches by filter
     running                  set of the ids of matches a worker started and that have not ended
     queued                   zset of the ids of matches waiting for a worker, by when they were queued
     sweeper                  held by the worker sweeping for stranded matches, with a TTL
@@ -35,6 +37,7 @@ Keys (after the prefix)::
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -172,6 +175,65 @@ class Store:
             pipe.set(self.key("match", match.id, "spec"), _dumps(spec.to_json()))
             pipe.zadd(self.key("matches"), {match.id: match.created_ts})
             pipe.zadd(self.key("queued"), {match.id: match.created_ts})
+            for index in self._match_indexes(match):
+                pipe.zadd(index, {match.id: match.created_ts})
+
+    def _match_indexes(self, match: MatchRecord) -> list[str]:
+        """The lists a match is found in by its bots, its game and its variant (never change)."""
+        bots = [self.key("matches", "bot", bot_id) for bot_id in dict.fromkeys(match.bots)]
+        return [
+            *bots,
+            self.key("matches", "game", match.game),
+            self.key("matches", "game", match.game, match.variant),
+        ]
+
+    def match_ids_page(
+        self,
+        *,
+        bot: str | None = None,
+        game: str | None = None,
+        variant: str | None = None,
+        status: MatchStatus | None = None,
+        offset: int = 0,
+        limit: int = 10,
+    ) -> tuple[list[str], int]:
+        """One page of match ids, newest first, of the matches that fit every filter given, and how
+        many fit. ``variant`` counts only with ``game``."""
+        indexes: list[tuple[str, float]] = [(self.key("matches"), 1.0)]
+        if bot:
+            indexes.append((self.key("matches", "bot", bot), 0.0))
+        if game:
+            game_index = (
+                self.key("matches", "game", game, variant) if variant else self.key("matches", "game", game)
+            )
+            indexes.append((game_index, 0.0))
+        if status is not None:
+            indexes.append((self._status_index(status), 0.0))
+        if len(indexes) == 1:
+            source = indexes[0][0]
+        else:
+            source = self.key("tmp", "matches", os.urandom(8).hex())
+            with self.redis.pipeline(transaction=False) as pipe:
+                pipe.zinterstore(source, dict(indexes), aggregate="SUM")
+                pipe.expire(source, 30)
+                pipe.execute()
+        try:
+            total = int(self.redis.zcard(source))
+            if offset >= total:
+                return [], total
+            ids = [str(match_id) for match_id in self.redis.zrevrange(source, offset, offset + limit - 1)]
+            return ids, total
+        finally:
+            if source != indexes[0][0]:
+                self.redis.delete(source)
+
+    def _status_index(self, status: MatchStatus) -> str:
+        return {
+            MatchStatus.QUEUED: self.key("queued"),
+            MatchStatus.RUNNING: self.key("running"),
+            MatchStatus.FINISHED: self.key("matches", "status", "finished"),
+            MatchStatus.ABORTED: self.key("matches", "status", "aborted"),
+        }[status]
 
     def get_match(self, match_id: str) -> MatchRecord | None:
         raw = self.redis.get(self.key("match", match_id))
@@ -268,6 +330,7 @@ class Store:
                         pipe.zrem(self.key("queued"), match_id)
                     if updated.status.ended:
                         pipe.delete(self.key("match", match_id, "live"))
+                        pipe.zadd(self._status_index(updated.status), {match_id: updated.created_ts})
                     pipe.execute()
                     return updated
                 except WatchError:
@@ -403,6 +466,7 @@ class Store:
                     )
                     pipe.srem(self.key("running"), match_id)
                     pipe.zrem(self.key("queued"), match_id)
+                    pipe.zadd(self._status_index(MatchStatus.FINISHED), {match_id: record.created_ts})
                     pipe.execute()
                     return True
                 except WatchError:

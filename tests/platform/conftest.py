@@ -106,7 +106,8 @@ def make_runtime(queue: ListQueue, **settings: Any) -> Runtime:
         "admin_token": ADMIN,
         "policy": LOOPBACK,
         "key_prefix": "test:",
-        "registration_limit": "10000 per second",  # the limit's own tests set theirs
+        "registration_limit": "10000 per second",  # the limits' own tests set theirs
+        "challenge_limit": "10000 per second",
     }
     config = Settings(**{**defaults, **settings})
     return Runtime(config, Store.in_memory(config.key_prefix), queue)

@@ -218,3 +218,32 @@ def test_the_token_is_checked_before_the_body(arena: Arena) -> None:
     alice = arena.register("Alice", "/first/a", ["nim"])
     answer = arena.client.patch(f"/api/v1/bots/{alice['id']}", json={"nonsense": True})
     assert answer.status_code == 401
+
+
+def test_matches_are_filtered_by_bot_game_variant_and_status_a_page_at_a_time(arena: Arena, duelists) -> None:
+    first, last = duelists
+    third = arena.register("third", "/first/third", ["nim", "party"])
+    nim = [arena.match(game="nim", bots=[first["id"], last["id"]], seed=n)["id"] for n in range(3)]
+    other = arena.match(game="nim", bots=[third["id"], last["id"]], seed=9)["id"]
+    party = arena.match(game="party", variant="crew", bots=[third["id"], third["id"]], seed=1)["id"]
+
+    def ids(query: str) -> list[str]:
+        return [m["id"] for m in arena.get(f"/api/v1/matches?{query}&page_size=100")]
+
+    assert ids(f"bot={first['id']}") == nim[::-1]
+    assert ids(f"bot={third['id']}") == [party, other]
+    assert ids("game=party") == [party]
+    assert ids("game=party&variant=crew") == [party] and ids("game=party&variant=open") == []
+    assert ids(f"bot={last['id']}&game=nim") == [other, *nim[::-1]]
+    assert ids("status=queued") == [party, other, *nim[::-1]]
+    arena.run_queue()
+    assert ids("status=queued") == [] and ids("status=running") == []
+    assert set(ids("status=finished")) == {*nim, other, party}
+    assert ids(f"status=finished&bot={third['id']}&game=nim") == [other]
+    page = arena.client.get(f"/api/v1/matches?bot={last['id']}&page_size=2&page=2")
+    assert [m["id"] for m in page.get_json()] == nim[1::-1]
+    assert json.loads(page.headers["X-Pagination"])["total"] == 4
+    for bad in ("status=done", "variant=crew", "bot=", "colour=red"):
+        answer = arena.client.get(f"/api/v1/matches?{bad}")
+        assert answer.status_code == 422, bad
+        assert answer.get_json()["errors"], bad

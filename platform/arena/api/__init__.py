@@ -143,7 +143,7 @@ def create_app(runtime: Runtime) -> Flask:
         api.register_converter(converter, ids.openapi_schema)
     for blueprint in (games.blp, bots.blp, matches.blp, tournaments.blp, ladders.blp):
         api.register_blueprint(blueprint)
-    limits.install(app, runtime.settings, bots.blp)
+    limits.install(app, runtime.settings, bots.blp, matches.blp)
     app.register_error_handler(ArenaError, _arena_error)
     app.register_error_handler(RedisError, _store_unavailable)
     app.register_error_handler(Exception, _unexpected)

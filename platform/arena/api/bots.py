@@ -17,6 +17,7 @@ from arena.api.schemas import (
     BotOwnerSchema,
     BotQuerySchema,
     BotSchema,
+    BotSecretSchema,
     BotUpdateSchema,
 )
 
@@ -70,3 +71,16 @@ class BotById(MethodView):
     def delete(self, bot_id: str) -> None:
         """Delete a bot (needs the bot's token); its past matches stay"""
         bot_accounts.delete(runtime(), bot_id, presented_token())
+
+
+@blp.route("/<bot_id:bot_id>/secret")
+class BotSecret(MethodView):
+    @bot_owner_only(blp)
+    @blp.response(200, BotSecretSchema)
+    def post(self, bot_id: str) -> dict[str, str]:
+        """Replace the bot's signing secret (needs the bot's token); the answer holds the new one, once
+
+        The referee signs every later request with the new secret; a bot still checking the old one
+        answers 401 (a fault) until it is given the new one.
+        """
+        return {"secret": bot_accounts.new_secret_for(runtime(), bot_id, presented_token())}

@@ -13,6 +13,7 @@ from arena import bot_accounts
 from arena.api.schemas import ErrorSchema
 from arena.auth import bearer_token
 from arena.current import EXTENSION, runtime
+from arena.errors import Unauthorized
 from arena.match_requests import require_organizer
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -20,7 +21,7 @@ BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 """OpenAPI security requirement of views that need a token."""
 
 
-__all__ = ["EXTENSION", "bot_owner_only", "organizer_only", "presented_token", "runtime"]
+__all__ = ["EXTENSION", "bot_owner_only", "organizer_only", "presented_token", "runtime", "token_required"]
 
 
 def presented_token() -> str | None:
@@ -42,6 +43,22 @@ def organizer_only(blp: Blueprint) -> Callable[[F], F]:
             return view(*args, **kwargs)
 
         return _documented(blp, "the organizer token", cast(F, checked))
+
+    return mark
+
+
+def token_required(blp: Blueprint, who: str) -> Callable[[F], F]:
+    """The view needs some bearer token (checked before the body is read); which one counts is the
+    view's to judge, once it knows the request."""
+
+    def mark(view: F) -> F:
+        @functools.wraps(view)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            if presented_token() is None:
+                raise Unauthorized(f"this needs {who}: Authorization: Bearer <token>")
+            return view(*args, **kwargs)
+
+        return _documented(blp, who, cast(F, checked))
 
     return mark
 

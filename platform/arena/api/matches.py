@@ -10,9 +10,9 @@ from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
 from arena import match_requests
-from arena.api.context import organizer_only, runtime
+from arena.api.context import presented_token, runtime, token_required
 from arena.api.parsing import ArenaBlueprint
-from arena.api.schemas import MatchCreateSchema, MatchSchema, PagedQuerySchema
+from arena.api.schemas import MatchCreateSchema, MatchQuerySchema, MatchSchema
 from arena.errors import NotFound
 from arena.records import MatchRecord, MatchStatus
 from referee.replay import decompress
@@ -29,30 +29,40 @@ def _get(match_id: str) -> MatchRecord:
 
 @blp.route("")
 class Matches(MethodView):
-    @blp.arguments(PagedQuerySchema, location="query")
+    @blp.arguments(MatchQuerySchema, location="query")
     @blp.response(200, MatchSchema(many=True))
     @blp.paginate()
     def get(self, query: dict[str, Any], pagination_parameters: PaginationParameters) -> list[dict[str, Any]]:
-        """The matches, newest first, a page at a time (X-Pagination says how many there are)"""
+        """The matches, newest first, a page at a time, filtered by bot, game, variant and status
+
+        X-Pagination says how many fit.
+        """
         store = runtime().store
-        pagination_parameters.item_count = total = store.match_count()
-        if pagination_parameters.first_item >= total:  # past the end (Redis takes no offset past 2**63)
-            return []
-        ids = store.recent_match_ids(pagination_parameters.page_size, pagination_parameters.first_item)
+        ids, pagination_parameters.item_count = store.match_ids_page(
+            bot=query.get("bot"),
+            game=query.get("game"),
+            variant=query.get("variant"),
+            status=MatchStatus(query["status"]) if "status" in query else None,
+            offset=pagination_parameters.first_item,
+            limit=pagination_parameters.page_size,
+        )
         matches = store.get_matches(ids)
         specs = store.get_specs(ids)
         progress = store.progress([m.id for m in matches if m.status is MatchStatus.RUNNING])
         return [match_requests.public_view(m, specs.get(m.id), progress.get(m.id)) for m in matches]
 
-    @organizer_only(blp)
+    @token_required(blp, "the organizer token, or a seated bot's token for an unrated challenge")
     @blp.arguments(MatchCreateSchema)
     @blp.response(202, MatchSchema)
     def post(self, data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
-        """Request a match (needs the organizer token); it is queued for a worker
+        """Request a match; it is queued for a worker
 
-        Game, variant, seat count, options and setup are checked by the game itself, and every bot
-        must exist and play the game, before anything is queued.
+        The organizer may request any match. A bot's owner may challenge: an unrated match in which
+        the bot holds a seat, with the bot's own token (challenges are rate limited per bot). Game,
+        variant, seat count, options and setup are checked by the game itself, and every bot must
+        exist and play the game, before anything is queued.
         """
+        data = match_requests.authorize(runtime(), presented_token(), data)
         match, spec = match_requests.create(runtime(), data)
         location = url_for("matches.MatchById", match_id=match.id)
         return match_requests.public_view(match, spec), {"Location": location}

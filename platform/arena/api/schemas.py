@@ -128,6 +128,27 @@ class PagedQuerySchema(Schema):
     else, so any other parameter is refused as unknown."""
 
 
+class MatchQuerySchema(PagedQuerySchema):
+    bot = _id(metadata={"description": "only matches this bot plays in"})
+    game = _id(metadata={"description": "only matches of this game"})
+    variant = _id(metadata={"description": "only matches of this variant (with game)"})
+    status = fields.String(
+        validate=validate.OneOf(["queued", "running", "finished", "aborted"]),
+        metadata={"description": "queued, running, finished or aborted"},
+    )
+
+    @validates_schema
+    def _variant_needs_game(self, data: dict[str, Any], **kwargs: object) -> None:
+        if "variant" in data and "game" not in data:
+            raise ValidationError("variant filters only with game", "variant")
+
+
+class BotSecretSchema(Schema):
+    secret = fields.String(
+        metadata={"description": "the bot's new HMAC key of X-Arena-Signature; the old one stops working"}
+    )
+
+
 class BotQuerySchema(PagedQuerySchema):
     game = _id(metadata={"description": "only bots that play this game"})
 
@@ -193,7 +214,13 @@ class MatchCreateSchema(Schema):
     setup = fields.Dict(allow_none=True, load_default=None, metadata={"description": "explicit position"})
     options = fields.Dict(load_default=dict)
     time = fields.Nested(TimeSchema, load_default=lambda: {"move_ms": 2000, "bank_ms": 0})
-    rated = Flag(load_default=True, metadata={"description": "false: the ladder never sees it"})
+    rated = Flag(
+        load_default=None,
+        metadata={
+            "description": "false: the ladder never sees it. Default true for the organizer; a bot "
+            "owner's challenge is always unrated"
+        },
+    )
     max_faults = WholeNumber(load_default=3, validate=validate.Range(1, 1000))
 
 
