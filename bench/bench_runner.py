@@ -17,11 +17,11 @@ and the observations of the notices); it is work the plain calls do not do, and 
 transport's.
 
 The three are interleaved match by match (the order turned round at every match) and repeated
-``--runs`` times. Each figure is moves per second over all the matches of one run; the ratio is referee /
-http.client within the same run (1.0 would mean the referee costs nothing beyond the calls; the
-goal is at least 0.9). The last line sets the referee against http.client plus the engine alone
-(1/ratio = referee time / (http.client time + engine time)): what the referee costs beyond both.
-One untimed match of each kind warms both sides up first.
+``--runs`` times; one untimed match of each kind warms both sides up first. Each figure is moves
+per second over all the matches of one run. The ratio is referee / http.client within the same
+run (1.0 would mean the referee costs nothing beyond the calls; the goal is at least 0.9). The
+last line is (http.client time + engine time) / referee time within the same run: 1.0 would mean
+the referee costs nothing beyond the calls and its engine.
 
     python bench/bench_runner.py [--runs 5] [--vulkan-matches 30] [--volcano-matches 15]
 """
