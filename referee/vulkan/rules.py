@@ -130,7 +130,7 @@ def planned_drops(board: Board, path: tuple[int, ...], available: int) -> list[i
     """The tiles a flight along ``path`` drops on: each tile with a free space, in flight order,
     while ``available`` loads last (the flight may go on over full tiles and after the loads run
     out; that changes nothing). Two flights with the same drops and colour have the same effect."""
-    dropped = []
+    dropped: list[int] = []
     loads, spaces = board.loads, board.spaces
     for cell in path:
         if len(dropped) == available:
@@ -163,7 +163,7 @@ def extinguish_cascade(board: Board, touched: Iterable[int] | None = None) -> li
     neighbours = board.layout.neighbours
     present, loads, spaces, volcano = board.present, board.loads, board.spaces, board.volcano
     candidates = sorted(set(board.forest() if touched is None else touched))
-    rounds = []
+    rounds: list[list[int]] = []
     while True:
         out = [
             cell
@@ -240,7 +240,7 @@ def next_flyer(board: Board, supply: list[list[int]], start: int) -> tuple[int |
 def first_with_loads(supply: list[list[int]], start: int) -> tuple[int | None, list[int]]:
     """The first seat from ``start`` on, clockwise, holding a load, and the seats it skips; ``(None,
     [])`` when nobody holds one. The half of :func:`next_flyer` that does not look at the board."""
-    skipped = []
+    skipped: list[int] = []
     for k in range(len(supply)):
         seat = (start + k) % len(supply)
         if any(supply[seat]):

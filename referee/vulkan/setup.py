@@ -120,7 +120,9 @@ def _coord(value: Any, field: str) -> Coord:
     return q, r
 
 
-def _object(value: Any, field: str, allowed: set[str], required: set[str] = frozenset()) -> Mapping[str, Any]:
+def _object(
+    value: Any, field: str, allowed: set[str], required: frozenset[str] | set[str] = frozenset()
+) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
         raise _fail(field, "must be an object")
     unknown = sorted(set(value) - allowed)

@@ -590,8 +590,9 @@ def _hand_out(state: VulkanState, cell: int, flyer: int) -> dict[str, JSON]:
     owners, seat_json = state.owners, state._seat_json
     for colour in loads:
         state._on_table[colour] -= 1
-        if owners[colour] is not None:
-            seat_json[owners[colour]] = None
+        holder = owners[colour]
+        if holder is not None:
+            seat_json[holder] = None
     seat, why = award_to(loads, flyer, state.owners)
     coord = board.layout.coords[cell]
     if seat is None:
