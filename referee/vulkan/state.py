@@ -44,6 +44,11 @@ Key = tuple[Any, ...]
 COLOURS = EDITION.colours
 SEAT_COLOURS = {seats: EDITION.seat_colours(seats) for seats in EDITION.seat_counts}
 OWNERS = {seats: EDITION.owners(seats) for seats in EDITION.seat_counts}
+COLOUR_NAMES = {
+    seats: tuple([COLOURS[c] for c in colours] for colours in seat_colours)
+    for seats, seat_colours in SEAT_COLOURS.items()
+}
+"""Per seat count and seat, the names of its colours: an observation's ``colours``, shared."""
 
 NO_FLIGHTS_LEFT = VulkanEnd.NO_FLIGHTS_LEFT.value
 EMPTY_TILE_ISOLATED = VulkanEnd.EMPTY_TILE_ISOLATED.value
@@ -121,6 +126,7 @@ class VulkanState(State):
                 self._on_table[colour] += 1
         self._tile_json: list[dict[str, JSON] | None] = [None] * len(board.present)
         self._seat_json: list[dict[str, JSON] | None] = [None] * self.seats
+        self._awarded_json: list[list[dict[str, JSON]] | None] = [None] * self.seats
         self._observation: dict[str, JSON] | None = None
 
     def begin(self) -> None:
@@ -260,6 +266,7 @@ class VulkanState(State):
         other._on_table = self._on_table[:]
         other._tile_json = self._tile_json[:]
         other._seat_json = self._seat_json[:]
+        other._awarded_json = self._awarded_json[:]
         return other
 
     def apply_key(self, key: Key) -> None:
@@ -331,10 +338,13 @@ class VulkanState(State):
 
     def _build_seat_json(self, seat: int) -> dict[str, JSON]:
         """A seat's observation entry, kept until a move changes its supply, tiles or loads."""
+        awarded = self._awarded_json[seat]
+        if awarded is None:
+            awarded = self._awarded_json[seat] = [_award_json(award) for award in self.awarded[seat]]
         entry = self._seat_json[seat] = {
-            "colours": [COLOURS[c] for c in self.seat_colours[seat]],
+            "colours": COLOUR_NAMES[self.seats][seat],
             "supply": self._supply_json(seat),
-            "awarded": [_award_json(award) for award in self.awarded[seat]],
+            "awarded": awarded,
             "score": self.score(seat),
             "loads_on_table": self.own_loads_on_table(seat),
         }
@@ -600,6 +610,7 @@ def _hand_out(state: VulkanState, cell: int, flyer: int) -> dict[str, JSON]:
         return {"kind": "removed", "tile": list(coord), "why": "isolated_without_loads"}
     state.awarded[seat].append((coord, board.values[cell]))
     state._seat_json[seat] = None
+    state._awarded_json[seat] = None
     for colour in loads:
         state.loads_out[colour] += 1
     event = {
