@@ -8,7 +8,8 @@ copies of it (:meth:`referee.vulkan.VulkanState.copy`).
 minus the next seat's best reply) ranks the candidate flights, and the best few are compared by
 playouts to the end of the game: after the candidate, every seat plays a quick policy (take the most
 valuable tile that one load puts out for itself, else a seeded random flight). A playout is worth
-the bot's final margin over the best other seat, plus one for a win. The playouts use common random
+the bot's final margin over the best other seat (in tens), plus one for a win (a half for a tie on
+score). The playouts use common random
 numbers (playout ``j`` draws from the same stream for every candidate), so candidates are compared on
 the same futures. The candidate with the best mean wins; greedy's order breaks ties.
 
