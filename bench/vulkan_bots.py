@@ -1,4 +1,5 @@
-"""Vulkan!'s reference bots against each other: greedy against random, in process on the engine.
+"""Vulkan!'s reference bots against each other, in process on the engine: greedy against random, the
+search bot against greedy, and the search bot's solitaire.
 
 For each seat count (2, 3, 4) one greedy bot plays against random bots, sitting in each seat equally
 often (game g puts it in seat g mod n). Each bot gets the protocol's move request, built as the
@@ -7,7 +8,19 @@ against the random seats', the mean scores, and greedy's mean and slowest decisi
 variants get a line each too: the team's win rate and mean team score with every seat greedy, then
 with every seat random.
 
+The search bot's lines (``--only search solitaire``):
+
+- ``search against greedy``: two seats, the search bot in seat 0 for even games and seat 1 for odd
+  ones, every game its own match seed (``--seed`` on) and bot seeds. A win is first place alone, a
+  shared first place is counted apart; the 95% Wilson interval is the win rate's.
+- ``search solitaire``: the search bot alone on seeded classic deals (seeds ``--seed`` on): the share
+  won (every tile gathered), with its Wilson interval.
+
+The search bot runs ``--playouts`` playouts per candidate and move (an iteration count, not the
+clock), so these figures are reproducible.
+
     python bench/vulkan_bots.py [--games 240] [--seed 1] [--layout classic]
+    python bench/vulkan_bots.py --only search solitaire --search-games 200 --playouts 8
 """
 
 from __future__ import annotations
@@ -15,9 +28,14 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 
-from bots.vulkan import BOTS
+from winrate import wilson
+
+from bots.base import Bot
+from bots.vulkan import BOTS, GreedyBot
+from bots.vulkan_search import SearchBot
 from referee.game import Outcome
 from referee.protocol import request_base
 from referee.rng import derive_seed
@@ -25,13 +43,20 @@ from referee.vulkan import GAME
 
 
 def play(
-    variant: str, names: Sequence[str], seed: int, layout: str, clock: list[float] | None = None
+    variant: str,
+    names: Sequence[str],
+    seed: int,
+    layout: str,
+    clock: list[float] | None = None,
+    factories: dict[str, Callable[[int], Bot]] | None = None,
+    timed: str = "greedy",
 ) -> Outcome:
     """One game in process, each seat asked through a protocol move request. ``clock`` collects the
-    seconds each greedy decision took."""
+    seconds each decision of the ``timed`` bot took."""
     seats = len(names)
     state = GAME.start(variant, seats=seats, seed=seed, options={"layout": layout})
-    bots = [BOTS[name](derive_seed(seed, "bench-bot", seat)) for seat, name in enumerate(names)]
+    makers = BOTS if factories is None else factories
+    bots = [makers[name](derive_seed(seed, "bench-bot", seat)) for seat, name in enumerate(names)]
     while (seat := state.current_seat) is not None:
         request = request_base(
             kind="move",
@@ -47,7 +72,7 @@ def play(
         request["legal_moves"] = state.legal_moves()
         started = time.perf_counter()
         move = bots[seat].choose(request)
-        if clock is not None and names[seat] == "greedy":
+        if clock is not None and names[seat] == timed:
             clock.append(time.perf_counter() - started)
         state.apply(move)
     outcome = state.outcome()
@@ -86,13 +111,70 @@ def team_line(variant: str, seats: int, games: int, seed: int, layout: str) -> s
     return f"{variant} {seats} seat(s)  {games:>4} games  " + "  |  ".join(parts)
 
 
+SECTIONS = ["greedy", "search", "solitaire"]
+
+
+def search_line(games: int, seed: int, playouts: int) -> str:
+    """The search bot against greedy on two seats, seats alternating."""
+    factories = {"search": lambda s: SearchBot(s, playouts=playouts), "greedy": GreedyBot}
+    wins = shared = 0
+    margins, clock = [], []
+    for game in range(games):
+        me = game % 2
+        names = ["search", "greedy"] if me == 0 else ["greedy", "search"]
+        outcome = play("competitive", names, seed + game, "classic", clock, factories, timed="search")
+        first = [seat for seat in range(2) if outcome.places[seat] == 1]
+        wins += first == [me]
+        shared += len(first) == 2
+        margins.append(outcome.scores[me] - outcome.scores[1 - me])
+    low, high = wilson(wins, games)
+    return (
+        f"search ({playouts} playouts) against greedy, 2 seats, classic, seeds {seed}..{seed + games - 1}: "
+        f"{games} games, search wins {wins} ({wins / games:.1%}, 95% {low:.1%}..{high:.1%}), "
+        f"shared first {shared}, greedy wins {games - wins - shared}; "
+        f"mean margin {statistics.mean(margins):+.1f}; "
+        f"search decision mean {statistics.mean(clock) * 1000:.0f} ms, max {max(clock) * 1000:.0f} ms"
+    )
+
+
+def solitaire_line(games: int, seed: int, playouts: int) -> str:
+    """The search bot alone on seeded classic deals."""
+    factories = {"search": lambda s: SearchBot(s, playouts=playouts)}
+    outcomes = [
+        play("solitaire", ["search"], seed + game, "classic", None, factories) for game in range(games)
+    ]
+    won = sum(1 for outcome in outcomes if outcome.team_won)
+    low, high = wilson(won, games)
+    reasons = Counter(outcome.reason for outcome in outcomes)
+    return (
+        f"search solitaire, classic deals, seeds {seed}..{seed + games - 1}: {games} games, won {won} "
+        f"({won / games:.1%}, 95% {low:.1%}..{high:.1%}); ends: "
+        + ", ".join(f"{reason} {count}" for reason, count in sorted(reasons.items()))
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=240, help="games per seat count (a multiple of 12)")
     parser.add_argument("--team-games", type=int, default=60, help="games per team-variant line")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--layout", default="classic", choices=["classic", "random"])
+    parser.add_argument(
+        "--only", nargs="+", default=SECTIONS, choices=SECTIONS, help="which lines to play (default: all)"
+    )
+    parser.add_argument("--search-games", type=int, default=200, help="games per search-bot line")
+    parser.add_argument("--playouts", type=int, default=8, help="search bot playouts per candidate and move")
     args = parser.parse_args()
+    if "search" in args.only:
+        started = time.perf_counter()
+        line = search_line(args.search_games, args.seed, args.playouts)
+        print(f"{line}  ({time.perf_counter() - started:.0f} s)", flush=True)
+    if "solitaire" in args.only:
+        started = time.perf_counter()
+        line = solitaire_line(args.search_games, args.seed, args.playouts)
+        print(f"{line}  ({time.perf_counter() - started:.0f} s)", flush=True)
+    if "greedy" not in args.only:
+        return
     print(f"greedy against random, layout {args.layout}, seeds {args.seed}..{args.seed + args.games - 1}")
     for seats in (2, 3, 4):
         started = time.perf_counter()

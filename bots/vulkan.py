@@ -25,10 +25,10 @@ scored so far: a bound in work, not in time, so play stays reproducible from the
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
-from bots.base import Move, RandomBot, Request
-from referee.game import canonical_json
+from bots.base import Bot, BotFactory, Move, RandomBot, Request
 from referee.rng import Rng, derive_seed
 from referee.vulkan import VulkanState, state_from_observation
 from referee.vulkan.rules import Board, award_to, drop_loads, flight_paths, next_flyer, planned_drops, resolve
@@ -102,7 +102,7 @@ class Search:
         if not ripe or not colours:
             return 0
         values = board.values
-        quick = [
+        quick: list[Effect] = [
             (colour, (cell,)) for cell in sorted(ripe, key=lambda c: (-values[c], c)) for colour in colours
         ]
         best = self._best_of(board, seat, quick, enough)
@@ -160,14 +160,30 @@ class GreedyBot:
         state = state_from_observation(request["observation"])
         team = request["observation"]["variant"] != "competitive"
         key = self.rng.choice(self.best(state, team).keys)
-        chosen = canonical_json(state.move_of(key))
-        return next(move for move in legal if canonical_json(move) == chosen)
+        return legal[legal.index(state.move_of(key))]
 
-    def best(self, state: VulkanState, team: bool) -> Candidate:
-        """The candidate flight effect the bot plays in ``state`` (a flight phase)."""
+    def ranked(self, state: VulkanState, limit: int, deadline: float | None = None) -> list[Candidate]:
+        """Greedy's ``limit`` best candidates in a competitive flight phase, best first, each scored in
+        full (gain, less what it hands others, less the next seat's best reply; within the budget).
+
+        Past ``deadline`` (a ``time.perf_counter()`` value) no further candidate is scored: the
+        first always is, and only scored ones are returned.
+        """
+        search = Search(state, self.budget)
+        candidates = self._candidates(state, search, team=False)
+        scored: list[tuple[float, Candidate]] = []
+        for candidate in candidates[: 3 * limit]:
+            if scored and deadline is not None and time.perf_counter() > deadline:
+                break
+            reply = self._reply(search, state, candidate, enough=float("inf"))
+            scored.append((candidate.base - reply, candidate))
+        scored.sort(key=lambda pair: pair[0], reverse=True)  # stable: greedy's order among equals
+        return [candidate for _, candidate in scored[:limit]]
+
+    def _candidates(self, state: VulkanState, search: Search, team: bool) -> list[Candidate]:
+        """Every effect among the legal flights, simulated once, biggest immediate gain first."""
         me = state.to_move
         assert me is not None
-        search = Search(state, self.budget)
         groups: dict[Effect, list[Key]] = {}
         for key in state.legal_keys():
             groups.setdefault(flight_effect(state, key), []).append(key)
@@ -181,6 +197,12 @@ class GreedyBot:
             candidates.append(Candidate(effect, keys, result, base))
         self.rng.shuffle(candidates)
         candidates.sort(key=lambda c: c.base, reverse=True)  # stable: random among equal gains
+        return candidates
+
+    def best(self, state: VulkanState, team: bool) -> Candidate:
+        """The candidate flight effect the bot plays in ``state`` (a flight phase)."""
+        search = Search(state, self.budget)
+        candidates = self._candidates(state, search, team)
         if team:
             return candidates[0]
         best, best_score = candidates[0], float("-inf")
@@ -207,4 +229,11 @@ class GreedyBot:
         return search.best_gain(board, seat, supply[seat], enough)
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+def _search_bot(seed: int) -> Bot:
+    """The planning bot of :mod:`bots.vulkan_search` (imported here, late: it builds on greedy)."""
+    from bots.vulkan_search import SearchBot
+
+    return SearchBot(seed)
+
+
+BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "search": _search_bot}

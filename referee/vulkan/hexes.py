@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from referee.rng import Rng
 
@@ -60,6 +60,11 @@ class Layout:
     qs: tuple[int, ...]
     """``coords[i][0]`` for every cell, kept apart because building move JSON from it is faster."""
     rs: tuple[int, ...]
+    corners: tuple[tuple[tuple[int, int], ...], ...]
+    """``corners[i]``: for each corner of cell ``i``, the two neighbours whose edges meet there
+    (directions ``d`` and ``d + 1``), :data:`NO_CELL` where the layout has none."""
+    near: tuple[int, ...]
+    """``near[i]``: the neighbours of cell ``i`` as a bit mask (bit ``j`` for cell ``j``)."""
 
     @staticmethod
     def of(cells: Iterable[Coord]) -> Layout:
@@ -69,7 +74,7 @@ class Layout:
         return len(self.coords)
 
 
-@cache
+@lru_cache(maxsize=128)  # the classic layout stays; random ones come and go
 def _layout(coords: tuple[Coord, ...]) -> Layout:
     index = {cell: i for i, cell in enumerate(coords)}
     neighbours = tuple(tuple(index.get(step(cell, d), NO_CELL) for d in range(6)) for cell in coords)
@@ -86,7 +91,9 @@ def _layout(coords: tuple[Coord, ...]) -> Layout:
         rays.append(tuple(per_direction))
     qs = tuple(q for q, _ in coords)
     rs = tuple(r for _, r in coords)
-    return Layout(coords, index, neighbours, tuple(rays), qs, rs)
+    corners = tuple(tuple((around[d], around[(d + 1) % 6]) for d in range(6)) for around in neighbours)
+    near = tuple(sum(1 << other for other in around if other != NO_CELL) for around in neighbours)
+    return Layout(coords, index, neighbours, tuple(rays), qs, rs, corners, near)
 
 
 def is_connected(cells: Iterable[Coord]) -> bool:

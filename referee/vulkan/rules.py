@@ -12,7 +12,7 @@ award; the state then clears them.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from referee.vulkan.hexes import NO_CELL, Layout
 
@@ -35,7 +35,11 @@ class Board:
     def copy(self) -> Board:
         """An independent board for look-ahead. ``present`` and ``loads`` are the only fields changed
         in place during play, so only they are copied; the rest (layout, values, spaces) is shared."""
-        return replace(self, present=self.present[:], loads=[pile[:] for pile in self.loads])
+        other = object.__new__(Board)
+        other.__dict__.update(self.__dict__)
+        other.present = self.present[:]
+        other.loads = [pile[:] for pile in self.loads]
+        return other
 
     def is_forest(self, cell: int) -> bool:
         """A forest tile lies here: present and not the volcano."""
@@ -67,8 +71,11 @@ class Board:
         >>> board.has_adjacent_free_edges(0)  # (-1, 0) on the rim has three free edges in a row
         True
         """
-        free = self.free_edges(cell)
-        return any(free[d] and free[(d + 1) % 6] for d in range(6))
+        present = self.present
+        for a, b in self.layout.corners[cell]:
+            if (a == NO_CELL or not present[a]) and (b == NO_CELL or not present[b]):
+                return True
+        return False
 
     def any_room(self) -> bool:
         """Whether any forest tile still has a free space (else nobody can fly)."""
@@ -123,7 +130,7 @@ def planned_drops(board: Board, path: tuple[int, ...], available: int) -> list[i
     """The tiles a flight along ``path`` drops on: each tile with a free space, in flight order,
     while ``available`` loads last (the flight may go on over full tiles and after the loads run
     out; that changes nothing). Two flights with the same drops and colour have the same effect."""
-    dropped = []
+    dropped: list[int] = []
     loads, spaces = board.loads, board.spaces
     for cell in path:
         if len(dropped) == available:
@@ -154,13 +161,17 @@ def extinguish_cascade(board: Board, touched: Iterable[int] | None = None) -> li
     Later rounds look at the neighbours of the tiles that just went out.
     """
     neighbours = board.layout.neighbours
+    present, loads, spaces, volcano = board.present, board.loads, board.spaces, board.volcano
     candidates = sorted(set(board.forest() if touched is None else touched))
-    rounds = []
+    rounds: list[list[int]] = []
     while True:
         out = [
             cell
             for cell in candidates
-            if board.is_forest(cell) and board.is_full(cell) and board.has_adjacent_free_edges(cell)
+            if present[cell]
+            and cell != volcano
+            and len(loads[cell]) >= spaces[cell]
+            and board.has_adjacent_free_edges(cell)
         ]
         if not out:
             return rounds
@@ -177,18 +188,28 @@ def isolate(board: Board) -> list[int]:
     """
     if board.volcano is None:
         return []
-    neighbours, present = board.layout.neighbours, board.present
-    reached = {board.volcano}
-    todo = [board.volcano]
-    while todo:
-        cell = todo.pop()
-        for other in neighbours[cell]:
-            if other != NO_CELL and present[other] and other not in reached:
-                reached.add(other)
-                todo.append(other)
-    cut_off = [cell for cell in board.forest() if cell not in reached]
-    for cell in cut_off:
-        board.present[cell] = False
+    present, volcano, near = board.present, board.volcano, board.layout.near
+    on_table = 0
+    for cell in range(len(present)):
+        if present[cell]:
+            on_table |= 1 << cell
+    reached = frontier = 1 << volcano
+    while frontier:  # grow the volcano's group ring by ring, all cells as bits of one integer
+        grown = 0
+        while frontier:
+            lowest = frontier & -frontier
+            grown |= near[lowest.bit_length() - 1]
+            frontier ^= lowest
+        frontier = grown & on_table & ~reached
+        reached |= frontier
+    cut_off = []
+    left = on_table & ~reached
+    while left:
+        lowest = left & -left
+        cell = lowest.bit_length() - 1
+        present[cell] = False
+        cut_off.append(cell)
+        left ^= lowest
     return cut_off
 
 
@@ -213,13 +234,18 @@ def next_flyer(board: Board, supply: list[list[int]], start: int) -> tuple[int |
     >>> next_flyer(board, [[0, 0], [0, 0], [3, 0]], start=0)
     (2, [0, 1])
     """
-    if board.any_room():
-        skipped = []
-        for k in range(len(supply)):
-            seat = (start + k) % len(supply)
-            if any(supply[seat]):
-                return seat, skipped
-            skipped.append(seat)
+    return first_with_loads(supply, start) if board.any_room() else (None, [])
+
+
+def first_with_loads(supply: list[list[int]], start: int) -> tuple[int | None, list[int]]:
+    """The first seat from ``start`` on, clockwise, holding a load, and the seats it skips; ``(None,
+    [])`` when nobody holds one. The half of :func:`next_flyer` that does not look at the board."""
+    skipped: list[int] = []
+    for k in range(len(supply)):
+        seat = (start + k) % len(supply)
+        if any(supply[seat]):
+            return seat, skipped
+        skipped.append(seat)
     return None, []
 
 

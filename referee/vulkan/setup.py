@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from referee.game import JSON, SetupError
@@ -78,7 +79,13 @@ def dealt_position(layout_kind: str, seats: int, rng: Rng, edition: Edition = ED
 
 def _classic(rng: Rng, edition: Edition) -> list[Coord]:
     spec = edition.layouts["classic"]
-    return classic_cells(spec["radius"], tuple(spec["missing_corner"]))
+    return list(_classic_cells(spec["radius"], tuple(spec["missing_corner"])))
+
+
+@lru_cache(maxsize=8)
+def _classic_cells(radius: int, missing_corner: Coord) -> tuple[Coord, ...]:
+    """The classic cells never change: worked out once (every classic deal starts from them)."""
+    return tuple(classic_cells(radius, missing_corner))
 
 
 def _random(rng: Rng, edition: Edition) -> list[Coord]:
@@ -113,7 +120,9 @@ def _coord(value: Any, field: str) -> Coord:
     return q, r
 
 
-def _object(value: Any, field: str, allowed: set[str], required: set[str] = frozenset()) -> Mapping[str, Any]:
+def _object(
+    value: Any, field: str, allowed: set[str], required: frozenset[str] | set[str] = frozenset()
+) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
         raise _fail(field, "must be an object")
     unknown = sorted(set(value) - allowed)

@@ -20,18 +20,19 @@ Moves (a bot sends one of ``legal_moves()`` back unchanged)::
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from itertools import compress
 from typing import Any
 
 from referee.game import JSON, IllegalMove, Move, Outcome, State, places_from_keys
 from referee.vulkan.edition import EDITION
 from referee.vulkan.hexes import NO_CELL, Coord, Layout
+from referee.vulkan.paths import FlightMove, PathTable, path_table
 from referee.vulkan.rules import (
     Board,
     award_to,
     drop_loads,
-    flight_paths,
+    first_with_loads,
     is_straight_run,
-    next_flyer,
     resolve,
 )
 from referee.vulkan.setup import Award, StartPosition
@@ -41,6 +42,13 @@ Key = tuple[Any, ...]
 """A move in canonical form: ``("volcano", cell)`` or ``("flight", colour, path)`` with cell indices."""
 
 COLOURS = EDITION.colours
+SEAT_COLOURS = {seats: EDITION.seat_colours(seats) for seats in EDITION.seat_counts}
+OWNERS = {seats: EDITION.owners(seats) for seats in EDITION.seat_counts}
+COLOUR_NAMES = {
+    seats: tuple([COLOURS[c] for c in colours] for colours in seat_colours)
+    for seats, seat_colours in SEAT_COLOURS.items()
+}
+"""Per seat count and seat, the names of its colours: an observation's ``colours``, shared."""
 
 NO_FLIGHTS_LEFT = VulkanEnd.NO_FLIGHTS_LEFT.value
 EMPTY_TILE_ISOLATED = VulkanEnd.EMPTY_TILE_ISOLATED.value
@@ -62,11 +70,12 @@ class VulkanState(State):
         self.seats = seats
         self.options = options
         self.rng_state = rng_state
-        self.seat_colours = EDITION.seat_colours(seats)
-        self.owners = EDITION.owners(seats)
+        self.seat_colours = SEAT_COLOURS[seats]
+        self.owners = OWNERS[seats]
         self.loses_on_empty_isolation = VARIANTS[variant].team
         layout = Layout.of(start.cells)
-        order = [start.cells.index(cell) for cell in layout.coords]
+        where = {cell: i for i, cell in enumerate(start.cells)}
+        order = [where[cell] for cell in layout.coords]
         self.board = Board(
             layout=layout,
             values=[start.values[i] for i in order],
@@ -85,6 +94,40 @@ class VulkanState(State):
         self.to_move: int | None = start.to_move
         self._keys: list[Key] | None = None
         self._key_set: set[Key] | None = None
+        self._reset_caches()
+
+    def _reset_caches(self) -> None:
+        """Work out, from the board, what the hot paths keep up to date move by move.
+
+        ``_blocked`` and ``_room`` are cell masks: cells without a forest tile (gaps, tiles gone,
+        the volcano), and forest tiles with a free space. ``_room_lanes`` and ``_dead_lanes`` are
+        the path table's byte-lane counters (:class:`referee.vulkan.paths.PathTable`; None until
+        flights are first listed), ``_live`` the legal runs as bytes (None: work them out again),
+        ``_on_table`` the loads on the table by colour, ``_tile_json`` each tile's observation entry
+        (None: to build again) and ``_observation`` the observation shared by every seat until the
+        next move.
+        """
+        board = self.board
+        present, loads, spaces, volcano = board.present, board.loads, board.spaces, board.volcano
+        self._table: PathTable | None = None
+        self._blocked = 0
+        self._room = 0
+        for cell in range(len(present)):
+            if not present[cell] or cell == volcano:
+                self._blocked |= 1 << cell
+            elif len(loads[cell]) < spaces[cell]:
+                self._room |= 1 << cell
+        self._room_lanes: int | None = None
+        self._dead_lanes = 0
+        self._live: bytes | None = None
+        self._on_table = [0] * len(COLOURS)
+        for pile in board.loads:
+            for colour in pile:
+                self._on_table[colour] += 1
+        self._tile_json: list[dict[str, JSON] | None] = [None] * len(board.present)
+        self._seat_json: list[dict[str, JSON] | None] = [None] * self.seats
+        self._awarded_json: list[list[dict[str, JSON]] | None] = [None] * self.seats
+        self._observation: dict[str, JSON] | None = None
 
     def begin(self) -> None:
         """Start play from a fresh position: with the volcano already placed, the turn goes to the
@@ -107,8 +150,24 @@ class VulkanState(State):
         return "volcano" if self.board.volcano is None else "flight"
 
     def legal_moves(self) -> list[Move]:
-        keys = self.legal_keys()
-        return LEGAL_JSON[self.phase](self, keys) if keys else []
+        """The legal moves, in the documented order.
+
+        A flight in the list is a shared, read-only :class:`FlightMove` (a ``dict``): the list is
+        new on every call, its moves are not (``dict(move)`` gives a copy to change).
+        """
+        seat = self.to_move
+        if seat is None:
+            return []
+        if self.board.volcano is None:
+            return [_volcano_json(self, key) for key in _volcano_keys(self)]
+        live = self._live_paths()
+        table = self._path_table()
+        supply = self.supply[seat]
+        moves: list[Move] = []
+        for colour in self.seat_colours[seat]:
+            if supply[colour]:
+                moves += compress(table.moves(colour), live)
+        return moves
 
     def legal_keys(self) -> list[Key]:
         """The legal moves in canonical form, in the order of :meth:`legal_moves`.
@@ -120,12 +179,95 @@ class VulkanState(State):
         return self._keys
 
     def apply(self, move: Move) -> None:
-        key = self.key_of(move)
-        if self._key_set is None:
-            self._key_set = set(self.legal_keys())
-        if key not in self._key_set:
+        key = self._listed_key(move) if type(move) is FlightMove else self.key_of(move)
+        if not self._is_legal_key(key):
             raise IllegalMove(f"not a legal move now ({WHY_ILLEGAL[key[0]](self, key)}): {move!r}")
         self.apply_key(key)
+
+    def _listed_key(self, move: FlightMove) -> Key:
+        """The canonical form of a flight this engine listed (on this layout or another)."""
+        table = self._path_table()
+        index = table.by_coords.get(move.coords)
+        if index is None:  # listed on another layout: read it as any other move
+            return self.key_of(dict(move))
+        return ("flight", move.colour, table.paths[index])
+
+    def _is_legal_key(self, key: Key) -> bool:
+        """Whether a move in canonical form is legal now, without listing the legal moves."""
+        seat = self.to_move
+        if seat is None:
+            return False
+        if key[0] == "volcano":
+            return self.board.volcano is None and _can_be_volcano(self, key[1])
+        _, colour, path = key
+        if self.board.volcano is None or colour not in self.seat_colours[seat]:
+            return False
+        if not self.supply[seat][colour]:
+            return False
+        table = self._path_table()
+        index = table.index.get(path)
+        if index is None:
+            return False
+        mask = table.masks[index]
+        return not mask & self._blocked and bool(mask & self._room)
+
+    def _path_table(self) -> PathTable:
+        if self._table is None:
+            self._table = path_table(self.board.layout)
+        return self._table
+
+    def _live_paths(self) -> bytes:
+        """One byte per run of the path table, non-zero for the runs that are legal flight paths
+        now (for ``itertools.compress``). Worked out once per position from the byte-lane
+        counters, which :meth:`_lose_room` and :meth:`_block` keep up to date."""
+        live = self._live
+        if live is None:
+            table = self._path_table()
+            if self._room_lanes is None:
+                through, through_ff = table.through, table.through_ff
+                room, blocked = self._room, self._blocked
+                self._room_lanes = sum(through[c] for c in range(len(through)) if room >> c & 1)
+                self._dead_lanes = 0
+                for cell in range(len(through)):
+                    if blocked >> cell & 1:
+                        self._dead_lanes |= through_ff[cell]
+            live = self._live = (self._room_lanes & ~self._dead_lanes).to_bytes(table.size, "little")
+        return live
+
+    def _lose_room(self, cell: int) -> None:
+        """``cell`` had a free space and has none now (it filled up, left, or became the volcano)."""
+        bit = 1 << cell
+        if self._room & bit:
+            self._room &= ~bit
+            if self._room_lanes is not None:
+                self._room_lanes -= self._path_table().through[cell]
+
+    def _block(self, cell: int) -> None:
+        """No forest tile lies on ``cell`` any more: it left the table or became the volcano."""
+        self._lose_room(cell)
+        self._blocked |= 1 << cell
+        if self._room_lanes is not None:
+            self._dead_lanes |= self._path_table().through_ff[cell]
+
+    def copy(self) -> VulkanState:
+        """An independent copy, made field by field: far cheaper than a deep copy.
+
+        What play replaces rather than changes (the layout, values and spaces, the live-run list,
+        the tiles' observation entries, ``last``) is shared; everything changed in place is copied.
+        """
+        other = object.__new__(VulkanState)
+        other.__dict__.update(self.__dict__)
+        other.options = dict(self.options)
+        other.board = self.board.copy()
+        other.supply = [row[:] for row in self.supply]
+        other.awarded = [awards[:] for awards in self.awarded]
+        other.removed = self.removed[:]
+        other.loads_out = self.loads_out[:]
+        other._on_table = self._on_table[:]
+        other._tile_json = self._tile_json[:]
+        other._seat_json = self._seat_json[:]
+        other._awarded_json = self._awarded_json[:]
+        return other
 
     def apply_key(self, key: Key) -> None:
         """Play a move given in canonical form, without checking it (for simulations of legal keys)."""
@@ -134,7 +276,9 @@ class VulkanState(State):
         events = MOVE_STAGES[key[0]](self, key)
         self.last = {"seat": flyer, "move": MOVE_JSON[key[0]](self, key), "events": events}
         self.turn += 1
-        self._keys = self._key_set = None
+        self._keys = None
+        self._live = None
+        self._observation = None
         if self.ended is not None:
             self.to_move = None
         else:
@@ -151,39 +295,60 @@ class VulkanState(State):
         The ``tiles``, ``volcano``, ``seats[*].supply``/``awarded`` and ``to_move`` fields have the
         shape of an explicit setup, so :func:`referee.vulkan.game.state_from_observation` can rebuild
         the position from an observation.
+
+        Built once per position and shared: every call returns a new top-level object (only
+        ``seat`` differs), whose nested values are shared with other observations and never
+        changed by the engine. Read them; copy before changing them.
         """
+        shared = self._observation
+        if shared is None:
+            shared = self._observation = self._build_observation()
+        view = dict(shared)
+        view["seat"] = seat
+        return view
+
+    def _build_observation(self) -> dict[str, JSON]:
         board, coords = self.board, self.board.layout.coords
+        present, cache = board.present, self._tile_json
+        tiles = []
+        for cell in range(len(present)):
+            if present[cell]:
+                entry = cache[cell]
+                if entry is None:
+                    entry = cache[cell] = {
+                        "at": list(coords[cell]),
+                        "value": board.values[cell],
+                        "spaces": board.spaces[cell],
+                        "loads": [COLOURS[c] for c in board.loads[cell]],
+                    }
+                tiles.append(entry)
         return {
             "variant": self.variant,
-            "seat": seat,
+            "seat": None,
             "phase": self.phase,
             "turn": self.turn,
             "to_move": self.to_move,
-            "tiles": [
-                {
-                    "at": list(coords[cell]),
-                    "value": board.values[cell],
-                    "spaces": board.spaces[cell],
-                    "loads": [COLOURS[c] for c in board.loads[cell]],
-                }
-                for cell in range(len(coords))
-                if board.present[cell]
-            ],
+            "tiles": tiles,
             "volcano": None if board.volcano is None else list(coords[board.volcano]),
-            "seats": [
-                {
-                    "colours": [COLOURS[c] for c in self.seat_colours[s]],
-                    "supply": self._supply_json(s),
-                    "awarded": [_award_json(award) for award in self.awarded[s]],
-                    "score": self.score(s),
-                    "loads_on_table": self.own_loads_on_table(s),
-                }
-                for s in range(self.seats)
-            ],
+            "seats": [entry or self._build_seat_json(s) for s, entry in enumerate(self._seat_json)],
             "removed": [list(cell) for cell in self.removed],
             "loads_out": self._loads_out_json(),
             "last": self.last,
         }
+
+    def _build_seat_json(self, seat: int) -> dict[str, JSON]:
+        """A seat's observation entry, kept until a move changes its supply, tiles or loads."""
+        awarded = self._awarded_json[seat]
+        if awarded is None:
+            awarded = self._awarded_json[seat] = [_award_json(award) for award in self.awarded[seat]]
+        entry = self._seat_json[seat] = {
+            "colours": COLOUR_NAMES[self.seats][seat],
+            "supply": self._supply_json(seat),
+            "awarded": awarded,
+            "score": self.score(seat),
+            "loads_on_table": self.own_loads_on_table(seat),
+        }
+        return entry
 
     def to_json(self) -> dict[str, JSON]:
         board, coords = self.board, self.board.layout.coords
@@ -233,6 +398,7 @@ class VulkanState(State):
         state = cls(data["variant"], data["seats"], dict(data["options"]), data["rng"], start)
         for tile in tiles:
             state.board.present[state.board.layout.index[tuple(tile["at"])]] = tile["on_table"]
+        state._reset_caches()
         state.removed = [tuple(cell) for cell in data["removed"]]
         state.loads_out = [data["loads_out"].get(name, 0) for name in COLOURS]
         state.to_move = data["to_move"]
@@ -252,11 +418,12 @@ class VulkanState(State):
 
         The shared fourth colour of the 3-seat game belongs to nobody and is not counted.
         """
-        return sum(1 for pile in self.board.loads for colour in pile if self.owners[colour] == seat)
+        on_table = self._on_table
+        return sum(on_table[colour] for colour, owner in enumerate(self.owners) if owner == seat)
 
     def can_fly(self, seat: int) -> bool:
         """Whether ``seat`` could make a flight now: it has a load and some forest tile has room."""
-        return any(self.supply[seat]) and self.board.any_room()
+        return any(self.supply[seat]) and self._room != 0
 
     def move_of(self, key: Key) -> Move:
         """The JSON of a move given in canonical form (the inverse of :meth:`key_of`)."""
@@ -276,7 +443,7 @@ class VulkanState(State):
     def _seek_flyer(self, start: int) -> list[dict[str, JSON]]:
         """Give the turn to the first seat from ``start`` on (clockwise) that can fly; return a pass
         event for each seat skipped. Nobody able to fly ends the game (no passes are recorded then)."""
-        self.to_move, skipped = next_flyer(self.board, self.supply, start)
+        self.to_move, skipped = first_with_loads(self.supply, start) if self._room else (None, [])
         return [{"kind": "pass", "seat": seat, "why": "no_loads"} for seat in skipped]
 
     # ------------------------------------------------------------------ helpers for the JSON
@@ -301,13 +468,15 @@ def _award_json(award: Award) -> dict[str, JSON]:
 
 def _volcano_keys(state: VulkanState) -> list[Key]:
     """Seat 0 turns over a tile enclosed on all six edges."""
+    return [("volcano", cell) for cell in range(len(state.board.present)) if _can_be_volcano(state, cell)]
+
+
+def _can_be_volcano(state: VulkanState, cell: int) -> bool:
+    """Whether a tile lies on ``cell`` with tiles on all six edges (cell masks: no gap around)."""
     board = state.board
-    return [
-        ("volcano", cell)
-        for cell in range(len(board.present))
-        if board.present[cell]
-        and all(other != NO_CELL and board.present[other] for other in board.layout.neighbours[cell])
-    ]
+    if not board.present[cell] or NO_CELL in board.layout.neighbours[cell]:
+        return False
+    return not board.layout.near[cell] & state._blocked
 
 
 def _flight_keys(state: VulkanState) -> list[Key]:
@@ -315,7 +484,7 @@ def _flight_keys(state: VulkanState) -> list[Key]:
     seat = state.to_move
     assert seat is not None
     colours = [c for c in state.seat_colours[seat] if state.supply[seat][c]]
-    paths = flight_paths(state.board)
+    paths = list(compress(state._path_table().paths, state._live_paths()))
     return [("flight", colour, path) for colour in colours for path in paths]
 
 
@@ -371,31 +540,11 @@ def _volcano_json(state: VulkanState, key: Key) -> Move:
 
 
 def _flight_json(state: VulkanState, key: Key) -> Move:
-    coords = state.board.layout.coords
-    return {"type": "flight", "path": [[*coords[cell]] for cell in key[2]], "colour": COLOURS[key[1]]}
+    table = state._path_table()
+    return table.moves(key[1])[table.index[key[2]]]
 
 
 MOVE_JSON: dict[str, Callable[[VulkanState, Key], Move]] = {"volcano": _volcano_json, "flight": _flight_json}
-
-
-def _volcano_moves(state: VulkanState, keys: list[Key]) -> list[Move]:
-    return [_volcano_json(state, key) for key in keys]
-
-
-def _flight_moves(state: VulkanState, keys: list[Key]) -> list[Move]:
-    """The same JSON as :func:`_flight_json`, built in one sweep: listing moves is the engine's
-    hottest loop (hundreds of moves per turn)."""
-    qs, rs = state.board.layout.qs, state.board.layout.rs
-    return [
-        {"type": "flight", "path": [[qs[cell], rs[cell]] for cell in path], "colour": COLOURS[colour]}
-        for _, colour, path in keys
-    ]
-
-
-LEGAL_JSON: dict[str, Callable[[VulkanState, list[Key]], list[Move]]] = {
-    "volcano": _volcano_moves,
-    "flight": _flight_moves,
-}
 
 
 # ---------------------------------------------------------------------- playing a move
@@ -403,6 +552,7 @@ LEGAL_JSON: dict[str, Callable[[VulkanState, list[Key]], list[Move]]] = {
 
 def _choose_volcano(state: VulkanState, key: Key) -> list[dict[str, JSON]]:
     state.board.volcano = key[1]
+    state._block(key[1])
     return [{"kind": "volcano", "tile": state._coord(key[1])}]
 
 
@@ -415,6 +565,17 @@ def _fly(state: VulkanState, key: Key) -> list[dict[str, JSON]]:
     board = state.board
     dropped = drop_loads(board, path, colour, state.supply[flyer][colour])
     state.supply[flyer][colour] -= len(dropped)
+    state._on_table[colour] += len(dropped)
+    seat_json = state._seat_json
+    seat_json[flyer] = None
+    owner = state.owners[colour]
+    if owner is not None:
+        seat_json[owner] = None
+    tile_json, loads, spaces = state._tile_json, board.loads, board.spaces
+    for cell in dropped:
+        tile_json[cell] = None
+        if len(loads[cell]) >= spaces[cell]:
+            state._lose_room(cell)
     events: list[dict[str, JSON]] = [
         {"kind": "drop", "tile": state._coord(cell), "colour": COLOURS[colour]} for cell in dropped
     ]
@@ -435,12 +596,21 @@ def _hand_out(state: VulkanState, cell: int, flyer: int) -> dict[str, JSON]:
     """Award a tile that left the table to its majority (or the flyer), or drop it from the game."""
     board = state.board
     loads = board.loads[cell]
+    state._block(cell)
+    owners, seat_json = state.owners, state._seat_json
+    for colour in loads:
+        state._on_table[colour] -= 1
+        holder = owners[colour]
+        if holder is not None:
+            seat_json[holder] = None
     seat, why = award_to(loads, flyer, state.owners)
     coord = board.layout.coords[cell]
     if seat is None:
         state.removed.append(coord)
         return {"kind": "removed", "tile": list(coord), "why": "isolated_without_loads"}
     state.awarded[seat].append((coord, board.values[cell]))
+    state._seat_json[seat] = None
+    state._awarded_json[seat] = None
     for colour in loads:
         state.loads_out[colour] += 1
     event = {

@@ -1,0 +1,136 @@
+"""Every straight run of a layout, listed once, with the JSON of each flight along it built once.
+
+Listing the legal flights is the engine's hottest loop: a turn early in a game has several hundred of
+them. Two facts make it cheap:
+
+- A layout's runs never change. A run is a legal flight path exactly when all its cells hold forest
+  tiles (no gap, not the volcano) and one of them has a free space. With the cells as bits of an
+  integer, that is two ``&`` per run: ``not mask & blocked and mask & room``.
+- Within a game a run only ever goes from legal to illegal: tiles fill up and leave, but never come
+  back or empty. So a state keeps two counters over all runs at once and changes them only when a
+  tile fills up or leaves, each change one big-integer operation (see :class:`PathTable`).
+
+The JSON of a flight (its colour and path) depends only on the cells' coordinates, so each is built
+once per process and shared by every state on a layout with those cells. The shared objects are
+:class:`FlightMove`, a read-only ``dict``: equal to, and serialised as, the plain JSON object a bot
+sends back.
+
+>>> from referee.vulkan.hexes import Layout
+>>> table = path_table(Layout.of([(0, 0), (1, 0), (2, 0)]))
+>>> [[table.layout.coords[c] for c in path] for path in table.paths[:4]]
+[[(0, 0)], [(0, 0), (1, 0)], [(0, 0), (1, 0), (2, 0)], [(1, 0)]]
+>>> table.moves(0)[1]
+{'type': 'flight', 'path': [[0, 0], [1, 0]], 'colour': 'red'}
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, NoReturn
+
+from referee.vulkan.edition import EDITION
+from referee.vulkan.hexes import Coord, Layout
+
+COLOURS = EDITION.colours
+
+CoordPath = tuple[Coord, ...]
+
+
+class FlightMove(dict[str, Any]):
+    """The JSON of one flight, shared by every state that lists it: it refuses to be changed.
+
+    ``colour`` (an index) and ``coords`` (the path's cells as tuples) say which flight it is without
+    reading the JSON again, so :meth:`VulkanState.apply` can skip parsing a move it listed itself.
+    A copy (``dict(move)``, ``copy.deepcopy``, a JSON round trip) is a plain ``dict``.
+    """
+
+    __slots__ = ("colour", "coords")
+
+    colour: int
+    coords: CoordPath
+
+    def _read_only(self, *args: object, **kwargs: object) -> NoReturn:
+        raise TypeError("a listed move is shared and read-only: change a copy, dict(move)")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[type, tuple[dict[str, Any]]]:
+        return (dict, (dict(self),))
+
+
+_FLIGHTS: dict[tuple[int, CoordPath], FlightMove] = {}
+"""Every flight's JSON built so far, by colour and path. Bounded in practice: paths are straight runs
+of at most 36 cells in a small area, since setups and random layouts keep coordinates small."""
+
+_FLIGHTS_LIMIT = 200_000
+"""Past this many entries (far beyond any real use) the cache starts again rather than grow."""
+
+
+def flight_move(colour: int, coords: CoordPath) -> FlightMove:
+    """The shared JSON of a flight of ``colour`` along the cells ``coords``."""
+    move = _FLIGHTS.get((colour, coords))
+    if move is None:
+        if len(_FLIGHTS) >= _FLIGHTS_LIMIT:
+            _FLIGHTS.clear()
+        move = FlightMove(type="flight", path=[[q, r] for q, r in coords], colour=COLOURS[colour])
+        move.colour = colour
+        move.coords = coords
+        _FLIGHTS[(colour, coords)] = move
+    return move
+
+
+class PathTable:
+    """A layout's straight runs in the order of the legal flight list, with their cell masks.
+
+    Order: start cell (cell order), the one-tile run, then direction (east first, round the
+    hexagon), then length. ``paths[i]`` are cell indices, ``masks[i]`` the same cells as bits,
+    ``index`` finds a run by its cells and ``by_coords`` by its coordinates.
+
+    Byte lanes: run ``i`` owns byte ``i`` of a big integer. ``through[c]`` holds 1 in the lane of
+    every run over cell ``c``, so the sum of ``through[c]`` over the cells with room counts, lane by
+    lane, the cells with room on each run (a run has at most 36 cells, so no lane overflows), and a
+    cell filling up subtracts its ``through``. ``through_ff[c]`` has 0xFF in the same lanes: OR-ed
+    together over the cells without a forest tile, it masks out every run over a gap or the
+    volcano. What is left non-zero, read with ``to_bytes``, selects the legal runs in table order
+    (``itertools.compress``), all in C.
+    """
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        paths: list[tuple[int, ...]] = []
+        for start in range(len(layout)):
+            paths.append((start,))
+            for ray in layout.rays[start]:
+                for length in range(1, len(ray) + 1):
+                    paths.append((start, *ray[:length]))
+        self.paths = paths
+        self.masks = [sum(1 << cell for cell in path) for path in paths]
+        self.index = {path: i for i, path in enumerate(paths)}
+        coords = layout.coords
+        self.coords: list[CoordPath] = [tuple(coords[cell] for cell in path) for path in paths]
+        self.by_coords = {path: i for i, path in enumerate(self.coords)}
+        through = [0] * len(layout)
+        for i, path in enumerate(paths):
+            for cell in path:
+                through[cell] |= 1 << (8 * i)
+        self.through = through
+        self.through_ff = [lanes * 0xFF for lanes in through]
+        self.size = len(paths)
+        self._moves: dict[int, list[FlightMove]] = {}
+
+    def moves(self, colour: int) -> list[FlightMove]:
+        """The JSON of every run flown in ``colour``, by run index (built on first use)."""
+        moves = self._moves.get(colour)
+        if moves is None:
+            moves = self._moves[colour] = [flight_move(colour, path) for path in self.coords]
+        return moves
+
+
+@lru_cache(maxsize=64)
+def _table(coords: tuple[Coord, ...]) -> PathTable:
+    return PathTable(Layout.of(coords))
+
+
+def path_table(layout: Layout) -> PathTable:
+    """The (cached) path table of ``layout``: the classic layout's is built once per process."""
+    return _table(layout.coords)
