@@ -22,23 +22,24 @@ from referee.boulderville.edition import EDITION, ScientistCard, Use
 from referee.boulderville.hazards import clearable, sandbagged
 from referee.boulderville.renown import score_renown
 from referee.boulderville.table import BELIEVER, LAVA, MOVER, UNCONVINCED, Ongoing, Person, Scientist, Table
-from referee.game import JSON, Move
+from referee.game import Move
 
 Target = str | int | None
-
-
-def _within(scientist: Scientist, person: Person, reach: int | None) -> bool:
-    if reach is None:
-        return True
-    assert scientist.space is not None and person.space is not None
-    return EDITION.board.distance[scientist.space][person.space] <= reach
 
 
 def _people(statuses: tuple[str, ...]) -> Callable[[Table, Scientist, Use], list[Target]]:
     """Targets: townspeople on the board with one of these statuses, within the use's reach."""
 
     def targets(table: Table, scientist: Scientist, use: Use) -> list[Target]:
-        return sorted(p.id for p in table.people if p.status in statuses and _within(scientist, p, use.reach))
+        reach = use.reach
+        if reach is None:
+            found: list[Target] = [p.id for p in table.people if p.status in statuses]
+        else:
+            assert scientist.space is not None
+            near = EDITION.board.distance[scientist.space]
+            found = [p.id for p in table.people if p.status in statuses and near[p.space] <= reach]
+        found.sort()
+        return found
 
     return targets
 
@@ -179,10 +180,19 @@ def _targets(table: Table, scientist: Scientist, use: Use) -> list[Target]:
     return _scientist_targets(table, scientist, use)
 
 
+_MOVES: dict[tuple[str, str, Target], Move] = {}
+"""Every play listed so far, made once: the engine never changes nor hands out its own moves (the
+state gives callers copies), and there are at most a few hundred distinct plays."""
+
+
 def _move(card: str, use: Use, target: Target) -> Move:
-    move: dict[str, JSON] = {"type": "play", "card": card, "use": use.use}
-    if target is not None:
-        move["target"] = target
+    key = (card, use.use, target)
+    move = _MOVES.get(key)
+    if move is None:
+        move = {"type": "play", "card": card, "use": use.use}
+        if target is not None:
+            move["target"] = target
+        _MOVES[key] = move
     return move
 
 

@@ -16,13 +16,14 @@ hand is filled back up; ``"cards": []`` keeps the whole hand.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations
 
 from referee.boulderville.actions import play, plays
 from referee.boulderville.edition import EDITION
 from referee.boulderville.hazards import clearable
 from referee.boulderville.renown import claim_renown
-from referee.boulderville.table import CLEARABLE, LAVA, RUBBLE_TURNED, RUIN, Table
+from referee.boulderville.table import CLEARABLE, RUBBLE_TURNED, Table
 from referee.game import Move
 
 # ----- b. Move scientists --------------------------------------------------------------------------
@@ -39,14 +40,28 @@ def pick_up_scientists(table: Table) -> None:
         scientist.clearing = False
 
 
+PLACES = tuple(
+    (space.id, {"type": "place", "space": space.id}, {"type": "clear", "space": space.id})
+    for space in EDITION.board.spaces
+)
+"""Each space in board order with its two moves. The engine's own moves are never handed out
+(the state gives callers copies) nor changed, so every game lists the same ones."""
+
+
 def placements(table: Table, seat: int) -> list[Move]:
-    taken = {s.space for s in table.scientists if s.space is not None}
+    taken = {s.space for s in table.scientists}
+    terrain = table.terrain
+    if not terrain:
+        return [place for space, place, _ in PLACES if space not in taken]
     moves: list[Move] = []
-    for space in EDITION.board.spaces:
-        cover = table.terrain.get(space.id)
-        if cover in (LAVA, RUIN) or space.id in taken:
+    for space, place, clear in PLACES:
+        if space in taken:
             continue
-        moves.append({"type": "clear" if cover in CLEARABLE else "place", "space": space.id})
+        cover = terrain.get(space)
+        if cover is None:
+            moves.append(place)
+        elif cover in CLEARABLE:
+            moves.append(clear)
     return moves
 
 
@@ -95,11 +110,15 @@ def discards(table: Table, seat: int) -> list[Move]:
 
     With an empty hand there is nothing to decide, so the seat is skipped (and still draws).
     """
-    hand = sorted(table.scientists[seat].hand)
-    if not hand:
-        return []
+    return _discards(tuple(sorted(table.scientists[seat].hand)))
+
+
+@cache
+def _discards(hand: tuple[str, ...]) -> list[Move]:
+    """The discards of a sorted hand, listed once per hand (the engine never changes nor hands out
+    its own moves; there are a few thousand hands of up to four cards)."""
     seen: list[tuple[str, ...]] = []
-    for size in range(len(hand) + 1):
+    for size in range(len(hand) + 1) if hand else ():
         for chosen in combinations(hand, size):
             if chosen not in seen:
                 seen.append(chosen)
