@@ -197,14 +197,25 @@ def _move(card: str, use: Use, target: Target) -> Move:
 
 
 def plays(table: Table, seat: int) -> list[Move]:
-    """Every play the seat's hand allows, cards in id order, uses in card order."""
+    """Every play the seat's hand allows, cards in id order, uses in card order.
+
+    Help uses with the same effect and reach have the same targets (several cards lower a belief
+    anywhere), so each is looked up once.
+    """
     scientist = table.scientists[seat]
-    return [
-        _move(card, use, target)
-        for card in sorted(set(scientist.hand))
-        for use in EDITION.actions[card].uses
-        for target in _targets(table, scientist, use)
-    ]
+    found: list[Move] = []
+    helped: dict[tuple[str | None, int | None, int, int], list[Target]] = {}
+    for card in sorted(set(scientist.hand)):
+        for use in EDITION.actions[card].uses:
+            if use.use == "help":
+                key = (use.effect, use.reach, use.radius, use.amount)
+                targets = helped.get(key)
+                if targets is None:
+                    targets = helped[key] = _targets(table, scientist, use)
+            else:
+                targets = _targets(table, scientist, use)
+            found.extend(_move(card, use, target) for target in targets)
+    return found
 
 
 def play(table: Table, seat: int, move: Move) -> None:

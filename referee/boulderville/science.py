@@ -47,21 +47,35 @@ PLACES = tuple(
 """Each space in board order with its two moves. The engine's own moves are never handed out
 (the state gives callers copies) nor changed, so every game lists the same ones."""
 
+_OPEN: dict[frozenset[tuple[str, str]], tuple[list[Move], dict[str, int]]] = {}
+"""By the covered spaces: the placements with no scientist on the board, and where each space's
+move sits in that list. A game sees a few dozen coverings; the same ones come up in every game."""
+
+
+def _open_ground(terrain: dict[str, str]) -> tuple[list[Move], dict[str, int]]:
+    key = frozenset(terrain.items())
+    found = _OPEN.get(key)
+    if found is None:
+        moves: list[Move] = []
+        for space, place, clear in PLACES:
+            cover = terrain.get(space)
+            if cover is None:
+                moves.append(place)
+            elif cover in CLEARABLE:
+                moves.append(clear)
+        if len(_OPEN) >= 10_000:
+            _OPEN.clear()
+        found = _OPEN[key] = (moves, {move["space"]: index for index, move in enumerate(moves)})
+    return found
+
 
 def placements(table: Table, seat: int) -> list[Move]:
-    taken = {s.space for s in table.scientists}
-    terrain = table.terrain
-    if not terrain:
-        return [place for space, place, _ in PLACES if space not in taken]
-    moves: list[Move] = []
-    for space, place, clear in PLACES:
-        if space in taken:
-            continue
-        cover = terrain.get(space)
-        if cover is None:
-            moves.append(place)
-        elif cover in CLEARABLE:
-            moves.append(clear)
+    """Every space without lava, ruin or a placed scientist, in board order (``clear`` on rubble)."""
+    moves, index = _open_ground(table.terrain)
+    taken = sorted((index[s.space] for s in table.scientists if s.space in index), reverse=True)
+    moves = list(moves)
+    for position in taken:
+        del moves[position]
     return moves
 
 

@@ -7,8 +7,6 @@ discarded). Events carry a ``private`` part only for the seat they belong to.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from referee.boulderville.attributes import AURA, TOWN_HALL, Standing
 from referee.boulderville.edition import EDITION
 from referee.boulderville.hazards import bridge_standing
@@ -228,20 +226,17 @@ class Observer:
             if touched is ALL:
                 self.townspeople = None
             elif touched is not None:
-                self._refresh(table, lambda person: person.id == touched)
+                for index, person in enumerate(table.people):
+                    if person.id == touched:
+                        townspeople[index] = _townsperson(person, Standing(table), self.memo)
         elif kind in ("place", "clear"):
             space = move["space"]
             if space in TOWN_HALL:
                 self.townspeople = None
-            else:
-                self._refresh(table, lambda person: person.space == space)
-
-    def _refresh(self, table: Table, changed: Callable[[Person], bool]) -> None:
-        townspeople = self.townspeople
-        assert townspeople is not None
-        for index, person in enumerate(table.people):
-            if changed(person):
-                townspeople[index] = _townsperson(person, Standing(table), self.memo)
+                return
+            for index, person in enumerate(table.people):
+                if person.space == space:
+                    townspeople[index] = _townsperson(person, Standing(table), self.memo)
 
 
 ALL = "*"
