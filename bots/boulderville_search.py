@@ -45,15 +45,16 @@ from referee.boulderville.table import BELIEVER, LAVA, MOVER, UNCONVINCED, Table
 from referee.boulderville.townsfolk import distances_to_exit, exit_in_use
 from referee.rng import Rng, derive_seed
 
-DEFAULT_CAP_MS = 25.0
-"""Search time per decision unless the bot is built with another cap."""
+DEFAULT_CAP_MS = 5.0
+"""Search time per decision unless the bot is built with another cap: about one guess of every
+candidate, small because a demo's round robin asks the bot some four thousand times."""
 FRACTION = 0.25
 """Of the move's own budget (``move_ms``)."""
 BANK_FRACTION = 0.02
 """Of what is left of the seat's bank."""
 SAFETY_MS = 15.0
 """Kept back for the round trip and the JSON on both sides."""
-MINIMUM_MS = 4.0
+MINIMUM_MS = 2.0
 """Below this there is no time for one guess of every candidate: play the heuristic's move."""
 CANDIDATES = {"place": 5, "clear": 5, "play": 3, "pass": 3}
 """How many of the heuristic's best moves are tried, by the kind of decision."""

@@ -172,28 +172,25 @@ def renown_for(scientist: Scientist, use: Use) -> int:
     return use.tokens[location] + bonus + card.abilities.renown_bonus.get(location, 0)
 
 
-def _targets(table: Table, scientist: Scientist, use: Use) -> list[Target]:
-    if use.use == "renown":
-        return [None] if renown_for(scientist, use) else []
-    if use.use == "help":
-        return HELP[str(use.effect)].targets(table, scientist, use)
-    return _scientist_targets(table, scientist, use)
+_PLAYS: dict[tuple[str, str, tuple[Target, ...]], list[Move]] = {}
+"""The plays of one use of a card on each of its targets, made once: the engine never changes nor
+hands out its own moves (the state gives callers copies)."""
 
 
-_MOVES: dict[tuple[str, str, Target], Move] = {}
-"""Every play listed so far, made once: the engine never changes nor hands out its own moves (the
-state gives callers copies), and there are at most a few hundred distinct plays."""
-
-
-def _move(card: str, use: Use, target: Target) -> Move:
-    key = (card, use.use, target)
-    move = _MOVES.get(key)
-    if move is None:
-        move = {"type": "play", "card": card, "use": use.use}
-        if target is not None:
-            move["target"] = target
-        _MOVES[key] = move
-    return move
+def _plays_of(card: str, use: str, targets: tuple[Target, ...]) -> list[Move]:
+    key = (card, use, targets)
+    moves = _PLAYS.get(key)
+    if moves is None:
+        moves = []
+        for target in targets:
+            move: Move = {"type": "play", "card": card, "use": use}
+            if target is not None:
+                move["target"] = target
+            moves.append(move)
+        if len(_PLAYS) >= 50_000:
+            _PLAYS.clear()
+        _PLAYS[key] = moves
+    return moves
 
 
 def plays(table: Table, seat: int) -> list[Move]:
@@ -203,18 +200,23 @@ def plays(table: Table, seat: int) -> list[Move]:
     anywhere), so each is looked up once.
     """
     scientist = table.scientists[seat]
+    location = EDITION.board.location_of(scientist.space)
     found: list[Move] = []
-    helped: dict[tuple[str | None, int | None, int, int], list[Target]] = {}
+    helped: dict[tuple[str | None, int | None, int], tuple[Target, ...]] = {}
     for card in sorted(set(scientist.hand)):
         for use in EDITION.actions[card].uses:
-            if use.use == "help":
-                key = (use.effect, use.reach, use.radius, use.amount)
+            kind = use.use
+            if kind == "help":
+                key = (use.effect, use.reach, use.radius)
                 targets = helped.get(key)
                 if targets is None:
-                    targets = helped[key] = _targets(table, scientist, use)
+                    targets = helped[key] = tuple(HELP[str(use.effect)].targets(table, scientist, use))
+            elif kind == "renown":
+                targets = (None,) if location in use.tokens and renown_for(scientist, use) else ()
             else:
-                targets = _targets(table, scientist, use)
-            found.extend(_move(card, use, target) for target in targets)
+                targets = tuple(_scientist_targets(table, scientist, use))
+            if targets:
+                found.extend(_plays_of(card, kind, targets))
     return found
 
 

@@ -88,9 +88,9 @@ class BouldervilleState(State):
 
     def apply(self, move: Move) -> None:
         table = self.table
-        turn = table.turn
+        turn, seat = table.turn, table.queue[0]
         chosen, self._legal = apply_move(table, move, self._listed())
-        self._observer.moved(table, chosen, table.turn == turn and table.result is None)
+        self._observer.moved(table, chosen, seat, table.turn == turn and table.result is None)
 
     def observation(self, seat: int) -> dict[str, JSON]:
         """What ``seat`` sees (``referee.boulderville.view``); shared with later calls, so read only."""

@@ -3,6 +3,11 @@
 Hidden from every seat: the order of the action and eruption decks, the townspeople and scientists
 left out of the game, the generator's state, and the other seats' cards (drawn, held or
 discarded). Events carry a ``private`` part only for the seat they belong to.
+
+:func:`observation` works one out from the table alone; :class:`Observer`, which the state uses,
+gives the same (the tests hold it to it) from parts kept between moves, since the match runner
+asks for one on every move. Observations share those parts with each other and with the state's
+event log: read them, never change them.
 """
 
 from __future__ import annotations
@@ -113,7 +118,11 @@ def _event(event: dict[str, JSON], seat: int) -> dict[str, JSON]:
 
 
 def _assemble(
-    table: Table, seat: int, townspeople: list[dict[str, JSON]], events: list[dict[str, JSON]]
+    table: Table,
+    seat: int,
+    townspeople: list[dict[str, JSON]],
+    scientists: list[dict[str, JSON]],
+    events: list[dict[str, JSON]],
 ) -> dict[str, JSON]:
     return {
         "turn": table.turn,
@@ -131,7 +140,7 @@ def _assemble(
         "discards": len(table.discards),
         "ongoing": [_ongoing(o) for o in table.ongoing],
         "townspeople": townspeople,
-        "scientists": [_scientist(table, s) for s in range(table.seats)],
+        "scientists": scientists,
         "hand": sorted(table.scientists[seat].hand),
         "events": events,
         "over": table.result,
@@ -143,7 +152,8 @@ def observation(table: Table, seat: int) -> dict[str, JSON]:
     standing = Standing(table)
     memo: dict[PersonKey, dict[str, JSON]] = {}
     townspeople = [_townsperson(p, standing, memo) for p in table.people]
-    return _assemble(table, seat, townspeople, [_event(e, seat) for e in table.events])
+    scientists = [_scientist(table, s) for s in range(table.seats)]
+    return _assemble(table, seat, townspeople, scientists, [_event(e, seat) for e in table.events])
 
 
 class Observer:
@@ -157,11 +167,12 @@ class Observer:
     later observations: callers read observations, they never change them.
     """
 
-    __slots__ = ("memo", "townspeople", "log", "logged", "public", "private", "seen")
+    __slots__ = ("memo", "townspeople", "scientists", "log", "logged", "public", "private", "seen")
 
     def __init__(self) -> None:
         self.memo: dict[PersonKey, dict[str, JSON]] = {}
         self.townspeople: list[dict[str, JSON]] | None = None
+        self.scientists: list[dict[str, JSON]] | None = None
         self.log: list[dict[str, JSON]] | None = None
         """The table's event list last seen, of which ``logged`` events are in ``public``."""
         self.logged = 0
@@ -187,7 +198,11 @@ class Observer:
             standing = Standing(table)
             memo = self.memo
             townspeople = self.townspeople = [_townsperson(p, standing, memo) for p in table.people]
-        seen = self.seen[seat] = _assemble(table, seat, list(townspeople), self._events(table, seat))
+        scientists = self.scientists
+        if scientists is None:
+            scientists = self.scientists = [_scientist(table, s) for s in range(table.seats)]
+        events = self._events(table, seat)
+        seen = self.seen[seat] = _assemble(table, seat, list(townspeople), list(scientists), events)
         return seen
 
     def _events(self, table: Table, seat: int) -> list[dict[str, JSON]]:
@@ -210,11 +225,12 @@ class Observer:
             views[index] = log[index]
         return views
 
-    def moved(self, table: Table, move: Move, decisions_only: bool) -> None:
-        """Forget what ``move`` may have changed; ``decisions_only``: after it the engine ran no
-        automatic stage (the turn goes on in Move scientists, Play actions or Draw actions, whose
-        entry changes nothing a townsperson shows)."""
+    def moved(self, table: Table, move: Move, seat: int, decisions_only: bool) -> None:
+        """Forget what ``seat``'s ``move`` may have changed; ``decisions_only``: after it the engine
+        ran no automatic stage (the turn goes on in Move scientists, Play actions or Draw actions,
+        whose entry changes nothing a townsperson or a scientist shows)."""
         self.seen = {}
+        self._moved_scientists(table, move, seat, decisions_only)
         townspeople = self.townspeople
         if townspeople is None:
             return
@@ -237,6 +253,20 @@ class Observer:
             for index, person in enumerate(table.people):
                 if person.space == space:
                     townspeople[index] = _townsperson(person, Standing(table), self.memo)
+
+
+    def _moved_scientists(self, table: Table, move: Move, seat: int, decisions_only: bool) -> None:
+        """A placement or a card changes its own seat's scientist (place, hand, tokens), a pass none;
+        a card played on a scientist, a draw (the seats skipped after it draw too) or the automatic
+        stages may change any."""
+        scientists = self.scientists
+        kind = move["type"]
+        if scientists is None or kind == "pass":
+            return
+        if not decisions_only or kind == "discard" or (kind == "play" and move["use"] == "scientist"):
+            self.scientists = None
+        else:
+            scientists[seat] = _scientist(table, seat)
 
 
 ALL = "*"
