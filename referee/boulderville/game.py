@@ -45,14 +45,6 @@ from referee.game import (
 VARIANT = "standard"
 
 
-def _fresh(move: Move) -> Move:
-    """A copy of a listed move for the caller, so nothing it does reaches the engine's own."""
-    copied = dict(move)
-    if "cards" in copied:
-        copied["cards"] = list(copied["cards"])
-    return copied
-
-
 class BouldervilleState(State):
     """One game in progress, wrapping its :class:`Table`.
 
@@ -81,9 +73,10 @@ class BouldervilleState(State):
         return legal
 
     def legal_moves(self) -> list[Move]:
+        """Copies of the engine's own moves, so nothing a caller does to them reaches the engine."""
         listed = self._listed()
         if self.table.stage == "draw":
-            return [_fresh(move) for move in listed]
+            return [{"type": "discard", "cards": list(move["cards"])} for move in listed]
         return [dict(move) for move in listed]  # no list inside a place or a play
 
     def apply(self, move: Move) -> None:

@@ -124,6 +124,7 @@ def _assemble(
     scientists: list[dict[str, JSON]],
     events: list[dict[str, JSON]],
 ) -> dict[str, JSON]:
+    terrain = table.terrain  # nothing covered (the first turns): the bridge stands, the station too
     return {
         "turn": table.turn,
         "stage": table.stage,
@@ -131,9 +132,9 @@ def _assemble(
         "to_move": table.queue[0] if table.result is None and table.queue else None,
         "eruption": table.eruption,
         "rescue": table.rescue,
-        "bridge_standing": bridge_standing(table),
-        "cash_at": cashing_place(table),
-        "terrain": dict(table.terrain),
+        "bridge_standing": bridge_standing(table) if terrain else True,
+        "cash_at": cashing_place(table) if terrain else "science_station",
+        "terrain": dict(terrain),
         "eruption_cards_left": len(table.eruption_deck),
         "revealed": list(table.revealed),
         "action_cards_left": len(table.action_deck),
