@@ -6,7 +6,8 @@ rebuilds every public fact from the observation and deals the hidden ones from w
 still allows, so a search can play on as if the guess were the game:
 
 * the other seats' hands (their sizes are shown), the action deck (its size is shown) and the
-  discards come from the action cards that are neither in the seat's own hand nor on the table;
+  discards come from the action cards that are neither in the seat's own hand nor on the table
+  (cards played in view are not followed into the discards: the event log keeps two turns);
 * the eruption deck keeps the deal's structure: the build-up cards not yet seen on top, then the
   pre-eruption cards with the Eruption card among them, then the post-eruption cards, each drawn
   from the pool's cards not yet revealed, as many as the deal leaves;
