@@ -1,4 +1,4 @@
-"""Reference bots for Volcano! (Boulderville): ``random`` and ``heuristic``.
+"""Reference bots for Volcano! (Boulderville): ``random``, ``heuristic`` and ``search``.
 
 ``heuristic`` scores every legal move from the public observation and the edition's data, and
 plays the best (ties: the first in the engine's order). The scores are rough worths in rescue
@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from bots.base import BotFactory, Move, RandomBot, Request
+from bots.base import Bot, BotFactory, Move, RandomBot, Request
 from referee.boulderville.edition import EDITION, Use
 
 TOKEN_WORTH = 0.5
@@ -267,4 +267,12 @@ class HeuristicBot:
         return legal[max(range(len(legal)), key=scores.__getitem__)]
 
 
-BOTS: dict[str, BotFactory] = {"random": RandomBot, "heuristic": HeuristicBot}
+def search_bot(seed: int) -> Bot:
+    """The ``search`` bot (``bots/boulderville_search.py``), imported when first asked for: it
+    builds on this module."""
+    from bots.boulderville_search import SearchBot
+
+    return SearchBot(seed)
+
+
+BOTS: dict[str, BotFactory] = {"random": RandomBot, "heuristic": HeuristicBot, "search": search_bot}

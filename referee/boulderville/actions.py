@@ -22,23 +22,24 @@ from referee.boulderville.edition import EDITION, ScientistCard, Use
 from referee.boulderville.hazards import clearable, sandbagged
 from referee.boulderville.renown import score_renown
 from referee.boulderville.table import BELIEVER, LAVA, MOVER, UNCONVINCED, Ongoing, Person, Scientist, Table
-from referee.game import JSON, Move
+from referee.game import Move
 
 Target = str | int | None
-
-
-def _within(scientist: Scientist, person: Person, reach: int | None) -> bool:
-    if reach is None:
-        return True
-    assert scientist.space is not None and person.space is not None
-    return EDITION.board.distance[scientist.space][person.space] <= reach
 
 
 def _people(statuses: tuple[str, ...]) -> Callable[[Table, Scientist, Use], list[Target]]:
     """Targets: townspeople on the board with one of these statuses, within the use's reach."""
 
     def targets(table: Table, scientist: Scientist, use: Use) -> list[Target]:
-        return sorted(p.id for p in table.people if p.status in statuses and _within(scientist, p, use.reach))
+        reach = use.reach
+        if reach is None:
+            found: list[Target] = [p.id for p in table.people if p.status in statuses]
+        else:
+            assert scientist.space is not None
+            near = EDITION.board.distance[scientist.space]
+            found = [p.id for p in table.people if p.status in statuses and near[p.space] <= reach]
+        found.sort()
+        return found
 
     return targets
 
@@ -171,30 +172,52 @@ def renown_for(scientist: Scientist, use: Use) -> int:
     return use.tokens[location] + bonus + card.abilities.renown_bonus.get(location, 0)
 
 
-def _targets(table: Table, scientist: Scientist, use: Use) -> list[Target]:
-    if use.use == "renown":
-        return [None] if renown_for(scientist, use) else []
-    if use.use == "help":
-        return HELP[str(use.effect)].targets(table, scientist, use)
-    return _scientist_targets(table, scientist, use)
+_PLAYS: dict[tuple[str, str, tuple[Target, ...]], list[Move]] = {}
+"""The plays of one use of a card on each of its targets, made once: the engine never changes nor
+hands out its own moves (the state gives callers copies)."""
 
 
-def _move(card: str, use: Use, target: Target) -> Move:
-    move: dict[str, JSON] = {"type": "play", "card": card, "use": use.use}
-    if target is not None:
-        move["target"] = target
-    return move
+def _plays_of(card: str, use: str, targets: tuple[Target, ...]) -> list[Move]:
+    key = (card, use, targets)
+    moves = _PLAYS.get(key)
+    if moves is None:
+        moves = []
+        for target in targets:
+            move: Move = {"type": "play", "card": card, "use": use}
+            if target is not None:
+                move["target"] = target
+            moves.append(move)
+        if len(_PLAYS) >= 50_000:
+            _PLAYS.clear()
+        _PLAYS[key] = moves
+    return moves
 
 
 def plays(table: Table, seat: int) -> list[Move]:
-    """Every play the seat's hand allows, cards in id order, uses in card order."""
+    """Every play the seat's hand allows, cards in id order, uses in card order.
+
+    Help uses with the same effect and reach have the same targets (several cards lower a belief
+    anywhere), so each is looked up once.
+    """
     scientist = table.scientists[seat]
-    return [
-        _move(card, use, target)
-        for card in sorted(set(scientist.hand))
-        for use in EDITION.actions[card].uses
-        for target in _targets(table, scientist, use)
-    ]
+    location = EDITION.board.location_of(scientist.space)
+    found: list[Move] = []
+    helped: dict[tuple[str | None, int | None, int], tuple[Target, ...]] = {}
+    for card in sorted(set(scientist.hand)):
+        for use in EDITION.actions[card].uses:
+            kind = use.use
+            if kind == "help":
+                key = (use.effect, use.reach, use.radius)
+                targets = helped.get(key)
+                if targets is None:
+                    targets = helped[key] = tuple(HELP[str(use.effect)].targets(table, scientist, use))
+            elif kind == "renown":
+                targets = (None,) if location in use.tokens and renown_for(scientist, use) else ()
+            else:
+                targets = tuple(_scientist_targets(table, scientist, use))
+            if targets:
+                found.extend(_plays_of(card, kind, targets))
+    return found
 
 
 def play(table: Table, seat: int, move: Move) -> None:

@@ -19,6 +19,15 @@ from referee.boulderville.edition import EDITION, Sharing
 from referee.boulderville.table import DEAD, PROGRESS, Person, Table
 
 NO_SHARING = Sharing(0, 0, 0)
+TOWN_HALL = frozenset(EDITION.board.spaces_of("town_hall"))
+SHARING = {card.id: card.abilities.sharing for card in EDITION.scientists.values()}
+HALL_BELIEF = {card.id: card.abilities.town_hall_belief for card in EDITION.scientists.values()}
+AURA = {
+    card.id: (EDITION.roles[card.role], PROGRESS[EDITION.roles[card.role].active_from])
+    for card in EDITION.townspeople.values()
+    if card.role is not None
+}
+"""Townsperson id to its role and the progress from which the role's aura is on."""
 
 
 def sharing(table: Table, person: Person) -> Sharing:
@@ -28,28 +37,33 @@ def sharing(table: Table, person: Person) -> Sharing:
     scientist = table.scientist_at(person.space)
     if scientist is None:
         return NO_SHARING
-    return EDITION.scientists[scientist.id].abilities.sharing
+    return SHARING[scientist.id]
 
 
 def town_hall_lowering(table: Table) -> int:
     """How much the scientists in the Town Hall lower every belief."""
-    hall = EDITION.board.spaces_of("town_hall")
-    return sum(
-        EDITION.scientists[s.id].abilities.town_hall_belief for s in table.scientists if s.space in hall
-    )
+    return sum(HALL_BELIEF[s.id] for s in table.scientists if s.space in TOWN_HALL)
+
+
+def _aura_of(person: Person) -> tuple[int, int]:
+    """(belief, willingness) this townsperson's role takes off everyone else's, now."""
+    held = AURA.get(person.id)
+    if held is None or person.status == DEAD:
+        return 0, 0
+    role, active_from = held
+    if PROGRESS[person.status] >= active_from:
+        return role.belief, role.willingness
+    return 0, 0
 
 
 def aura(table: Table, person: Person) -> tuple[int, int]:
     """(belief, willingness) lowering from the other townspeople's roles."""
     belief = willingness = 0
     for other in table.people:
-        card = EDITION.townspeople[other.id]
-        if other is person or card.role is None or other.status == DEAD:
-            continue
-        role = EDITION.roles[card.role]
-        if PROGRESS[other.status] >= PROGRESS[role.active_from]:
-            belief += role.belief
-            willingness += role.willingness
+        if other is not person:
+            lowered = _aura_of(other)
+            belief += lowered[0]
+            willingness += lowered[1]
     return belief, willingness
 
 
@@ -83,3 +97,55 @@ def speed(table: Table, person: Person) -> int:
     """Spaces this townsperson may move this turn."""
     card = EDITION.townspeople[person.id]
     return card.speed + person.speed_up + sharing(table, person).speed + _ongoing(table, "rush", person.id)
+
+
+class Standing:
+    """Every townsperson's numbers at one moment, each table-wide term worked out once.
+
+    :func:`belief`, :func:`willingness` and :func:`speed` look at the whole table for one person;
+    the observation and phases 5 and 6 want everyone's, so this sums the Town Hall, the auras and
+    the lasting cards once and then answers each person in constant time. Valid until the table
+    changes.
+    """
+
+    __slots__ = ("hall_and_meeting", "aura_belief", "aura_willingness", "sharing_at", "rush")
+
+    def __init__(self, table: Table) -> None:
+        turn = table.turn
+        meeting = 0
+        self.rush: dict[str | None, int] = {}
+        for o in table.ongoing:
+            if o.last_turn >= turn:
+                if o.effect == "meeting":
+                    meeting += o.amount
+                elif o.effect == "rush":
+                    self.rush[o.target] = self.rush.get(o.target, 0) + o.amount
+        self.hall_and_meeting = town_hall_lowering(table) + meeting
+        belief = willingness = 0
+        for person in table.people:
+            held = AURA.get(person.id)
+            if held is not None and person.status != DEAD and PROGRESS[person.status] >= held[1]:
+                belief += held[0].belief
+                willingness += held[0].willingness
+        self.aura_belief, self.aura_willingness = belief, willingness
+        self.sharing_at = {s.space: SHARING[s.id] for s in table.scientists if s.space is not None}
+
+    def numbers(self, person: Person) -> tuple[int, int, int]:
+        """(belief, willingness, speed) of a townsperson on the board, as the functions above give."""
+        card = EDITION.townspeople[person.id]
+        shared = self.sharing_at.get(person.space, NO_SHARING)
+        own = _aura_of(person) if person.id in AURA else (0, 0)
+        belief = card.belief - person.belief_down - (
+            self.hall_and_meeting + shared.belief + self.aura_belief - own[0]
+        )
+        willingness = (
+            card.willingness - person.willingness_down - shared.willingness - (self.aura_willingness - own[1])
+        )
+        speed = card.speed + person.speed_up + shared.speed + self.rush.get(person.id, 0)
+        return max(0, belief), max(0, willingness), speed
+
+    def belief(self, person: Person) -> int:
+        return self.numbers(person)[0]
+
+    def willingness(self, person: Person) -> int:
+        return self.numbers(person)[1]

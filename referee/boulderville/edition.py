@@ -57,16 +57,27 @@ class Board:
     order: dict[str, int] = field(repr=False)
     distance: dict[str, dict[str, int]] = field(repr=False)
     """Number of lines between two spaces, ignoring lava and rubble (reach and radius use it)."""
+    _location: dict[str, str | None] = field(init=False, repr=False, compare=False, default_factory=dict)
+    _spaces_of: dict[str, tuple[str, ...]] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
+
+    def __post_init__(self) -> None:
+        """Look-ups the engine asks on every move, worked out once (the board never changes)."""
+        self._location.update((s.id, s.location) for s in self.spaces)
+        for space in self.spaces:
+            if space.location is not None:
+                self._spaces_of[space.location] = (*self._spaces_of.get(space.location, ()), space.id)
 
     def space(self, space_id: str) -> Space:
         return self.spaces[self.order[space_id]]
 
     def location_of(self, space_id: str | None) -> str | None:
-        return None if space_id is None else self.space(space_id).location
+        return None if space_id is None else self._location[space_id]
 
     def spaces_of(self, location: str) -> tuple[str, ...]:
         """The spaces making up a location, in board order."""
-        return tuple(s.id for s in self.spaces if s.location == location)
+        return self._spaces_of.get(location, ())
 
     @property
     def start_positions(self) -> tuple[str, ...]:

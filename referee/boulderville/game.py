@@ -29,7 +29,7 @@ from referee.boulderville.turn import (
     enter,
     legal_moves,
 )
-from referee.boulderville.view import observation
+from referee.boulderville.view import Observer
 from referee.game import (
     JSON,
     Game,
@@ -46,24 +46,52 @@ VARIANT = "standard"
 
 
 class BouldervilleState(State):
-    """One game in progress, wrapping its :class:`Table`."""
+    """One game in progress, wrapping its :class:`Table`.
 
-    def __init__(self, table: Table) -> None:
+    The legal moves and the observations are worked out once per position and kept until the next
+    :meth:`apply` (the match runner asks for both on every move, and ``apply`` needs the moves
+    again); the table is changed only through :meth:`apply`, so nothing else can make them stale.
+    """
+
+    def __init__(
+        self, table: Table, observer: Observer | None = None, legal: list[Move] | None = None
+    ) -> None:
         self.table = table
+        self._legal = legal
+        """The engine's own legal moves of this position (callers get copies), or None: not known yet."""
+        self._observer = Observer() if observer is None else observer
 
     @property
     def current_seat(self) -> int | None:
         table = self.table
         return table.queue[0] if table.result is None and table.queue else None
 
+    def _listed(self) -> list[Move]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = legal_moves(self.table)
+        return legal
+
     def legal_moves(self) -> list[Move]:
-        return legal_moves(self.table)
+        """Copies of the engine's own moves, so nothing a caller does to them reaches the engine."""
+        listed = self._listed()
+        if self.table.stage == "draw":
+            return [{"type": "discard", "cards": list(move["cards"])} for move in listed]
+        return [dict(move) for move in listed]  # no list inside a place or a play
 
     def apply(self, move: Move) -> None:
-        apply_move(self.table, move)
+        table = self.table
+        turn, seat = table.turn, table.queue[0]
+        chosen, self._legal = apply_move(table, move, self._listed())
+        self._observer.moved(table, chosen, seat, table.turn == turn and table.result is None)
 
     def observation(self, seat: int) -> dict[str, JSON]:
-        return observation(self.table, seat)
+        """What ``seat`` sees (``referee.boulderville.view``); shared with later calls, so read only."""
+        return self._observer.observe(self.table, seat)
+
+    def copy(self) -> BouldervilleState:
+        """An independent copy (search bots play on it), far quicker than a deep copy."""
+        return BouldervilleState(self.table.copy(), self._observer.copy(), self._legal)
 
     def outcome(self) -> Outcome | None:
         """Won when the rescue track is positive: seats ranked by cashed renown; lost: all share 1st."""
@@ -126,8 +154,7 @@ class BouldervilleGame(Game[BouldervilleState]):
                 enter(table, table.stage)
         else:
             enter(table, table.stage)
-        advance(table)
-        return BouldervilleState(table)
+        return BouldervilleState(table, legal=advance(table))
 
     def load_state(self, data: Mapping[str, JSON]) -> BouldervilleState:
         return BouldervilleState(Table.from_json(dict(data)))

@@ -25,8 +25,12 @@ def score_renown(table: Table, seat: int, tokens: int, reason: str) -> None:
     table.log("renown_scored", seat=seat, tokens=tokens + extra, lead_extra=extra, reason=reason)
 
 
+STATION = EDITION.board.spaces_of("science_station")
+
+
 def station_destroyed(table: Table) -> bool:
-    return all(table.terrain.get(space) == LAVA for space in EDITION.board.spaces_of("science_station"))
+    terrain = table.terrain
+    return bool(terrain) and all(terrain.get(space) == LAVA for space in STATION)
 
 
 def cashing_place(table: Table) -> str:

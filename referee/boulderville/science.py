@@ -16,13 +16,14 @@ hand is filled back up; ``"cards": []`` keeps the whole hand.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations
 
 from referee.boulderville.actions import play, plays
 from referee.boulderville.edition import EDITION
 from referee.boulderville.hazards import clearable
 from referee.boulderville.renown import claim_renown
-from referee.boulderville.table import CLEARABLE, LAVA, RUBBLE_TURNED, RUIN, Table
+from referee.boulderville.table import CLEARABLE, RUBBLE_TURNED, Table
 from referee.game import Move
 
 # ----- b. Move scientists --------------------------------------------------------------------------
@@ -39,14 +40,42 @@ def pick_up_scientists(table: Table) -> None:
         scientist.clearing = False
 
 
+PLACES = tuple(
+    (space.id, {"type": "place", "space": space.id}, {"type": "clear", "space": space.id})
+    for space in EDITION.board.spaces
+)
+"""Each space in board order with its two moves. The engine's own moves are never handed out
+(the state gives callers copies) nor changed, so every game lists the same ones."""
+
+_OPEN: dict[frozenset[tuple[str, str]], tuple[list[Move], dict[str, int]]] = {}
+"""By the covered spaces: the placements with no scientist on the board, and where each space's
+move sits in that list. A game sees a few dozen coverings; the same ones come up in every game."""
+
+
+def _open_ground(terrain: dict[str, str]) -> tuple[list[Move], dict[str, int]]:
+    key = frozenset(terrain.items())
+    found = _OPEN.get(key)
+    if found is None:
+        moves: list[Move] = []
+        for space, place, clear in PLACES:
+            cover = terrain.get(space)
+            if cover is None:
+                moves.append(place)
+            elif cover in CLEARABLE:
+                moves.append(clear)
+        if len(_OPEN) >= 10_000:
+            _OPEN.clear()
+        found = _OPEN[key] = (moves, {move["space"]: index for index, move in enumerate(moves)})
+    return found
+
+
 def placements(table: Table, seat: int) -> list[Move]:
-    taken = {s.space for s in table.scientists if s.space is not None}
-    moves: list[Move] = []
-    for space in EDITION.board.spaces:
-        cover = table.terrain.get(space.id)
-        if cover in (LAVA, RUIN) or space.id in taken:
-            continue
-        moves.append({"type": "clear" if cover in CLEARABLE else "place", "space": space.id})
+    """Every space without lava, ruin or a placed scientist, in board order (``clear`` on rubble)."""
+    moves, index = _open_ground(table.terrain)
+    taken = sorted((index[s.space] for s in table.scientists if s.space in index), reverse=True)
+    moves = list(moves)
+    for position in taken:
+        del moves[position]
     return moves
 
 
@@ -95,11 +124,15 @@ def discards(table: Table, seat: int) -> list[Move]:
 
     With an empty hand there is nothing to decide, so the seat is skipped (and still draws).
     """
-    hand = sorted(table.scientists[seat].hand)
-    if not hand:
-        return []
+    return _discards(tuple(sorted(table.scientists[seat].hand)))
+
+
+@cache
+def _discards(hand: tuple[str, ...]) -> list[Move]:
+    """The discards of a sorted hand, listed once per hand (the engine never changes nor hands out
+    its own moves; there are a few thousand hands of up to four cards)."""
     seen: list[tuple[str, ...]] = []
-    for size in range(len(hand) + 1):
+    for size in range(len(hand) + 1) if hand else ():
         for chosen in combinations(hand, size):
             if chosen not in seen:
                 seen.append(chosen)

@@ -80,6 +80,23 @@ class Ongoing:
     last_turn: int
 
 
+def _blank(cls: type[Any]) -> Any:
+    return cls.__new__(cls)
+
+
+def _copied(person: Person) -> Person:
+    other = _blank(Person)
+    other.__dict__.update(person.__dict__)
+    return other  # type: ignore[no-any-return]
+
+
+def _copied_scientist(scientist: Scientist) -> Scientist:
+    other = _blank(Scientist)
+    other.__dict__.update(scientist.__dict__)
+    other.hand = list(scientist.hand)
+    return other  # type: ignore[no-any-return]
+
+
 @dataclass
 class Table:
     seats: int
@@ -107,6 +124,26 @@ class Table:
 
     def to_json(self) -> dict[str, JSON]:
         return asdict(self)
+
+    def copy(self) -> Table:
+        """An independent copy, sharing only what the engine never changes in place.
+
+        Townspeople and scientists are changed in place, so they are copied; events, lasting cards
+        and the options are only ever replaced or appended to, so the new lists hold the same ones.
+        """
+        other = _blank(Table)
+        other.__dict__.update(self.__dict__)
+        other.people = [_copied(p) for p in self.people]
+        other.scientists = [_copied_scientist(s) for s in self.scientists]
+        other.eruption_deck = list(self.eruption_deck)
+        other.action_deck = list(self.action_deck)
+        other.queue = list(self.queue)
+        other.terrain = dict(self.terrain)
+        other.revealed = list(self.revealed)
+        other.discards = list(self.discards)
+        other.ongoing = list(self.ongoing)
+        other.events = list(self.events)
+        return other
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], where: str = "state") -> Table:

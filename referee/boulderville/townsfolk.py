@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from referee.boulderville.attributes import belief, speed, willingness
+from referee.boulderville.attributes import Standing, speed
 from referee.boulderville.edition import EDITION
 from referee.boulderville.hazards import blocked, bridge_standing
 from referee.boulderville.table import BELIEVER, MOVER, SAVED, UNCONVINCED, Person, Scientist, Table
@@ -28,11 +28,26 @@ def exit_in_use(table: Table) -> str:
     return "freeway" if bridge_standing(table) else "country_road"
 
 
+_DISTANCES: dict[tuple[str, frozenset[str]], dict[str, int]] = {}
+"""Distances to an exit by the set of covered spaces: the same few coverings come up in every game."""
+
+
 def distances_to_exit(table: Table, exit_name: str) -> dict[str, int]:
     """Steps from each space to off the board by ``exit_name``, around lava and rubble.
 
-    Spaces that cannot reach the exit are absent. The exit space itself is 1 step away.
+    Spaces that cannot reach the exit are absent. The exit space itself is 1 step away. The dict
+    is shared between calls with the same covered spaces: read it, never change it.
     """
+    key = (exit_name, frozenset(table.terrain))
+    steps = _DISTANCES.get(key)
+    if steps is None:
+        if len(_DISTANCES) >= 10_000:
+            _DISTANCES.clear()
+        steps = _DISTANCES[key] = _walk_to_exit(table, exit_name)
+    return steps
+
+
+def _walk_to_exit(table: Table, exit_name: str) -> dict[str, int]:
     board = EDITION.board
     gate = board.exits[exit_name]
     if blocked(table, gate):
@@ -124,7 +139,8 @@ def check_willingness(table: Table) -> None:
     """
     order = EDITION.board.order
     believers = sorted((p for p in table.people if p.status == BELIEVER), key=lambda p: order[p.space])
-    for person, needed in [(p, willingness(table, p)) for p in believers]:
+    standing = Standing(table)
+    for person, needed in [(p, standing.willingness(p)) for p in believers]:
         roll = table.roll(EDITION.rules.die_sides)
         moving = roll > needed
         table.log("willingness_roll", person=person.id, roll=roll, willingness=needed, moves=moving)
@@ -139,6 +155,7 @@ def check_belief(table: Table) -> None:
     """
     order = EDITION.board.order
     doubters = sorted((p for p in table.people if p.status == UNCONVINCED), key=lambda p: order[p.space])
-    for person in [p for p in doubters if table.eruption > belief(table, p)]:
+    standing = Standing(table)
+    for person in [p for p in doubters if table.eruption > standing.belief(p)]:
         person.status = BELIEVER
         table.log("townsperson_believes", person=person.id)

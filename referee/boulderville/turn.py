@@ -128,20 +128,23 @@ def enter(table: Table, name: str) -> None:
         table.queue = []
 
 
-def advance(table: Table) -> None:
-    """Run stages until a seat has a decision or the game is over."""
+def advance(table: Table) -> list[Move]:
+    """Run stages until a seat has a decision or the game is over; the legal moves of the seat
+    to move (found on the way, as a seat with none is skipped), or ``[]`` once the game is over."""
     while table.result is None:
         stage = STAGES[table.stage]
         if isinstance(stage, Decision):
-            while table.queue and not stage.moves(table, table.queue[0]):
+            while table.queue:
+                moves = stage.moves(table, table.queue[0])
+                if moves:
+                    return moves
                 stage.skip(table, table.queue.pop(0))
-            if table.queue:
-                return
         else:
             stage(table)
             if table.result is not None:
-                return
+                return []
         enter(table, NEXT[table.stage])
+    return []
 
 
 def legal_moves(table: Table) -> list[Move]:
@@ -164,18 +167,72 @@ def _spelled(move: object) -> str:
         raise IllegalMove(f"not a JSON move: {type(move).__name__}") from None
 
 
-def apply_move(table: Table, move: Move) -> None:
-    """Play the current seat's move and run on to the next decision; IllegalMove leaves all as it was.
+def _spelled_alike(given: object, own: object) -> bool:
+    """Whether ``given``, already ``==`` to the engine's ``own``, also spells the same JSON.
 
-    The stage carries out the engine's own copy of the matching legal move, so a caller's move
-    that only spells the same (a tuple for a list, a dict subclass) never reaches the stages.
+    ``==`` takes ``True`` for ``1`` and ``1.0`` for ``1``, which JSON tells apart, and a key or value
+    of a class of its own may claim to equal anything; every other difference (a tuple for a list)
+    makes ``==`` false and goes to the canonical comparison.
     """
+    kind = type(own)
+    if kind is str:
+        return isinstance(given, str)
+    if kind is dict:
+        if not isinstance(given, dict):
+            return False
+        for key in given:
+            if type(key) is not str:
+                return False
+        for key, value in own.items():  # type: ignore[attr-defined]  # noqa: SIM110 (every move: no generator)
+            theirs = given[key]
+            if type(value) is str:  # most values: no call
+                if not isinstance(theirs, str):
+                    return False
+            elif not _spelled_alike(theirs, value):
+                return False
+        return True
+    if kind is list:
+        if not isinstance(given, list):
+            return False
+        return all(map(_spelled_alike, given, own))
+    if kind is bool:
+        return isinstance(given, bool)
+    if kind is int:
+        return isinstance(given, int) and not isinstance(given, bool)
+    return given is None and own is None
+
+
+def find_move(legal: list[Move], move: object) -> Move:
+    """The engine's own legal move that ``move`` spells (as canonical JSON), or IllegalMove.
+
+    Most moves come back exactly as they were listed, so a plain comparison finds them first; only
+    a move that differs in form (a tuple for a list, a dict subclass) is spelled out as JSON.
+    """
+    if type(move) is dict:
+        try:
+            for own in legal:
+                if own == move and _spelled_alike(move, own):
+                    return own
+        except Exception:  # a value whose comparison fails is no legal move's value: spell it out
+            pass
     wanted = _spelled(move)
-    chosen = next((m for m in legal_moves(table) if canonical_json(m) == wanted), None)
+    chosen = next((m for m in legal if canonical_json(m) == wanted), None)
     if chosen is None:
         raise IllegalMove(f"not a legal move now: {wanted[:200]}")
+    return chosen
+
+
+def apply_move(table: Table, move: Move, legal: list[Move] | None = None) -> tuple[Move, list[Move]]:
+    """Play the current seat's move and run on to the next decision; IllegalMove leaves all as it was.
+
+    The stage carries out the engine's own copy of the matching legal move, so a caller's move that
+    only spells the same (a tuple for a list, a dict subclass) never reaches the stages. ``legal``
+    is this table's ``legal_moves``, when the caller has them already. Returns the move played and
+    the legal moves of the next seat to move.
+    """
+    chosen = find_move(legal_moves(table) if legal is None else legal, move)
     stage = STAGES[table.stage]
     assert isinstance(stage, Decision)
     seat = table.queue.pop(0)
     stage.apply(table, seat, chosen)
-    advance(table)
+    return chosen, advance(table)

@@ -3,55 +3,111 @@
 Hidden from every seat: the order of the action and eruption decks, the townspeople and scientists
 left out of the game, the generator's state, and the other seats' cards (drawn, held or
 discarded). Events carry a ``private`` part only for the seat they belong to.
+
+:func:`observation` works one out from the table alone; :class:`Observer`, which the state uses,
+gives the same (the tests hold it to it) from parts kept between moves, since the match runner
+asks for one on every move. Observations share those parts with each other and with the state's
+event log: read them, never change them.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict
-
-from referee.boulderville import attributes
+from referee.boulderville.attributes import AURA, TOWN_HALL, Standing
 from referee.boulderville.edition import EDITION
 from referee.boulderville.hazards import bridge_standing
 from referee.boulderville.renown import cashing_place
-from referee.boulderville.table import Table
-from referee.game import JSON
+from referee.boulderville.table import ON_BOARD, Ongoing, Person, Table
+from referee.game import JSON, Move
+
+_CARDS = {
+    card.id: (
+        card.name,
+        card.role,
+        card.value,
+        {"belief": card.belief, "willingness": card.willingness, "speed": card.speed},
+    )
+    for card in EDITION.townspeople.values()
+}
+_SCIENTISTS = {card.id: (card.name, card.type) for card in EDITION.scientists.values()}
+
+PersonKey = tuple[str, str | None, str, int, int, int]
 
 
-def _townsperson(table: Table, person_index: int) -> dict[str, JSON]:
-    person = table.people[person_index]
-    card = EDITION.townspeople[person.id]
-    view: dict[str, JSON] = {
-        "id": person.id,
-        "name": card.name,
-        "role": card.role,
-        "space": person.space,
-        "status": person.status,
-        "value": card.value,
-        "card": {"belief": card.belief, "willingness": card.willingness, "speed": card.speed},
-    }
-    if person.on_board:
-        view["now"] = {
-            "belief": attributes.belief(table, person),
-            "willingness": attributes.willingness(table, person),
-            "speed": attributes.speed(table, person),
+def _townsperson(
+    person: Person, standing: Standing, memo: dict[PersonKey, dict[str, JSON]]
+) -> dict[str, JSON]:
+    """A townsperson as seen, built once per distinct (card, space, status, numbers)."""
+    if person.status in ON_BOARD:
+        now = standing.numbers(person)
+        key = (person.id, person.space, person.status, *now)
+    else:
+        now = None
+        key = (person.id, person.space, person.status, -1, -1, -1)
+    view = memo.get(key)
+    if view is None:
+        name, role, value, printed = _CARDS[person.id]
+        view = {
+            "id": person.id,
+            "name": name,
+            "role": role,
+            "space": person.space,
+            "status": person.status,
+            "value": value,
+            "card": printed,
         }
+        if now is not None:
+            view["now"] = {"belief": now[0], "willingness": now[1], "speed": now[2]}
+        memo[key] = view
     return view
+
+
+ScientistKey = tuple[int, str, str | None, int, int, int, bool, bool]
+_SCIENTIST_VIEWS: dict[ScientistKey, dict[str, JSON]] = {}
+"""Scientist views made so far, by everything they show; read-only like every observation. Bounded:
+tokens and renown stay small in play, and past ``MEMO_LIMIT`` views it starts afresh."""
+MEMO_LIMIT = 50_000
 
 
 def _scientist(table: Table, seat: int) -> dict[str, JSON]:
     scientist = table.scientists[seat]
-    card = EDITION.scientists[scientist.id]
+    key = (
+        seat,
+        scientist.id,
+        scientist.space,
+        scientist.tokens,
+        scientist.renown,
+        len(scientist.hand),
+        scientist.clearing,
+        scientist.missed_turn == table.turn,
+    )
+    view = _SCIENTIST_VIEWS.get(key)
+    if view is None:
+        if len(_SCIENTIST_VIEWS) >= MEMO_LIMIT:
+            _SCIENTIST_VIEWS.clear()
+        name, kind = _SCIENTISTS[scientist.id]
+        view = _SCIENTIST_VIEWS[key] = {
+            "seat": seat,
+            "id": scientist.id,
+            "name": name,
+            "type": kind,
+            "space": scientist.space,
+            "tokens": scientist.tokens,
+            "renown": scientist.renown,
+            "hand_size": key[5],
+            "clearing": scientist.clearing,
+            "out_this_turn": key[7],
+        }
+    return view
+
+
+def _ongoing(effect: Ongoing) -> dict[str, JSON]:
     return {
-        "seat": seat,
-        "id": scientist.id,
-        "name": card.name,
-        "type": card.type,
-        "space": scientist.space,
-        "tokens": scientist.tokens,
-        "renown": scientist.renown,
-        "hand_size": len(scientist.hand),
-        "clearing": scientist.clearing,
-        "out_this_turn": table.is_out(seat),
+        "effect": effect.effect,
+        "card": effect.card,
+        "seat": effect.seat,
+        "amount": effect.amount,
+        "target": effect.target,
+        "last_turn": effect.last_turn,
     }
 
 
@@ -61,7 +117,14 @@ def _event(event: dict[str, JSON], seat: int) -> dict[str, JSON]:
     return event
 
 
-def observation(table: Table, seat: int) -> dict[str, JSON]:
+def _assemble(
+    table: Table,
+    seat: int,
+    townspeople: list[dict[str, JSON]],
+    scientists: list[dict[str, JSON]],
+    events: list[dict[str, JSON]],
+) -> dict[str, JSON]:
+    terrain = table.terrain  # nothing covered (the first turns): the bridge stands, the station too
     return {
         "turn": table.turn,
         "stage": table.stage,
@@ -69,17 +132,160 @@ def observation(table: Table, seat: int) -> dict[str, JSON]:
         "to_move": table.queue[0] if table.result is None and table.queue else None,
         "eruption": table.eruption,
         "rescue": table.rescue,
-        "bridge_standing": bridge_standing(table),
-        "cash_at": cashing_place(table),
-        "terrain": dict(table.terrain),
+        "bridge_standing": bridge_standing(table) if terrain else True,
+        "cash_at": cashing_place(table) if terrain else "science_station",
+        "terrain": dict(terrain),
         "eruption_cards_left": len(table.eruption_deck),
         "revealed": list(table.revealed),
         "action_cards_left": len(table.action_deck),
         "discards": len(table.discards),
-        "ongoing": [asdict(o) for o in table.ongoing],
-        "townspeople": [_townsperson(table, index) for index in range(len(table.people))],
-        "scientists": [_scientist(table, s) for s in range(table.seats)],
+        "ongoing": [_ongoing(o) for o in table.ongoing],
+        "townspeople": townspeople,
+        "scientists": scientists,
         "hand": sorted(table.scientists[seat].hand),
-        "events": [_event(e, seat) for e in table.events],
+        "events": events,
         "over": table.result,
     }
+
+
+def observation(table: Table, seat: int) -> dict[str, JSON]:
+    """What ``seat`` sees, worked out from the table alone (no cache)."""
+    standing = Standing(table)
+    memo: dict[PersonKey, dict[str, JSON]] = {}
+    townspeople = [_townsperson(p, standing, memo) for p in table.people]
+    scientists = [_scientist(table, s) for s in range(table.seats)]
+    return _assemble(table, seat, townspeople, scientists, [_event(e, seat) for e in table.events])
+
+
+class Observer:
+    """Observations of one game as it goes, each part rebuilt only when a move may have changed it.
+
+    The match runner asks for an observation after every move, and most moves change little: a
+    discard or a pass changes no townsperson's numbers, a scientist placed outside the Town Hall
+    only those of the townsperson on that space, and the event log only grows between two turns.
+    So the townspeople's views, each seat's share of the events and the last observation of each
+    seat are kept until :meth:`moved` says what a move did. Everything returned is shared with
+    later observations: callers read observations, they never change them.
+    """
+
+    __slots__ = ("memo", "townspeople", "scientists", "log", "logged", "public", "private", "seen")
+
+    def __init__(self) -> None:
+        self.memo: dict[PersonKey, dict[str, JSON]] = {}
+        self.townspeople: list[dict[str, JSON]] | None = None
+        self.scientists: list[dict[str, JSON]] | None = None
+        self.log: list[dict[str, JSON]] | None = None
+        """The table's event list last seen, of which ``logged`` events are in ``public``."""
+        self.logged = 0
+        self.public: list[dict[str, JSON]] = []
+        """Those events as every seat sees them (private parts left out)."""
+        self.private: dict[JSON, list[int]] = {}
+        """Seat to the indexes of its own events with a private part."""
+        self.seen: dict[int, dict[str, JSON]] = {}
+
+    def copy(self) -> Observer:
+        """A cache for a copy of the game: the memo is shared (its views depend on their key
+        alone), the rest is rebuilt on first use."""
+        other = Observer()
+        other.memo = self.memo
+        return other
+
+    def observe(self, table: Table, seat: int) -> dict[str, JSON]:
+        seen = self.seen.get(seat)
+        if seen is not None:
+            return seen
+        townspeople = self.townspeople
+        if townspeople is None:
+            standing = Standing(table)
+            memo = self.memo
+            townspeople = self.townspeople = [_townsperson(p, standing, memo) for p in table.people]
+        scientists = self.scientists
+        if scientists is None:
+            scientists = self.scientists = [_scientist(table, s) for s in range(table.seats)]
+        events = self._events(table, seat)
+        seen = self.seen[seat] = _assemble(table, seat, list(townspeople), list(scientists), events)
+        return seen
+
+    def _events(self, table: Table, seat: int) -> list[dict[str, JSON]]:
+        """The seat's view of the event log: the log as every seat sees it, with the seat's own
+        private events put back. Extended as the log grows; phase 1 starts a new log each turn."""
+        log = table.events
+        if self.log is not log or self.logged > len(log):
+            self.log, self.logged, self.public, self.private = log, 0, [], {}
+        public = self.public
+        for index in range(self.logged, len(log)):
+            event = log[index]
+            if "private" in event:
+                public.append({key: value for key, value in event.items() if key != "private"})
+                self.private.setdefault(event.get("seat"), []).append(index)
+            else:
+                public.append(event)
+        self.logged = len(log)
+        views = list(public)
+        for index in self.private.get(seat, ()):
+            views[index] = log[index]
+        return views
+
+    def moved(self, table: Table, move: Move, seat: int, decisions_only: bool) -> None:
+        """Forget what ``seat``'s ``move`` may have changed; ``decisions_only``: after it the engine
+        ran no automatic stage (the turn goes on in Move scientists, Play actions or Draw actions,
+        whose entry changes nothing a townsperson or a scientist shows)."""
+        self.seen = {}
+        self._moved_scientists(table, move, seat, decisions_only)
+        townspeople = self.townspeople
+        if townspeople is None:
+            return
+        kind = move["type"]
+        if not decisions_only:
+            self.townspeople = None
+        elif kind == "play":
+            touched = _touched_by(move)
+            if touched is ALL:
+                self.townspeople = None
+            elif touched is not None:
+                for index, person in enumerate(table.people):
+                    if person.id == touched:
+                        townspeople[index] = _townsperson(person, Standing(table), self.memo)
+        elif kind in ("place", "clear"):
+            space = move["space"]
+            if space in TOWN_HALL:
+                self.townspeople = None
+                return
+            for index, person in enumerate(table.people):
+                if person.space == space:
+                    townspeople[index] = _townsperson(person, Standing(table), self.memo)
+
+
+    def _moved_scientists(self, table: Table, move: Move, seat: int, decisions_only: bool) -> None:
+        """A placement or a card changes its own seat's scientist (place, hand, tokens), a pass none;
+        a card played on a scientist, a draw (the seats skipped after it draw too) or the automatic
+        stages may change any."""
+        scientists = self.scientists
+        kind = move["type"]
+        if scientists is None or kind == "pass":
+            return
+        if not decisions_only or kind == "discard" or (kind == "play" and move["use"] == "scientist"):
+            self.scientists = None
+        else:
+            scientists[seat] = _scientist(table, seat)
+
+
+ALL = "*"
+ONE_TOWNSPERSON = frozenset({"belief", "willingness", "speed", "rush"})
+"""Help effects that change only their target's numbers."""
+NO_TOWNSPERSON = frozenset({"sandbags", "bulldoze"})
+"""Help effects that change only the ground, never a townsperson's status or numbers."""
+
+
+def _touched_by(play: Move) -> str | None:
+    """Whose view a card play can change: None (renown and scientist uses change tokens only),
+    one townsperson's id, or :data:`ALL` (a meeting, a loudhailer, or a role's aura switched on)."""
+    if play["use"] != "help":
+        return None
+    effect = next(u for u in EDITION.actions[play["card"]].uses if u.use == "help").effect
+    if effect in NO_TOWNSPERSON:
+        return None
+    target = play.get("target")
+    if effect in ONE_TOWNSPERSON or (effect in ("convince", "urge") and target not in AURA):
+        return str(target)
+    return ALL

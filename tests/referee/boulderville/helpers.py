@@ -123,3 +123,23 @@ def space_of(state: BouldervilleState, card: str) -> str | None:
 FAR = {0: "east_estate_d", 1: "west_estate_d", 2: "east_estate_c", 3: "west_estate_c"}
 """Placements out of the way: far from the crater, off the roads to the exits, at no science
 location and not in the Town Hall."""
+
+
+def hidden_apart(seed: int) -> tuple[BouldervilleState, BouldervilleState]:
+    """Two games seat 0 cannot tell apart: the other hands, the decks and the dice differ."""
+    hands = (["helicopter"] * 3, ["bulldozer"] * 3, ["loudhailer"] * 3)
+    states = []
+    for shift in (0, 1):
+        others = [scientist(seat, hand=hands[(seat + shift) % 3]) for seat in (1, 2, 3)]
+        states.append(
+            position(
+                seed=seed,
+                rng=seed + shift,
+                stage="place",
+                lead=0,
+                scientists=[scientist(0, hand=["field_notes", "gas_sampling", "sandbags"]), *others],
+                action_deck=[["tv_documentary", "rock_samples"], ["rock_samples", "tv_documentary"]][shift],
+                discards=["lab_analysis"],
+            )
+        )
+    return states[0], states[1]

@@ -1,0 +1,124 @@
+"""What the state keeps between moves never shows: cached observations, listed moves and copies.
+
+The state keeps each seat's observation, the townspeople's views and the legal moves until the next
+``apply`` (``referee/boulderville/view.py``, ``game.py``); these tests hold it to the plain
+functions that work everything out from the table alone, and to the interface's contract for
+``copy()`` and for moves that only look like legal ones.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.boulderville import GAME, BouldervilleState
+from referee.boulderville.attributes import belief, speed, willingness
+from referee.boulderville.turn import legal_moves
+from referee.boulderville.view import observation
+from referee.game import IllegalMove, canonical_json
+from referee.rng import Rng
+from tests.referee.boulderville.helpers import FAR, place, position, scientist
+
+FAST = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+seeds = st.integers(min_value=0, max_value=2**32)
+
+
+def random_moves(state: BouldervilleState, chooser: Rng, count: int) -> None:
+    for _ in range(count):
+        if state.outcome() is not None:
+            return
+        state.apply(chooser.choice(state.legal_moves()))
+
+
+@FAST
+@given(seed=seeds, chooser=seeds)
+def test_every_cached_observation_equals_one_worked_out_from_the_table_alone(seed: int, chooser: int) -> None:
+    state = GAME.start("standard", seats=4, seed=seed)
+    rng = Rng(chooser)
+    while state.outcome() is None:
+        seat = rng.below(4)  # the seat to move, or another: both come from the caches
+        for viewer in (state.current_seat, seat):
+            seen = canonical_json(state.observation(viewer))
+            assert seen == canonical_json(observation(state.table, viewer))
+        assert state.legal_moves() == legal_moves(state.table)
+        state.apply(rng.choice(state.legal_moves()))
+
+
+@FAST
+@given(seed=seeds, chooser=seeds)
+def test_the_numbers_shown_are_each_townsperson_s_own_belief_willingness_and_speed(
+    seed: int, chooser: int
+) -> None:
+    state = GAME.start("standard", seats=4, seed=seed)
+    rng = Rng(chooser)
+    while state.outcome() is None:
+        table = state.table
+        shown = {p["id"]: p.get("now") for p in state.observation(state.current_seat)["townspeople"]}
+        for person in table.people:
+            numbers = [belief(table, person), willingness(table, person), speed(table, person)]
+            expected = dict(zip(("belief", "willingness", "speed"), numbers, strict=True))
+            assert shown[person.id] == (expected if person.on_board else None)
+        state.apply(rng.choice(state.legal_moves()))
+
+
+@FAST
+@given(seed=seeds, chooser=seeds, moves=st.integers(min_value=0, max_value=120))
+def test_a_copy_is_equal_and_independent(seed: int, chooser: int, moves: int) -> None:
+    state = GAME.start("standard", seats=4, seed=seed)
+    random_moves(state, Rng(chooser), moves)
+    state.observation(0)  # let the original fill its caches first
+    before = canonical_json(state.to_json())
+    twin = state.copy()
+    assert canonical_json(twin.to_json()) == before
+    assert twin.legal_moves() == state.legal_moves()
+    for seat in range(4):
+        assert twin.observation(seat) == state.observation(seat)
+    # playing the copy to its end leaves the original as it was, and the original plays on alike
+    random_moves(twin, Rng(chooser + 1), 10_000)
+    assert canonical_json(state.to_json()) == before
+    again = GAME.load_state(json.loads(before))
+    random_moves(state, Rng(chooser + 2), 60)
+    random_moves(again, Rng(chooser + 2), 60)
+    assert canonical_json(state.to_json()) == canonical_json(again.to_json())
+
+
+def test_changing_a_listed_move_changes_neither_the_next_listing_nor_the_move_played() -> None:
+    state = GAME.start("standard", seats=4, seed=5)
+    listed = state.legal_moves()
+    first = dict(listed[0])
+    listed[0]["space"] = "nowhere"
+    assert state.legal_moves()[0] == first
+    with pytest.raises(IllegalMove):
+        state.apply(listed[0])
+    state.apply(first)
+    assert state.table.scientists[0].space == first["space"]
+
+
+def reviewing() -> BouldervilleState:
+    """Seat 0 (a volcanologist) may play a hostile peer review on seat 1 (a seismologist with tokens)."""
+    scientists = [
+        scientist(0, "volcanologist", hand=["peer_review"] * 3),
+        scientist(1, "seismologist", tokens=4),
+        scientist(2, "meteorologist"),
+        scientist(3, "geologist"),
+    ]
+    state = position(stage="place", lead=0, scientists=scientists)
+    place(state, FAR)
+    return state
+
+
+def test_a_seat_number_must_be_a_whole_number_as_json_spells_it() -> None:
+    review = {"type": "play", "card": "peer_review", "use": "scientist", "target": 1}
+    assert review in reviewing().legal_moves()
+    for lookalike in (True, 1.0):  # equal to 1 in Python, not in JSON
+        state = reviewing()
+        before = canonical_json(state.to_json())
+        with pytest.raises(IllegalMove):
+            state.apply({**review, "target": lookalike})
+        assert canonical_json(state.to_json()) == before
+    state = reviewing()
+    state.apply(review)
+    assert state.table.scientists[1].tokens == 2  # the review takes two tokens
