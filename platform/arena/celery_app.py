@@ -67,7 +67,8 @@ def redis_runtime_factory(settings: Settings) -> RuntimeFactory:
     url = settings.redis_url
 
     def build(app: Celery) -> Runtime:
-        return Runtime(settings, Store.connect(url, settings.key_prefix), CeleryQueue(app, settings.queue))
+        store = Store.connect(url, settings.key_prefix, settings.file_store())
+        return Runtime(settings, store, CeleryQueue(app, settings.queue))
 
     return build
 

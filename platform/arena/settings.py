@@ -12,6 +12,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from arena.replays import DEPLOYMENT_DIR, FileStore, check_location, open_file_store
 from referee.endpoints import ALLOWLIST_ENV, EndpointPolicy
 
 
@@ -47,6 +48,10 @@ class Settings:
     worker_concurrency: int = 16
     max_tournament_matches: int = 5000
     sweep_interval_s: int = 30
+    replay_store: str | None = None
+    """Where replays and archived matches go (``ARENA_REPLAY_URL`` or ``ARENA_REPLAY_DIR``)."""
+    s3_endpoint: str | None = None
+    archive_after_days: int = 30
 
     @property
     def embedded(self) -> bool:
@@ -73,12 +78,26 @@ class Settings:
         - ``ARENA_WORKER_CONCURRENCY``: matches one worker plays at once (default 16).
         - ``ARENA_SWEEP_SECONDS``: how often a worker looks for matches left running by a worker
           that is gone, and queues them again (default 30).
+        - ``ARENA_REPLAY_URL``: where replays and archived matches are kept: ``s3://bucket/prefix``
+          on any S3-compatible store (credentials and region from the usual ``AWS_*`` variables),
+          or a directory (``file:///path``). ``ARENA_REPLAY_DIR``: a directory, when no URL is set.
+          Unset: ``var/store`` in a deployment, a temporary directory when embedded.
+        - ``ARENA_S3_ENDPOINT``: the S3 server's URL when it is not AWS (MinIO, Ceph...).
+        - ``ARENA_ARCHIVE_AFTER_DAYS``: ended matches older than this many days move out of Redis
+          into the replay store (default 30; 0 archives every ended match).
         """
         env = os.environ if env is None else env
         try:
             policy = EndpointPolicy.from_text(env.get(ALLOWLIST_ENV))
         except ValueError as error:
             raise SettingsError(str(error)) from None
+        replay_store = (
+            env.get("ARENA_REPLAY_URL", "").strip() or env.get("ARENA_REPLAY_DIR", "").strip() or None
+        )
+        try:
+            replay_store = None if replay_store is None else check_location(replay_store)
+        except ValueError as error:
+            raise SettingsError(f"ARENA_REPLAY_URL: {error}") from None
         return cls(
             redis_url=env.get("REDIS_URL", "").strip() or None,
             admin_token=env.get("ARENA_ADMIN_TOKEN", "").strip(),
@@ -90,7 +109,14 @@ class Settings:
             max_attempts=_int(env, "ARENA_MAX_ATTEMPTS", 3),
             worker_concurrency=_int(env, "ARENA_WORKER_CONCURRENCY", 16),
             sweep_interval_s=_int(env, "ARENA_SWEEP_SECONDS", 30),
+            replay_store=replay_store,
+            s3_endpoint=env.get("ARENA_S3_ENDPOINT", "").strip() or None,
+            archive_after_days=_int(env, "ARENA_ARCHIVE_AFTER_DAYS", 30, minimum=0),
         )
+
+    def file_store(self) -> FileStore:
+        """The replay store of a deployment (``var/store`` when none is set)."""
+        return open_file_store(self.replay_store or DEPLOYMENT_DIR, self.s3_endpoint)
 
     def with_admin_token(self) -> tuple[Settings, bool]:
         """These settings with an organizer token, generating one when none is set.
