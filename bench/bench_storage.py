@@ -1,6 +1,7 @@
 """Redis RAM per finished match: the layout of today next to replays in files and archived matches.
 
-Plays a few real matches of each game in-process (random reference bots) and stores ``--matches``
+Plays a few real matches of each game in-process (each game's first reference bot other than
+``random``, as the demo's tournaments do, so the replays are of realistic length) and stores ``--matches``
 finished matches (the played replays and results, reused under new match ids) on a redis-server of
 the benchmark's own (a free loopback port, no persistence), three ways, each on an emptied Redis:
 
@@ -41,7 +42,7 @@ from arena.archive import archive_ended
 from arena.records import MatchRecord
 from arena.replays import DirectoryStore
 from arena.store import Store
-from bots.registry import make_bot
+from bots.registry import bots_for, make_bot
 from referee.agents import LocalAgent
 from referee.match import MatchSpec
 from referee.replay import Replay, compress
@@ -49,7 +50,7 @@ from referee.runner import Player, run_match
 
 GOAL_BYTES = 600
 GAMES = {"vulkan": 2, "volcano": 2, "boulderville": 4, "catan-volcano": 4}
-"""Each game with its seats, played by random bots."""
+"""Each game with its seats."""
 PREFIX = "bench:"
 
 
@@ -65,13 +66,14 @@ def _play_samples(per_game: int) -> list[Replay]:
         for seed in range(per_game):
             bots = [f"b-{secrets.token_hex(8)}" for _ in range(seats)]
             spec = MatchSpec.build(game=game, bots=bots, seed=seed)
-            players = [Player(f"random {seat}", _agent(game, seed * 10 + seat)) for seat in range(seats)]
+            players = [Player(f"bot {seat}", _agent(game, seed * 10 + seat)) for seat in range(seats)]
             replays.append(run_match(f"m-{secrets.token_hex(8)}", spec, players))
     return replays
 
 
 def _agent(game: str, seed: int) -> LocalAgent:
-    return LocalAgent(make_bot(game, "random", seed))
+    name = next((name for name in bots_for(game) if name != "random"), "random")
+    return LocalAgent(make_bot(game, name, seed))
 
 
 def _matches(samples: list[Replay], count: int) -> list[tuple[MatchRecord, MatchSpec, Replay]]:

@@ -29,7 +29,7 @@ Keys (after the prefix)::
     running                  set of the ids of matches a worker started and that have not ended
     sweeper                  held by the worker sweeping for stranded matches, with a TTL
     archiver                 held by the worker archiving old matches, with a TTL
-    archive:cursor           creation time before which every match is archived or not ended
+    archive:cursor           creation time up to which every match is archived: the next pass starts there
     applied:<match id>       set when the match's result went into its ladder (exactly once)
     tournament:<id>          JSON      tournament:<id>:matches   list of match ids
     tournaments              zset of tournament ids by creation time
