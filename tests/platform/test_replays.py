@@ -76,7 +76,7 @@ def s3_bucket(moto_endpoint: str, monkeypatch: pytest.MonkeyPatch) -> str:
     return bucket
 
 
-@pytest.fixture(params=["directory", "memory", "s3"])
+@pytest.fixture(params=["directory", "memory", pytest.param("s3", marks=pytest.mark.integration)])
 def files(request: pytest.FixtureRequest, tmp_path: Path) -> FileStore:
     if request.param == "directory":
         return DirectoryStore(tmp_path / "store")
@@ -84,7 +84,6 @@ def files(request: pytest.FixtureRequest, tmp_path: Path) -> FileStore:
         return MemoryStore()
     bucket = request.getfixturevalue("s3_bucket")
     endpoint = request.getfixturevalue("moto_endpoint")
-    request.applymarker(pytest.mark.integration)
     return open_file_store(f"s3://{bucket}/arena/replays", endpoint)
 
 
@@ -130,6 +129,7 @@ def test_a_directory_that_cannot_be_written_is_a_storage_outage(tmp_path: Path) 
         DirectoryStore(tmp_path).put("replays/m-5/a.json.gz", b"x")
 
 
+@pytest.mark.integration
 def test_an_s3_server_that_is_away_is_a_storage_outage(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
@@ -169,3 +169,36 @@ def test_an_s3_url_names_bucket_and_prefix(monkeypatch: pytest.MonkeyPatch) -> N
     store = open_file_store("s3://arena-bucket/prod/replays/", "http://127.0.0.1:1")
     assert isinstance(store, S3Store)
     assert (store.bucket, store.prefix) == ("arena-bucket", "prod/replays/")
+
+
+@pytest.mark.integration
+def test_a_store_on_s3_finishes_archives_and_reads_back_matches(
+    s3_bucket: str, moto_endpoint: str, toy_games: None
+) -> None:
+    import gzip
+
+    from arena.archive import archive_ended
+    from arena.records import MatchRecord
+    from arena.store import Store
+    from referee.match import MatchSpec
+
+    files = open_file_store(f"s3://{s3_bucket}/arena", moto_endpoint)
+    store = Store.in_memory("s3t:", files)
+    record = MatchRecord.new("m-1", "nim", "standard", ("b-1", "b-2"), ("One", "Two"), rated=False)
+    store.add_matches([(record, MatchSpec.build(game="nim", bots=["b-1", "b-2"], seed=2))])
+    replay = gzip.compress(b'{"moves":[]}')
+
+    def finished(current: MatchRecord) -> MatchRecord:
+        return MatchRecord.from_json({**current.to_json(), "status": "finished", "moves": 4})
+
+    assert store.finish_match("m-1", finished, replay, None, lambda rows: {}, {})
+    assert not store.finish_match("m-1", finished, gzip.compress(b"late"), None, lambda rows: {}, {})
+    assert store.get_replay("m-1") == replay
+    assert archive_ended(store, 0, now=time.time() + 86_400).archived == 1
+    assert store.redis.get("s3t:match:m-1") is None
+    again = open_file_store(f"s3://{s3_bucket}/arena", moto_endpoint)  # a fresh client and no cache
+    reread = Store(store.redis, store.blobs, "s3t:", again)
+    assert reread.get_match("m-1") == store.get_match("m-1")
+    assert reread.get_match("m-1").moves == 4  # type: ignore[union-attr]
+    assert reread.get_replay("m-1") == replay
+    assert files.exists("matches/m-1.json")
