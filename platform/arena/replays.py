@@ -12,8 +12,9 @@ like ``replays/m-0123/5f2c.json.gz``; three implementations:
 - :class:`MemoryStore`: a dict, for the in-memory store of the tests.
 
 Writes are atomic and never replace what is there: a directory writes a temporary file and links it
-to its name (a link, unlike a rename, fails when the name exists); S3 is one ``PUT`` with
-``If-None-Match: *``. Readers thus see a whole document or none.
+to its name (a link, unlike a rename, fails when the name exists; on a file system without hard
+links, a rename after a check); S3 is one ``PUT`` with ``If-None-Match: *``. Readers thus see a
+whole document or none.
 
 Why a replay's name holds a run token (``replays/<match id>/<run>.json.gz``): two runs of one match
 can both reach its end (a worker that was thought dead finishes after all). The end that counts is
@@ -118,9 +119,14 @@ class DirectoryStore:
                     os.link(temporary, path)
                 except FileExistsError:
                     return False
+                except OSError:  # a file system without hard links: a rename, checked first (a
+                    if path.exists():  # replay's name is its run's own, so no one else writes it)
+                        return False
+                    os.replace(temporary, path)
                 return True
             finally:
-                os.unlink(temporary)
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(temporary)
         except OSError as error:
             raise StorageUnavailable(f"cannot write {path}: {error}") from error
 

@@ -202,3 +202,17 @@ def test_a_store_on_s3_finishes_archives_and_reads_back_matches(
     assert reread.get_match("m-1").moves == 4  # type: ignore[union-attr]
     assert reread.get_replay("m-1") == replay
     assert files.exists("matches/m-1.json")
+
+
+def test_a_directory_without_hard_links_still_writes_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_links(source: str, target: str) -> None:
+        raise PermissionError("hard links are not supported here")
+
+    monkeypatch.setattr(os, "link", no_links)
+    files = DirectoryStore(tmp_path)
+    assert files.put("replays/m-7/a.json.gz", b"first") is True
+    assert files.put("replays/m-7/a.json.gz", b"second") is False
+    assert read(files, "replays/m-7/a.json.gz") == b"first"
+    assert [p.name for p in (tmp_path / "replays" / "m-7").iterdir()] == ["a.json.gz"]
