@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from bots.base import Bot, BotFactory, Move, RandomBot, Request
+from bots.base import BotFactory, Move, RandomBot, Request
 from referee.boulderville.edition import EDITION, Use
 
 TOKEN_WORTH = 0.5
@@ -267,12 +267,6 @@ class HeuristicBot:
         return legal[max(range(len(legal)), key=scores.__getitem__)]
 
 
-def search_bot(seed: int) -> Bot:
-    """The ``search`` bot (``bots/boulderville_search.py``), imported when first asked for: it
-    builds on this module."""
-    from bots.boulderville_search import SearchBot
-
-    return SearchBot(seed)
-
-
-BOTS: dict[str, BotFactory] = {"random": RandomBot, "heuristic": HeuristicBot, "search": search_bot}
+BOTS: dict[str, BotFactory] = {"random": RandomBot, "heuristic": HeuristicBot}
+"""This module's bots; ``search`` is in :mod:`bots.boulderville_search`, which builds on the heuristic
+here (:mod:`bots.registry` lists both modules)."""

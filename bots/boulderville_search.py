@@ -35,7 +35,7 @@ import time
 from collections import deque
 from typing import Any
 
-from bots.base import Move, Request
+from bots.base import BotFactory, Move, Request
 from bots.boulderville import SCORERS, View
 from referee.boulderville import BouldervilleState
 from referee.boulderville.attributes import Standing
@@ -202,3 +202,7 @@ def play_on(state: BouldervilleState, horizon: int = HORIZON) -> BouldervilleSta
         scores = [SCORERS[move["type"]](view, move) for move in legal]
         state.apply(legal[max(range(len(legal)), key=scores.__getitem__)])
     return state
+
+
+BOTS: dict[str, BotFactory] = {"search": SearchBot}
+"""The search bot, registered beside :mod:`bots.boulderville`'s (see :mod:`bots.registry`)."""

@@ -13,9 +13,9 @@ from functools import cache
 from bots.base import Bot, BotFactory
 
 BOT_MODULES: dict[str, tuple[str, ...]] = {
-    "vulkan": ("bots.vulkan",),
+    "vulkan": ("bots.vulkan", "bots.vulkan_search"),
     "volcano": ("bots.volcano",),
-    "boulderville": ("bots.boulderville",),
+    "boulderville": ("bots.boulderville", "bots.boulderville_search"),
     "catan-volcano": ("bots.catan_volcano", "bots.catan_search"),
 }
 

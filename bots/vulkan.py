@@ -28,7 +28,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from bots.base import Bot, BotFactory, Move, RandomBot, Request
+from bots.base import BotFactory, Move, RandomBot, Request
 from referee.rng import Rng, derive_seed
 from referee.vulkan import VulkanState, state_from_observation
 from referee.vulkan.rules import Board, award_to, drop_loads, flight_paths, next_flyer, planned_drops, resolve
@@ -229,11 +229,6 @@ class GreedyBot:
         return search.best_gain(board, seat, supply[seat], enough)
 
 
-def _search_bot(seed: int) -> Bot:
-    """The planning bot of :mod:`bots.vulkan_search` (imported here, late: it builds on greedy)."""
-    from bots.vulkan_search import SearchBot
-
-    return SearchBot(seed)
-
-
-BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot, "search": _search_bot}
+BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot}
+"""This module's bots; ``search`` is in :mod:`bots.vulkan_search`, which builds on greedy here
+(:mod:`bots.registry` lists both modules)."""

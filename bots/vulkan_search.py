@@ -42,7 +42,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bots.base import Move, Request
+from bots.base import BotFactory, Move, Request
 from bots.vulkan import GreedyBot, ripe_tiles
 from referee.rng import Rng, derive_seed
 from referee.vulkan import GAME, VulkanState, state_from_observation
@@ -291,3 +291,5 @@ def solitaire_step(state: VulkanState) -> Key | None:
     return None
 
 
+BOTS: dict[str, BotFactory] = {"search": SearchBot}
+"""The planning bot, registered beside :mod:`bots.vulkan`'s (see :mod:`bots.registry`)."""

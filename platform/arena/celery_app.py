@@ -80,7 +80,8 @@ def redis_runtime_factory(settings: Settings) -> RuntimeFactory:
 
     def build(app: Celery) -> Runtime:
         # a connection per match in flight (its heartbeat and progress), and some for the sweeper
-        store = Store.connect(url, settings.key_prefix, connections=settings.worker_concurrency + 16)
+        connections = settings.worker_concurrency + 16
+        store = Store.connect(url, settings.key_prefix, settings.file_store(), connections=connections)
         return Runtime(settings, store, CeleryQueue(app, settings.queue))
 
     return build

@@ -1,6 +1,7 @@
 """The embedded default: the whole platform in one process, no Redis server, no worker process.
 
-The store is an in-memory Redis (fakeredis); matches go through the very same Celery task and queue
+The store is an in-memory Redis (fakeredis), its replays in a temporary directory (or the one
+``ARENA_REPLAY_DIR``/``ARENA_REPLAY_URL`` names); matches go through the very same Celery task and queue
 path as in a deployment, on Celery's in-process memory broker, to a Celery worker (threads pool)
 running in a thread of this process. What is stored is lost when the process ends.
 """
@@ -8,6 +9,7 @@ running in a thread of this process. What is stored is lost when the process end
 from __future__ import annotations
 
 import logging
+import tempfile
 import threading
 import uuid
 from dataclasses import replace
@@ -17,6 +19,7 @@ from celery import Celery
 from celery.worker import WorkController
 
 from arena.celery_app import CeleryQueue, make_celery, runtime_of
+from arena.replays import DirectoryStore
 from arena.runtime import Runtime
 from arena.settings import Settings
 from arena.store import Store
@@ -53,7 +56,13 @@ class EmbeddedPlatform:
             if concurrency is not None
             else min(settings.worker_concurrency, 32),
         )
-        store = Store.in_memory(settings.key_prefix)
+        self._replay_dir: tempfile.TemporaryDirectory[str] | None = None
+        if settings.replay_store:
+            files = settings.file_store()
+        else:  # gone with the process, like the in-memory Redis that points into it
+            self._replay_dir = tempfile.TemporaryDirectory(prefix="arena-replays-")
+            files = DirectoryStore(self._replay_dir.name)
+        store = Store.in_memory(settings.key_prefix, files)
 
         def build_runtime(app: Celery) -> Runtime:
             return Runtime(settings, store, CeleryQueue(app, settings.queue))
@@ -88,6 +97,8 @@ class EmbeddedPlatform:
         self.thread.join(30)
         if self.thread.is_alive():
             log.warning("the embedded worker did not stop within 30 s")
+        elif self._replay_dir is not None:
+            self._replay_dir.cleanup()
 
     def __enter__(self) -> EmbeddedPlatform:
         return self

@@ -12,6 +12,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from arena.replays import DEPLOYMENT_DIR, FileStore, check_location, open_file_store
 from referee.endpoints import ALLOWLIST_ENV, EndpointPolicy
 
 
@@ -70,6 +71,10 @@ class Settings:
     sweep_interval_s: int = 30
     registration_limit: str = "20 per minute; 200 per day"
     challenge_limit: str = "30 per minute; 500 per day"
+    replay_store: str | None = None
+    """Where replays and archived matches go (``ARENA_REPLAY_URL`` or ``ARENA_REPLAY_DIR``)."""
+    s3_endpoint: str | None = None
+    archive_after_days: int = 30
 
     @property
     def embedded(self) -> bool:
@@ -103,6 +108,13 @@ class Settings:
           (default ``30 per minute; 500 per day``).
         - ``ARENA_SWEEP_SECONDS``: how often a worker looks for matches left running by a worker
           that is gone, and queues them again (default 30).
+        - ``ARENA_REPLAY_URL``: where replays and archived matches are kept: ``s3://bucket/prefix``
+          on any S3-compatible store (credentials and region from the usual ``AWS_*`` variables),
+          or a directory (``file:///path``). ``ARENA_REPLAY_DIR``: a directory, when no URL is set.
+          Unset: ``var/store`` in a deployment, a temporary directory when embedded.
+        - ``ARENA_S3_ENDPOINT``: the S3 server's URL when it is not AWS (MinIO, Ceph...).
+        - ``ARENA_ARCHIVE_AFTER_DAYS``: ended matches older than this many days move out of Redis
+          into the replay store (default 30; 0 archives every ended match).
         """
         env = os.environ if env is None else env
         pool = _choice(env, "ARENA_WORKER_POOL", ("gevent", "threads"), "gevent")
@@ -110,6 +122,13 @@ class Settings:
             policy = EndpointPolicy.from_text(env.get(ALLOWLIST_ENV))
         except ValueError as error:
             raise SettingsError(str(error)) from None
+        replay_store = (
+            env.get("ARENA_REPLAY_URL", "").strip() or env.get("ARENA_REPLAY_DIR", "").strip() or None
+        )
+        try:
+            replay_store = None if replay_store is None else check_location(replay_store)
+        except ValueError as error:
+            raise SettingsError(f"ARENA_REPLAY_URL: {error}") from None
         return cls(
             redis_url=env.get("REDIS_URL", "").strip() or None,
             admin_token=env.get("ARENA_ADMIN_TOKEN", "").strip(),
@@ -124,7 +143,14 @@ class Settings:
             sweep_interval_s=_int(env, "ARENA_SWEEP_SECONDS", 30),
             registration_limit=_limit(env, "ARENA_REGISTRATION_LIMIT", "20 per minute; 200 per day"),
             challenge_limit=_limit(env, "ARENA_CHALLENGE_LIMIT", "30 per minute; 500 per day"),
+            replay_store=replay_store,
+            s3_endpoint=env.get("ARENA_S3_ENDPOINT", "").strip() or None,
+            archive_after_days=_int(env, "ARENA_ARCHIVE_AFTER_DAYS", 30, minimum=0),
         )
+
+    def file_store(self) -> FileStore:
+        """The replay store of a deployment (``var/store`` when none is set)."""
+        return open_file_store(self.replay_store or DEPLOYMENT_DIR, self.s3_endpoint)
 
     def with_admin_token(self) -> tuple[Settings, bool]:
         """These settings with an organizer token, generating one when none is set.

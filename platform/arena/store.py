@@ -10,13 +10,20 @@ the in-memory Redis of the embedded default needs no scripting engine.
 The client answers text (``decode_responses=True``); only replays, which are gzip, are read through
 a second client on the same server that answers bytes.
 
+Replays are not kept in Redis: they go to the store's files (:mod:`arena.replays`: a directory or an
+S3 bucket), each run's under a name of its own, and the transaction that stores a match's end records
+which run's replay counts (``match:<id>:replay`` holds that run's token; a replay stored whole there
+by an older version is still read). Ended matches older than ``ARENA_ARCHIVE_AFTER_DAYS`` move to the
+files as well (:mod:`arena.archive`): record, spec and replay token in one JSON document, and Redis
+keeps only the id in ``matches``, through which they are still found and read.
+
 Keys (after the prefix)::
 
     bot:<id>                 JSON      bots           zset of bot ids by creation time
     bots:game:<game>         zset of the ids of the bots playing a game, by creation time
     bot:<id>:faults          hash kind -> count
     match:<id>               JSON status record        match:<id>:spec   JSON spec (written once)
-    match:<id>:replay        gzip      match:<id>:progress   moves played so far
+    match:<id>:replay        token of the run whose replay counts   match:<id>:progress   moves so far
     match:<id>:live          list of the moves of a running match, as JSON (dropped when it ends)
     match:<id>:lease         the worker running it, with a TTL
     matches                  zset of match ids by creation time
@@ -28,6 +35,8 @@ Keys (after the prefix)::
     running                  set of the ids of matches a worker started and that have not ended
     queued                   zset of the ids of matches waiting for a worker, by when they were queued
     sweeper                  held by the worker sweeping for stranded matches, with a TTL
+    archiver                 held by the worker archiving old matches, with a TTL
+    archive:cursor           creation time up to which every match is archived: the next pass starts there
     applied:<match id>       set when the match's result went into its ladder (exactly once)
     tournament:<id>          JSON      tournament:<id>:matches   list of match ids
     tournaments              zset of tournament ids by creation time
@@ -36,23 +45,34 @@ Keys (after the prefix)::
 
 from __future__ import annotations
 
+import io
 import json
+import logging
 import os
+import threading
 import time
+import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import Any
+from typing import IO, Any
 
 import fakeredis
 from redis import BlockingConnectionPool, Redis, WatchError
 
+from arena import replays
 from arena.records import BotRecord, MatchRecord, MatchStatus, TournamentRecord
 from referee.match import MatchSpec
+
+log = logging.getLogger(__name__)
 
 LadderRow = dict[str, Any]
 """One bot's row in one ladder (see :mod:`arena.ladder`)."""
 
 LIVE_TTL_S = 7 * 24 * 3600
+ARCHIVE_FORMAT = "arena-archived-match/1"
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 def _dumps(value: Any) -> str:
@@ -62,14 +82,21 @@ def _dumps(value: Any) -> str:
 class Store:
     """Reads and writes the platform's records; knows nothing of games, ratings or HTTP."""
 
-    def __init__(self, redis: Redis, blobs: Redis, prefix: str = "arena:") -> None:
+    def __init__(
+        self, redis: Redis, blobs: Redis, prefix: str = "arena:", files: replays.FileStore | None = None
+    ) -> None:
         self.redis = redis
         self.blobs = blobs
         self.prefix = prefix
+        self.files: replays.FileStore = files if files is not None else replays.MemoryStore()
+        self._archived_cache: OrderedDict[str, dict[str, Any] | None] = OrderedDict()
+        self._cache_lock = threading.Lock()
 
     @classmethod
-    def connect(cls, url: str, prefix: str = "arena:", connections: int = 64) -> Store:
-        """A store on the Redis at ``url`` (``redis://[:password@]host:port/db``).
+    def connect(
+        cls, url: str, prefix: str = "arena:", files: replays.FileStore | None = None, connections: int = 64
+    ) -> Store:
+        """A store on the Redis at ``url`` (``redis://[:password@]host:port/db``), replays in ``files``.
 
         At most ``connections`` connections (sized to the matches played at once): past that a
         command waits for a free connection (up to 20 s) instead of failing with "Too many
@@ -85,16 +112,20 @@ class Store:
                 url, health_check_interval=30, max_connections=max(4, connections // 8), timeout=20
             )
         )
-        return cls(text, blobs, prefix)
+        return cls(text, blobs, prefix, files)
 
     @classmethod
-    def in_memory(cls, prefix: str = "arena:") -> Store:
-        """A store on a fresh in-process Redis (fakeredis): the embedded default and the tests."""
+    def in_memory(cls, prefix: str = "arena:", files: replays.FileStore | None = None) -> Store:
+        """A store on a fresh in-process Redis (fakeredis): the embedded default and the tests.
+
+        Replays go to ``files``, by default a dict that goes with the process like the Redis.
+        """
         server = fakeredis.FakeServer()
         return cls(
             fakeredis.FakeRedis(server=server, decode_responses=True),
             fakeredis.FakeRedis(server=server),
             prefix,
+            files,
         )
 
     def key(self, *parts: str) -> str:
@@ -236,29 +267,181 @@ class Store:
         }[status]
 
     def get_match(self, match_id: str) -> MatchRecord | None:
+        """The match's record, from Redis or, once archived, from the files."""
         raw = self.redis.get(self.key("match", match_id))
-        return None if raw is None else MatchRecord.from_json(json.loads(raw))
+        if raw is not None:
+            return MatchRecord.from_json(json.loads(raw))
+        archived = self._archived([match_id]).get(match_id)
+        return None if archived is None else MatchRecord.from_json(archived["record"])
 
     def get_spec(self, match_id: str) -> MatchSpec | None:
-        raw = self.redis.get(self.key("match", match_id, "spec"))
-        return None if raw is None else MatchSpec.from_json(json.loads(raw))
+        return self.get_specs([match_id]).get(match_id)
 
     def get_specs(self, match_ids: Sequence[str]) -> dict[str, MatchSpec]:
         if not match_ids:
             return {}
         raws = self.redis.mget([self.key("match", match_id, "spec") for match_id in match_ids])
+        found = {
+            match_id: json.loads(raw)
+            for match_id, raw in zip(match_ids, raws, strict=True)
+            if raw is not None
+        }
+        missing = [match_id for match_id in match_ids if match_id not in found]
+        for match_id, document in self._archived(missing).items():
+            if document is not None and document.get("spec") is not None:
+                found[match_id] = document["spec"]
+        return {match_id: MatchSpec.from_json(found[match_id]) for match_id in match_ids if match_id in found}
+
+    def get_matches(self, match_ids: Sequence[str]) -> list[MatchRecord]:
+        """The matches among ``match_ids`` that exist (in Redis or archived), in the given order."""
+        if not match_ids:
+            return []
+        raws = self.redis.mget([self.key("match", match_id) for match_id in match_ids])
+        found = {
+            match_id: json.loads(raw)
+            for match_id, raw in zip(match_ids, raws, strict=True)
+            if raw is not None
+        }
+        missing = [match_id for match_id in match_ids if match_id not in found]
+        for match_id, document in self._archived(missing).items():
+            if document is not None:
+                found[match_id] = document["record"]
+        return [MatchRecord.from_json(found[match_id]) for match_id in match_ids if match_id in found]
+
+    def unarchived_matches(self, match_ids: Sequence[str]) -> dict[str, MatchRecord]:
+        """The records still in Redis among ``match_ids`` (archived ones are not looked up)."""
+        if not match_ids:
+            return {}
+        raws = self.redis.mget([self.key("match", match_id) for match_id in match_ids])
         return {
-            match_id: MatchSpec.from_json(json.loads(raw))
+            match_id: MatchRecord.from_json(json.loads(raw))
             for match_id, raw in zip(match_ids, raws, strict=True)
             if raw is not None
         }
 
-    def get_matches(self, match_ids: Sequence[str]) -> list[MatchRecord]:
-        """The matches among ``match_ids`` that exist, in the given order."""
-        if not match_ids:
-            return []
-        raws = self.redis.mget([self.key("match", match_id) for match_id in match_ids])
-        return [MatchRecord.from_json(json.loads(raw)) for raw in raws if raw is not None]
+    # -- archived matches: out of Redis, in the files ------------------------------------------
+
+    ARCHIVE_CACHE_SIZE = 2048
+    """Archived documents never change, so a few are kept in memory for pages that read them again."""
+
+    def _archived(self, match_ids: Sequence[str]) -> dict[str, dict[str, Any] | None]:
+        """The archived documents of those ``match_ids`` that are listed in ``matches`` (an id that
+        never existed costs no file read)."""
+        ids = list(dict.fromkeys(match_ids))
+        if not ids:
+            return {}
+        with self.redis.pipeline(transaction=False) as pipe:
+            for match_id in ids:
+                pipe.zscore(self.key("matches"), match_id)
+            scores = pipe.execute()
+        listed = [match_id for match_id, score in zip(ids, scores, strict=True) if score is not None]
+        documents: dict[str, dict[str, Any] | None] = {}
+        to_read = []
+        with self._cache_lock:
+            for match_id in listed:
+                if match_id in self._archived_cache:
+                    documents[match_id] = self._archived_cache[match_id]
+                else:
+                    to_read.append(match_id)
+        if len(to_read) > 1:
+            with ThreadPoolExecutor(max_workers=min(16, len(to_read))) as pool:
+                read = dict(zip(to_read, pool.map(self._read_archived, to_read), strict=True))
+        else:
+            read = {match_id: self._read_archived(match_id) for match_id in to_read}
+        with self._cache_lock:
+            for match_id, document in read.items():
+                if document is not None:  # a match being archived right now may have no file yet
+                    self._archived_cache[match_id] = document
+            while len(self._archived_cache) > self.ARCHIVE_CACHE_SIZE:
+                self._archived_cache.popitem(last=False)
+        documents.update(read)
+        return documents
+
+    def _read_archived(self, match_id: str) -> dict[str, Any] | None:
+        data = replays.read(self.files, replays.record_name(match_id))
+        if data is None:
+            return None
+        document: dict[str, Any] = json.loads(data)
+        return document
+
+    def archive_match(self, match_id: str) -> bool:
+        """Move an ended match out of Redis: its record, spec and replay token go to one document in
+        the files, then its keys go from Redis (its id stays in ``matches``). True when it moved;
+        False when it is not ended, already archived, or changed meanwhile (the next pass retries).
+        """
+        key = self.key("match", match_id)
+        spec_key, replay_key = self.key("match", match_id, "spec"), self.key("match", match_id, "replay")
+        raw = self.redis.get(key)
+        if raw is None:
+            return False
+        record = json.loads(raw)
+        if not MatchStatus(record["status"]).ended:
+            return False
+        spec_raw = self.redis.get(spec_key)
+        run = self._replay_run(match_id)
+        document = {
+            "format": ARCHIVE_FORMAT,
+            "record": record,
+            "spec": None if spec_raw is None else json.loads(spec_raw),
+            "replay": run,
+        }
+        if not self.files.put(replays.record_name(match_id), _dumps(document).encode()):
+            stored = self._read_archived(match_id)  # an earlier, interrupted pass wrote it
+            if stored is None or stored.get("record") != record or stored.get("replay") != run:
+                log.warning("match %s: its archived document differs from Redis; left in Redis", match_id)
+                return False
+        with self.redis.pipeline() as pipe:
+            try:
+                pipe.watch(key, replay_key)
+                if pipe.get(key) != raw:
+                    pipe.unwatch()
+                    return False
+                pipe.multi()
+                pipe.delete(
+                    key,
+                    spec_key,
+                    replay_key,
+                    self.key("applied", match_id),
+                    self.key("match", match_id, "progress"),
+                    self.key("match", match_id, "live"),
+                )
+                pipe.execute()
+            except WatchError:
+                return False
+        return True
+
+    def _replay_run(self, match_id: str) -> str | None:
+        """The token of the run whose replay counts; a replay an older version kept whole in Redis
+        is moved to the files first (under a token of its own)."""
+        value = self.blobs.get(self.key("match", match_id, "replay"))
+        if value is None:
+            return None
+        data = bytes(value)  # type: ignore[arg-type]  # the bytes client
+        if not data.startswith(GZIP_MAGIC):
+            return data.decode()
+        run = "r" + uuid.uuid4().hex[:15]
+        self.files.put(replays.replay_name(match_id, run), data)
+        return run
+
+    def archive_cursor(self) -> float:
+        raw = self.redis.get(self.key("archive", "cursor"))
+        return float(raw) if raw is not None else float("-inf")
+
+    def set_archive_cursor(self, created_ts: float) -> None:
+        self.redis.set(self.key("archive", "cursor"), repr(created_ts))
+
+    def match_ids_created(
+        self, after: float, until: float, offset: int, count: int
+    ) -> list[tuple[str, float]]:
+        """Ids in ``matches`` created in ``[after, until]``, oldest first, with their creation times."""
+        found: list[Any] = self.redis.zrangebyscore(  # pairs of id and score
+            self.key("matches"), after, until, start=offset, num=count, withscores=True
+        )
+        return [(str(pair[0]), float(pair[1])) for pair in found]
+
+    def take_archiver_lock(self, owner: str, seconds: float) -> bool:
+        """One archiver at a time across the workers: True when ``owner`` may archive now."""
+        return bool(self.redis.set(self.key("archiver"), owner, nx=True, px=int(seconds * 1000)))
 
     def recent_match_ids(self, limit: int, offset: int = 0) -> list[str]:
         return [
@@ -414,8 +597,41 @@ class Store:
         return [json.loads(raw) for raw in self.redis.lrange(self.key("match", match_id, "live"), start, -1)]
 
     def get_replay(self, match_id: str) -> bytes | None:
-        data = self.blobs.get(self.key("match", match_id, "replay"))
-        return None if data is None else bytes(data)  # type: ignore[arg-type]  # the bytes client
+        """The match's replay (gzip of its JSON), or None when it has none (not finished)."""
+        handle = self.open_replay(match_id)
+        if handle is None:
+            return None
+        with handle:
+            return handle.read()
+
+    def open_replay(self, match_id: str) -> IO[bytes] | None:
+        """The match's replay as a file of gzip bytes to read and close (streamed from the files)."""
+        value = self.blobs.get(self.key("match", match_id, "replay"))
+        if value is not None:
+            data = bytes(value)  # type: ignore[arg-type]  # the bytes client
+            if data.startswith(GZIP_MAGIC):  # kept whole in Redis by an older version
+                return io.BytesIO(data)
+            return self.files.open(replays.replay_name(match_id, data.decode()))
+        archived = self._archived([match_id]).get(match_id)
+        if archived is None or not archived.get("replay"):
+            return None
+        return self.files.open(replays.replay_name(match_id, archived["replay"]))
+
+    def _stage_replay(self, match_id: str, replay: bytes) -> str | None:
+        """Write a run's replay under a name of its own before its end is stored (why: see
+        :mod:`arena.replays`); its token, or None when the match's end is stored already."""
+        if self.is_applied(match_id):
+            return None
+        run = uuid.uuid4().hex[:16]
+        self.files.put(replays.replay_name(match_id, run), replay)
+        return run
+
+    def _drop_staged_replay(self, match_id: str, run: str) -> None:
+        """Another run's end was stored: this run's replay is no one's."""
+        try:
+            self.files.delete(replays.replay_name(match_id, run))
+        except Exception as error:  # an orphan file harms nothing
+            log.warning("match %s: could not remove the replay of a losing run: %s", match_id, error)
 
     def finish_match(
         self,
@@ -428,11 +644,15 @@ class Store:
     ) -> bool:
         """Store a match's end and count it in its ladder, all at once and exactly once.
 
-        One transaction sets ``applied:<match id>``, writes the record ``finished(current)`` and the
-        replay, writes the ladder rows ``update_ladder(current rows)`` returns and adds ``faults``
+        The replay goes to the files first, under this run's name; then one transaction sets
+        ``applied:<match id>``, writes the record ``finished(current)`` and this run's replay token,
+        writes the ladder rows ``update_ladder(current rows)`` returns and adds ``faults``
         (bot id -> kind -> count). Returns False, changing nothing, when the match was already
         applied or has ended otherwise (a second run of the same match lands here).
         """
+        run = self._stage_replay(match_id, replay)
+        if run is None:
+            return False
         applied_key = self.key("applied", match_id)
         match_key = self.key("match", match_id)
         ladder_key = self.key("ladder", *ladder) if ladder else None
@@ -445,6 +665,7 @@ class Store:
                     current = None if raw is None else MatchRecord.from_json(json.loads(raw))
                     if pipe.exists(applied_key) or current is None or current.status.ended:
                         pipe.unwatch()
+                        self._drop_staged_replay(match_id, run)
                         return False
                     rows: dict[str, LadderRow] = {}
                     if ladder_key:
@@ -454,7 +675,7 @@ class Store:
                     pipe.multi()
                     pipe.set(applied_key, "1")
                     pipe.set(match_key, _dumps(record.to_json()))
-                    pipe.set(self.key("match", match_id, "replay"), replay)
+                    pipe.set(self.key("match", match_id, "replay"), run)
                     if ladder_key and changed_rows:
                         pipe.hset(ladder_key, mapping={bot: _dumps(row) for bot, row in changed_rows.items()})
                     for bot_id, kinds in faults.items():

@@ -11,6 +11,9 @@ Every worker runs a sweeper thread (started when the worker is ready): it sweeps
 ``ARENA_SWEEP_SECONDS`` (default 30), taking a short Redis lock so that only one worker sweeps at a
 time. With the default lease of 30 s, a killed worker's matches are queued again within about a
 minute.
+
+About once an hour (``ARCHIVE_EVERY_S``, under its own lock) the sweeper also archives the ended
+matches older than ``ARENA_ARCHIVE_AFTER_DAYS`` (:mod:`arena.archive`).
 """
 
 from __future__ import annotations
@@ -22,9 +25,14 @@ import uuid
 
 from redis.exceptions import RedisError
 
+from arena import archive
 from arena.runtime import Runtime
 
 log = logging.getLogger(__name__)
+ARCHIVE_EVERY_S = 3600
+ARCHIVE_PER_PASS = 10_000
+"""Matches one hourly pass archives at most, so that a backlog (a first pass after an upgrade) does not
+hold up the sweeps; the next pass goes on from there, or ``arena archive`` takes it at once."""
 
 
 def sweep(runtime: Runtime) -> list[str]:
@@ -102,10 +110,18 @@ class Sweeper:
             return []
         return sweep(self.runtime)
 
+    def archive_once(self) -> archive.ArchiveReport | None:
+        """Archive old ended matches if no worker did within the hour."""
+        store = self.runtime.store
+        if not store.take_archiver_lock(self.owner, ARCHIVE_EVERY_S):
+            return None
+        return archive.archive_ended(store, self.runtime.settings.archive_after_days, limit=ARCHIVE_PER_PASS)
+
     def _run(self) -> None:
         while not self.stopped.is_set():
             try:
                 self.sweep_once()
+                self.archive_once()
             except RedisError as error:  # the store is away: sweep again once it is back
                 log.warning("sweeper: the store failed: %s", error)
             except Exception:  # never let the sweeper die quietly

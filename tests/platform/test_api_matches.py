@@ -20,10 +20,18 @@ def duelists(arena: Arena) -> tuple[dict, dict]:
 def test_creating_a_match_needs_the_organizer_token(arena: Arena, duelists) -> None:
     first, last = duelists
     request = {"game": "nim", "bots": [first["id"], last["id"]]}
-    for headers in ({}, {"Authorization": "Bearer nope"}, {"Authorization": f"Bearer {first['token']}"}):
+    stranger = arena.register("stranger", "/first/stranger", ["nim"])
+    for headers in ({}, {"Authorization": "Bearer nope"}, {"Authorization": f"Bearer {stranger['token']}"}):
         answer = arena.client.post("/api/v1/matches", json=request, headers=headers)
         assert answer.status_code == 401
         assert set(answer.get_json()) == ERROR_KEYS and "organizer" in answer.get_json()["message"]
+    # a seated bot's own token asks for a challenge, which is never rated
+    rated = arena.client.post(
+        "/api/v1/matches",
+        json={**request, "rated": True},
+        headers={"Authorization": f"Bearer {first['token']}"},
+    )
+    assert rated.status_code == 422 and "rated" in rated.get_json()["errors"]
     assert arena.queue.ids == []
 
 

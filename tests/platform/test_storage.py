@@ -1,0 +1,330 @@
+"""Replays and old matches out of Redis: a match's end and its replay are one run's, archived matches
+leave only their id in Redis and read back unchanged through the store, the API and tournaments."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import time
+from typing import Any
+
+import pytest
+
+from arena import archive
+from arena.archive import archive_ended
+from arena.cli import main
+from arena.records import MatchRecord, MatchStatus
+from arena.replays import DirectoryStore, MemoryStore, StorageUnavailable, record_name, replay_name
+from arena.store import Store
+from referee.match import MatchSpec
+from referee.replay import decompress
+from tests.platform.conftest import Arena
+
+LATER = time.time() + 3650 * archive.DAY_S
+"""A "now" long after every match of these tests ended: all of them are old enough to archive."""
+
+
+def _stored_match(store: Store, match_id: str) -> MatchRecord:
+    match = MatchRecord.new(match_id, "nim", "standard", ("b-1", "b-2"), ("One", "Two"), rated=False)
+    spec = MatchSpec.build(game="nim", bots=["b-1", "b-2"], seed=3)
+    store.add_matches([(match, spec)])
+    return match
+
+
+def _finish(store: Store, match_id: str, replay: bytes, moves: int) -> bool:
+    def finished(current: MatchRecord) -> MatchRecord:
+        return MatchRecord.from_json({**current.to_json(), "status": "finished", "moves": moves})
+
+    return store.finish_match(match_id, finished, replay, None, lambda rows: {}, {})
+
+
+def _replay_files(files: MemoryStore, match_id: str) -> list[str]:
+    return sorted(name for name in files.documents if name.startswith(f"replays/{match_id}/"))
+
+
+@pytest.fixture
+def store(toy_games: None) -> Store:
+    return Store.in_memory("t:", MemoryStore())
+
+
+def test_a_finished_match_keeps_only_a_run_token_in_redis(store: Store) -> None:
+    _stored_match(store, "m-1")
+    store.start_match("m-1")
+    replay = gzip.compress(b'{"moves":[1,2,3]}')
+    assert _finish(store, "m-1", replay, 3)
+    in_redis = bytes(store.blobs.get("t:match:m-1:replay") or b"")  # type: ignore[arg-type]
+    assert in_redis is not None and len(in_redis) <= 16 and not in_redis.startswith(b"\x1f\x8b")
+    [name] = _replay_files(store.files, "m-1")  # type: ignore[arg-type]
+    assert name == replay_name("m-1", in_redis.decode())
+    assert store.get_replay("m-1") == replay
+
+
+def test_a_second_run_that_reaches_the_end_changes_nothing(store: Store) -> None:
+    _stored_match(store, "m-1")
+    assert _finish(store, "m-1", gzip.compress(b"first"), 1)
+    assert not _finish(store, "m-1", gzip.compress(b"second"), 2)
+    assert store.get_match("m-1").moves == 1  # type: ignore[union-attr]
+    assert gzip.decompress(store.get_replay("m-1") or b"") == b"first"
+    assert len(_replay_files(store.files, "m-1")) == 1  # type: ignore[arg-type]
+
+
+def test_when_two_runs_race_the_stored_replay_is_the_winners(store: Store) -> None:
+    """Run A writes its replay; before its transaction, run B stores its whole end. A must lose, and
+    the replay read back must be B's, the one whose result is stored."""
+    _stored_match(store, "m-1")
+    files = store.files
+    assert isinstance(files, MemoryStore)
+    put = files.put
+    raced: list[str] = []
+
+    def put_then_let_the_other_run_win(name: str, data: bytes) -> bool:
+        stored = put(name, data)
+        if not raced:
+            raced.append(name)
+            assert _finish(store, "m-1", gzip.compress(b"run B"), 7)
+        return stored
+
+    files.put = put_then_let_the_other_run_win  # type: ignore[method-assign]
+    assert not _finish(store, "m-1", gzip.compress(b"run A"), 3)
+    assert store.get_match("m-1").moves == 7  # type: ignore[union-attr]
+    assert gzip.decompress(store.get_replay("m-1") or b"") == b"run B"
+    assert raced[0] not in files.documents  # the losing run's file is removed
+    assert len(_replay_files(files, "m-1")) == 1
+
+
+def test_a_replay_store_outage_leaves_the_match_to_be_run_again(store: Store) -> None:
+    _stored_match(store, "m-1")
+    store.start_match("m-1")
+
+    def fail(name: str, data: bytes) -> bool:
+        raise StorageUnavailable("disk full")
+
+    store.files.put = fail  # type: ignore[method-assign]
+    with pytest.raises(StorageUnavailable):
+        _finish(store, "m-1", gzip.compress(b"x"), 1)
+    assert store.get_match("m-1").status is MatchStatus.RUNNING  # type: ignore[union-attr]
+    assert not store.is_applied("m-1")
+
+
+def test_a_replay_an_older_version_kept_in_redis_is_read_and_archived(store: Store) -> None:
+    _stored_match(store, "m-1")
+    store.abort_match("m-1", "to end it")  # an ended record, then the old layout's replay bytes
+    legacy = gzip.compress(b'{"old":true}')
+    store.blobs.set("t:match:m-1:replay", legacy)
+    assert store.get_replay("m-1") == legacy
+    assert archive_ended(store, 0, now=LATER).archived == 1
+    assert store.blobs.get("t:match:m-1:replay") is None
+    assert store.get_replay("m-1") == legacy
+
+
+def _redis_keys(store: Store) -> set[str]:
+    return {str(key) for key in store.redis.keys("t:*")}
+
+
+def test_archiving_moves_ended_matches_out_and_they_read_back_the_same(store: Store) -> None:
+    for match_id in ("m-1", "m-2", "m-3", "m-4"):
+        _stored_match(store, match_id)
+    _finish(store, "m-1", gzip.compress(b"one"), 1)
+    _finish(store, "m-2", gzip.compress(b"two"), 2)
+    store.abort_match("m-3", "bot deleted")
+    store.start_match("m-4")  # still running: stays
+    ids = ["m-1", "m-2", "m-3", "m-4"]
+    before = ([m.to_json() for m in store.get_matches(ids)], store.get_specs(ids), store.get_replay("m-1"))
+
+    report = archive_ended(store, 0, now=LATER)
+
+    assert (report.archived, report.kept) == (3, 1)
+    keys = _redis_keys(store)
+    assert not any(key.startswith(("t:match:m-1", "t:match:m-2", "t:match:m-3")) for key in keys)
+    assert not any(key.startswith("t:applied:") for key in keys)
+    assert "t:match:m-4" in keys and store.match_count() == 4
+    assert {name for name in store.files.documents if name.startswith("matches/")} == {  # type: ignore[attr-defined]
+        record_name(match_id) for match_id in ("m-1", "m-2", "m-3")
+    }
+    store._archived_cache.clear()  # read from the files, not from what archiving left in memory
+    after = ([m.to_json() for m in store.get_matches(ids)], store.get_specs(ids), store.get_replay("m-1"))
+    assert after == before
+    assert store.get_match("m-3").status is MatchStatus.ABORTED  # type: ignore[union-attr]
+    assert store.get_replay("m-3") is None and store.get_match("m-9") is None
+
+
+def test_an_archived_match_is_not_run_again_nor_finished_twice(store: Store) -> None:
+    _stored_match(store, "m-1")
+    _finish(store, "m-1", gzip.compress(b"one"), 1)
+    archive_ended(store, 0, now=LATER)
+    assert store.start_match("m-1") is None
+    assert not _finish(store, "m-1", gzip.compress(b"again"), 5)
+    assert store.get_match("m-1").moves == 1  # type: ignore[union-attr]
+
+
+def test_matches_that_ended_recently_stay_until_they_are_old_enough(store: Store) -> None:
+    _stored_match(store, "m-1")
+    _finish(store, "m-1", gzip.compress(b"one"), 1)
+    assert archive_ended(store, 30).archived == 0
+    assert archive_ended(store, 30, now=time.time() + 31 * archive.DAY_S).archived == 1
+
+
+def test_a_pass_starts_where_the_last_one_stopped(store: Store) -> None:
+    for match_id in ("m-0", "m-1", "m-2", "m-3"):
+        _stored_match(store, match_id)
+    for match_id in ("m-0", "m-1", "m-3"):
+        _finish(store, match_id, gzip.compress(b"1"), 1)
+    assert archive_ended(store, 0, now=LATER).archived == 3  # m-2 is queued and holds the cursor back
+    looked_at: list[list[str]] = []
+    unarchived = store.unarchived_matches
+
+    def spy(match_ids: Any) -> Any:
+        looked_at.append(list(match_ids))
+        return unarchived(match_ids)
+
+    store.unarchived_matches = spy  # type: ignore[method-assign]
+    _finish(store, "m-2", gzip.compress(b"2"), 1)
+    assert archive_ended(store, 0, now=LATER).archived == 1
+    assert looked_at[0] == ["m-1", "m-2", "m-3"]  # from the last archived before m-2, not m-0
+    looked_at.clear()
+    assert archive_ended(store, 0, now=LATER).archived == 0
+    assert looked_at[0] == ["m-3"]  # only the last one, where the cursor stands now
+
+
+def test_an_interrupted_archiving_is_completed_by_the_next_pass(store: Store) -> None:
+    _stored_match(store, "m-1")
+    _finish(store, "m-1", gzip.compress(b"1"), 1)
+    delete = store.redis.pipeline
+
+    calls = []
+
+    def crash_before_redis(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        raise ConnectionError("worker killed")
+
+    store.redis.pipeline = crash_before_redis  # type: ignore[method-assign]
+    with pytest.raises(ConnectionError):
+        store.archive_match("m-1")
+    store.redis.pipeline = delete  # type: ignore[method-assign]
+    assert store.files.exists(record_name("m-1")) and "t:match:m-1" in _redis_keys(store)
+    assert archive_ended(store, 0, now=LATER).archived == 1
+    assert "t:match:m-1" not in _redis_keys(store)
+
+
+# -- through the API -----------------------------------------------------------------------------
+
+
+def _played(arena: Arena, seeds: range) -> list[dict[str, Any]]:
+    first = arena.register("First", "/first/1", ["nim"])
+    last = arena.register("Last", "/last/1", ["nim"])
+    matches = [arena.match(game="nim", bots=[first["id"], last["id"]], seed=seed) for seed in seeds]
+    arena.run_queue()
+    return matches
+
+
+def test_the_replay_download_streams_the_same_json_as_before(arena: Arena) -> None:
+    [match] = _played(arena, range(1, 2))
+    answer = arena.client.get(f"/api/v1/matches/{match['id']}/replay")
+    assert answer.status_code == 200
+    assert answer.headers["Content-Disposition"] == f'attachment; filename="{match["id"]}.json"'
+    stored = arena.runtime.store.get_replay(match["id"])
+    assert stored is not None
+    assert answer.data == json.dumps(decompress(stored), separators=(",", ":")).encode()
+
+
+def test_archived_matches_read_the_same_through_the_api(arena: Arena) -> None:
+    matches = _played(arena, range(1, 4))
+    urls = [f"/api/v1/matches/{m['id']}" for m in matches]
+    before = [arena.get(url) for url in urls], arena.client.get(urls[0] + "/replay").data
+    listed = arena.get("/api/v1/matches")
+    assert archive_ended(arena.runtime.store, 0, now=LATER).archived == 3
+    assert not any(str(k).startswith("test:match:") for k in arena.runtime.store.redis.keys("test:*"))
+    after = [arena.get(url) for url in urls], arena.client.get(urls[0] + "/replay").data
+    assert after == before
+    assert arena.get("/api/v1/matches") == listed
+    assert arena.client.get("/matches/" + matches[0]["id"]).status_code == 200  # the web page
+
+
+def test_a_tournament_of_archived_matches_keeps_its_matches_and_standings(arena: Arena) -> None:
+    first = arena.register("First", "/first/1", ["nim"])
+    last = arena.register("Last", "/last/1", ["nim"])
+    answer = arena.client.post(
+        "/api/v1/tournaments",
+        json={
+            "name": "t",
+            "game": "nim",
+            "format": "round_robin",
+            "bots": [first["id"], last["id"]],
+            "seats_per_match": 2,
+        },
+        headers=arena.admin(),
+    )
+    assert answer.status_code == 202, answer.get_json()
+    url = answer.headers["Location"]
+    arena.run_queue()
+    before = arena.get(url)
+    assert before["status"] == "finished"
+    assert archive_ended(arena.runtime.store, 0, now=LATER).archived == len(before["matches"]) > 0
+    assert arena.get(url) == before
+    assert arena.client.get("/tournaments/" + before["id"]).status_code == 200
+
+
+# -- the command ---------------------------------------------------------------------------------
+
+
+def test_the_command_needs_a_redis(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    assert main(["archive"]) == 2
+    assert "REDIS_URL" in capsys.readouterr().err
+
+
+def test_the_command_checks_its_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["archive", "--older-than", "soon"])
+    assert exited.value.code == 2 and "not a number of days" in capsys.readouterr().err
+
+
+def test_the_command_archives_on_a_redis(
+    toy_games: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    import fakeredis
+    from redis import Redis
+
+    server = fakeredis.FakeServer()
+    monkeypatch.setattr(
+        Redis, "from_url", classmethod(lambda cls, url, **kw: fakeredis.FakeRedis(server=server, **kw))
+    )
+    real_connect = Store.connect.__func__  # type: ignore[attr-defined]
+
+    def on_the_fake_server(
+        cls: type[Store], url: str, prefix: str = "arena:", files: Any = None, **kw: Any
+    ) -> Store:
+        text = fakeredis.FakeRedis(server=server, decode_responses=True)
+        return cls(text, fakeredis.FakeRedis(server=server), prefix, files)
+
+    assert real_connect is not None
+    monkeypatch.setattr(Store, "connect", classmethod(on_the_fake_server))
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:1/0")
+    monkeypatch.setenv("ARENA_REPLAY_DIR", str(tmp_path))
+    store = Store.connect("redis://127.0.0.1:1/0", "arena:", MemoryStore())
+    _stored_match(store, "m-1")
+    _finish(store, "m-1", gzip.compress(b"1"), 1)
+    old_end = store.get_match("m-1")
+    assert main(["archive", "--older-than", "0"]) == 0
+    assert "archived 1 matches" in capsys.readouterr().out
+    assert (tmp_path / record_name("m-1")).is_file()
+    assert store.redis.get("arena:match:m-1") is None
+    assert store.get_match("m-1") is None  # this store's files are not the command's
+    assert Store(store.redis, store.blobs, "arena:", DirectoryStore(tmp_path)).get_match("m-1") == old_end
+
+
+def test_the_sweeper_archives_old_matches_once_an_hour_across_workers(arena: Arena) -> None:
+    from dataclasses import replace
+
+    from arena.sweeper import Sweeper
+
+    matches = _played(arena, range(1, 3))
+    arena.runtime.settings = replace(arena.runtime.settings, archive_after_days=0)
+    first, second = Sweeper(arena.runtime, 30), Sweeper(arena.runtime, 30)
+    report = first.archive_once()
+    assert report is not None and report.archived == 2
+    assert second.archive_once() is None  # another worker archived within the hour
+    assert arena.runtime.store.redis.get(f"test:match:{matches[0]['id']}") is None
+    assert arena.get(f"/api/v1/matches/{matches[0]['id']}")["status"] == "finished"
