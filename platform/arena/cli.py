@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from arena import ratings_cli
 from arena.commands import add_commands, port_number
 from arena.local_play import (
     LocalMatch,
@@ -139,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve_parser.set_defaults(func=_bots_serve)
 
     add_commands(commands)
+    ratings_cli.add_commands(commands)
     return parser
 
 
