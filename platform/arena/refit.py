@@ -19,10 +19,10 @@ minorisation, applied to the log of a sum), so the step stays closed-form.
 
 - Shared places: a tie of ``k`` teams counts as each of its ``k!`` orders with weight ``1/k!`` (for
   two entrants, half a win each, the usual Bradley-Terry convention).
-- ``prior``: every entrant also plays ``prior`` virtual draws against a fixed reference of strength
-  1. Without it a bot that never lost has no finite maximum; with it, strengths are anchored so
-  that the reference is 1500 on the rating scale. ``prior=0`` gives the plain MLE, scaled so the
-  strengths' geometric mean is 1.
+- ``prior``: every entrant also has one virtual win and one virtual loss, each of weight ``prior``,
+  against a fixed reference of strength 1. Without it a bot that never lost has no finite maximum;
+  with it, strengths are anchored so that the reference is 1500 on the rating scale. ``prior=0``
+  gives the plain MLE, scaled so the strengths' geometric mean is 1.
 - Ratings are shown on the Elo scale: ``1500 + 400 log10(gamma)``, so a strength ratio of 3 (a
   3-in-4 favourite) is about 191 points.
 - Intervals: the bootstrap (Efron): resample the matches with replacement, refit, and take the
