@@ -238,7 +238,7 @@ def page(
         "total": found.total,
         "offset": offset,
         "limit": limit,
-        "refit": store.ladder_refit_about(game_id, variant) if spec.rated else None,
+        "refit": found.refit if spec.rated else None,
         "entries": [
             {**display_row(e.bot_id, e.name, e.row, spec, e.refit), "rank": e.rank} for e in found.entries
         ],

@@ -3,7 +3,7 @@
 Everything lives under one key prefix, so several platforms (or test runs) can share a Redis.
 Records are JSON strings of the types in :mod:`arena.records`; a match is its spec and its status
 record, side by side; replays are gzip bytes; a ladder is a sorted set of its rows' ranking keys plus one
-small hash per row, so a page reads only its own rows and a finished match writes only its bots'.
+small record per row, so a page reads only its own rows and a finished match writes only its bots'.
 Changes that must not interleave (a match's status, its finishing) are optimistic
 transactions: ``WATCH`` the keys, read, compute, ``MULTI``/``EXEC``, retry on conflict. No Lua, so
 the in-memory Redis of the embedded default needs no scripting engine.
@@ -29,8 +29,9 @@ Keys (after the prefix)::
     tournaments              zset of tournament ids by creation time
     ladder:<g>:<v>:rank      zset bot id -> minus the row's ranking key (ascending = best first;
                              equal keys share a rank, and Redis orders them by bot id)
-    ladder:<g>:<v>:bot:<id>  hash: the bot's row, each field a JSON value (see arena.ladder)
-    ladder:<g>:<v>:game      hash: a team variant's game as an entrant (its skill; not ranked)
+    ladder:<g>:<v>:bot:<id>  JSON: the bot's row (see arena.ladder); one key per row, so a finishing
+                             match WATCHes only its own bots' rows, and a page is one MGET
+    ladder:<g>:<v>:game      JSON: a team variant's game as an entrant (its skill; not ranked)
     ladder:<g>:<v>:results   list of the counted results, JSON {match, bots, places, team_won}
     ladder:<g>:<v>:refit     hash bot id -> JSON {rating, low, high} of the last batch refit
     ladder:<g>:<v>:refit:at  JSON {matches, samples, seed, at} of that refit
@@ -72,6 +73,8 @@ class LadderEntry:
 class LadderPage:
     total: int
     entries: list[LadderEntry]
+    refit: dict[str, Any] | None = None
+    """What the ladder's last batch refit was (matches, samples, seed, at), None before one."""
 
 LIVE_TTL_S = 7 * 24 * 3600
 
@@ -474,8 +477,8 @@ class Store:
         return self._ladder_key(ladder, "bot", bot_id)
 
     @staticmethod
-    def _parse_row(raw: Mapping[Any, Any]) -> LadderRow | None:
-        return {field: json.loads(value) for field, value in raw.items()} if raw else None
+    def _parse_row(raw: str | bytes | None) -> LadderRow | None:
+        return None if raw is None else dict(json.loads(raw))
 
     def _watch_ladder_rows(
         self, pipe: Any, ladder: tuple[str, str], bots: Sequence[str]
@@ -486,7 +489,7 @@ class Store:
         pipe.watch(*keys)
         rows: dict[str, LadderRow] = {}
         for bot, key in zip(ids, keys, strict=True):
-            row = self._parse_row(pipe.hgetall(key))
+            row = self._parse_row(pipe.get(key))
             if row is not None:
                 rows[bot] = row
         return rows
@@ -497,7 +500,7 @@ class Store:
         """Queue (inside MULTI) the rows, their ranking keys, the names and the counted result."""
         ranking: dict[str, float] = {}
         for bot, row in rows.items():
-            pipe.hset(self._row_key(ladder, bot), mapping={f: _dumps(v) for f, v in row.items()})
+            pipe.set(self._row_key(ladder, bot), _dumps(row))
             if bot != GAME_ENTRANT:
                 ranking[bot] = -float(row["key"])
         if ranking:
@@ -520,28 +523,33 @@ class Store:
     def ladder_page(self, game_id: str, variant: str, offset: int, limit: int) -> LadderPage:
         """Rows ``offset`` to ``offset + limit`` of a ladder, best first, with competition ranks.
 
-        Two round trips whatever the ladder's size: the page's ids, scores, the count of rows
-        ranked above it and the total; then its rows, names and refits. Ranks come from the sorted
-        set's scores alone (a tie that spans pages shares its rank on both).
+        Two round trips whatever the ladder's size: the page's ids and scores; then the total, the
+        last refit, the count of rows ranked above the page, and the page's rows, names and refits.
+        Ranks come from the sorted set's scores alone (a tie that spans pages shares its rank on
+        both).
         """
         ladder = (game_id, variant)
         rank_key = self._ladder_key(ladder, "rank")
-        with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zcard(rank_key)
-            pipe.zrange(rank_key, offset, offset + max(limit, 1) - 1, withscores=True)
-            total, page = pipe.execute()
-        page = page if limit > 0 else []
-        if not page:
-            return LadderPage(int(total), [])
+        page: list[tuple[str, float]] = (
+            list(self.redis.zrange(rank_key, offset, offset + limit - 1, withscores=True))  # type: ignore[arg-type]
+            if limit > 0
+            else []
+        )
         ids = [str(bot) for bot, _ in page]
         scores = [float(score) for _, score in page]
         with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zcount(rank_key, "-inf", f"({scores[0]!r}")
-            pipe.hmget(self.key("ladder-names"), ids)
-            pipe.hmget(self._ladder_key(ladder, "refit"), ids)
-            for bot in ids:
-                pipe.hgetall(self._row_key(ladder, bot))
-            better, names, refits, *rows = pipe.execute()
+            pipe.zcard(rank_key)
+            pipe.get(self._ladder_key(ladder, "refit", "at"))
+            if ids:
+                pipe.zcount(rank_key, "-inf", f"({scores[0]!r}")
+                pipe.hmget(self.key("ladder-names"), ids)
+                pipe.hmget(self._ladder_key(ladder, "refit"), ids)
+                pipe.mget([self._row_key(ladder, bot) for bot in ids])
+            total, about, *found = pipe.execute()
+        refit_about = None if about is None else dict(json.loads(about))
+        if not ids:
+            return LadderPage(int(total), [], refit_about)
+        better, names, refits, rows = found
         entries: list[LadderEntry] = []
         rank = int(better) + 1
         for position, (bot, score, name, refit, raw) in enumerate(
@@ -555,7 +563,7 @@ class Store:
             entries.append(
                 LadderEntry(rank, bot, name or bot, row, None if refit is None else json.loads(refit))
             )
-        return LadderPage(int(total), entries)
+        return LadderPage(int(total), entries, refit_about)
 
     def ladder_rows(self, game_id: str, variant: str) -> dict[str, LadderRow]:
         """Every row of a ladder, by bot id (a whole read: for tools and tests, not for pages)."""
@@ -563,7 +571,7 @@ class Store:
         return {entry.bot_id: entry.row for entry in page.entries}
 
     def ladder_row(self, game_id: str, variant: str, bot_id: str) -> LadderRow | None:
-        return self._parse_row(self.redis.hgetall(self._row_key((game_id, variant), bot_id)))
+        return self._parse_row(self.redis.get(self._row_key((game_id, variant), bot_id)))
 
     def ladder_rename(self, bot_id: str, name: str) -> None:
         """The name the ladders show for a bot (called when a bot is renamed)."""
@@ -607,7 +615,7 @@ class Store:
         ladder = (game_id, variant)
         with self.redis.pipeline(transaction=False) as pipe:
             for bot, row in rows.items():
-                pipe.hset(self._row_key(ladder, bot), mapping={f: _dumps(v) for f, v in row.items()})
+                pipe.set(self._row_key(ladder, bot), _dumps(row))
             ranking = {bot: -float(row["key"]) for bot, row in rows.items() if bot != GAME_ENTRANT}
             if ranking:
                 pipe.zadd(self._ladder_key(ladder, "rank"), ranking)
