@@ -47,9 +47,11 @@ from redis import Redis
 from redis.exceptions import RedisError
 
 from arena import ladder
-from arena.records import BotRecord, now_iso
+from arena.records import BotRecord, MatchRecord, now_iso
 from arena.store import Store
+from referee.match import MatchSpec
 from referee.registry import get_game
+from referee.replay import MatchResult
 
 ROOT = Path(__file__).resolve().parents[1]
 ADMIN = "bench-organizer"
@@ -140,6 +142,34 @@ def time_page_reads(
     for _ in range(reads):
         ladder.page(store, game, variant, spec, rng.randrange(pages) * PAGE_SIZE, PAGE_SIZE)
     return (time.perf_counter() - began) / reads * 1e6
+
+
+def time_finishes(
+    store: Store, game: str, variant: str, bots: int, matches: int, rng: random.Random
+) -> float:
+    """Mean microseconds of :meth:`Store.finish_match` for four-seat matches among ``bots`` bots."""
+    spec = get_game(game).variant(variant)
+    pending = []
+    for _ in range(matches):
+        seats = [f"b-{index:016x}" for index in rng.sample(range(bots), 4)]
+        match_id = f"m-{rng.getrandbits(64):016x}"
+        match = MatchRecord.new(match_id, game, variant, tuple(seats), tuple(seats), rated=True)
+        store.add_matches([(match, MatchSpec.build(game=game, bots=seats, seed=1, variant=variant))])
+        result = MatchResult(tuple(rng.sample([1, 2, 3, 4], 4)), (1.0, 2.0, 3.0, 4.0), "end")
+        pending.append((match, seats, result))
+    began = time.perf_counter()
+    for match, seats, result in pending:
+
+        def finished(current: MatchRecord, result: MatchResult = result) -> MatchRecord:
+            return current.finished(result, (), 10)
+
+        def update(
+            rows: dict, seats: list[str] = seats, result: MatchResult = result, mid: str = match.id
+        ) -> dict:
+            return ladder.apply_result(rows, spec, seats, result, mid)
+
+        assert store.finish_match(match.id, finished, b"", (game, variant), update, {})
+    return (time.perf_counter() - began) / matches * 1e6
 
 
 def start_api(redis_url: str, port: int) -> subprocess.Popen[bytes]:
@@ -287,6 +317,17 @@ def main() -> int:
             for _ in range(3):
                 small_us.append(time_page_reads(small, GAME, VARIANT, 100, 300, rng))
                 big_us.append(time_page_reads(store, GAME, VARIANT, args.bots, 300, rng))
+            print(f"  {'ladder of':<22} {'min':>7} {'median':>7} {'max':>7}  (µs)")
+            print(f"  {'100 rows':<22} {spread(small_us)}")
+            print(f"  {f'{args.bots} rows':<22} {spread(big_us)}")
+            ratio = statistics.median(big_us) / statistics.median(small_us)
+            print(f"  ratio {args.bots} / 100 rows (medians): {ratio:.2f}")
+
+            print("\nfinish_match of a 4-seat match (Elo, skill, rows, results), mean over 100, 3 runs:")
+            big_us, small_us = [], []
+            for _ in range(3):
+                small_us.append(time_finishes(small, GAME, VARIANT, 100, 100, rng))
+                big_us.append(time_finishes(store, GAME, VARIANT, args.bots, 100, rng))
             print(f"  {'ladder of':<22} {'min':>7} {'median':>7} {'max':>7}  (µs)")
             print(f"  {'100 rows':<22} {spread(small_us)}")
             print(f"  {f'{args.bots} rows':<22} {spread(big_us)}")
