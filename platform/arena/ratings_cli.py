@@ -1,4 +1,5 @@
-"""``arena ratings refit GAME VARIANT``: refit a ladder's results in one batch, with intervals.
+"""``arena ratings refit GAME VARIANT``: refit a ladder's results in one batch, with intervals;
+``arena ratings migrate``: move ladders stored the old way to the paged layout, once, after upgrading.
 
 It reads the ladder's list of counted results (kept by :meth:`arena.store.Store.finish_match`, one
 entry per match that reached the ladder: match id, bot ids by seat, places, team_won), turns each
@@ -17,13 +18,13 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from arena import refit, skill
+from arena import ladder, refit, skill
 from arena.local_play import UsageError
 from arena.records import now_iso
 from arena.settings import Settings
 from arena.store import Store
 from referee.game import SetupError, VariantSpec
-from referee.registry import get_game
+from referee.registry import GAME_MODULES, get_game
 
 DEFAULT_SAMPLES = 200
 
@@ -64,6 +65,52 @@ def refit_ladder(store: Store, game_id: str, variant: str, samples: int, seed: i
     about = {"matches": len(found), "samples": samples, "seed": seed, "at": now_iso()}
     store.ladder_put_refit(game_id, variant, fits, about)
     return {**about, "bots": len(fits), "fits": fits}
+
+
+def migrate(store: Store) -> dict[tuple[str, str], int]:
+    """Move every ladder kept the old way (one hash of JSON rows per ladder, read whole) to the
+    sorted set and per-row keys; returns how many rows each moved ladder had.
+
+    Old rows had no skill: they start at the model's starting skill (Elo and counts are kept), and
+    their matches are not in the ladder's results list, so a refit sees only later matches. Names
+    are read once from the bots' records. Rows of bots that no longer exist are dropped.
+    """
+    moved: dict[tuple[str, str], int] = {}
+    for game_id in sorted(GAME_MODULES):
+        game = get_game(game_id)
+        for variant, spec in game.variants.items():
+            legacy = store.ladder_legacy_rows(game_id, variant)
+            if not legacy:
+                continue
+            bots = store.get_bots(legacy)
+            rows = {}
+            for bot, row in legacy.items():
+                if bot in bots:
+                    full = {**ladder.new_row(spec), **row}
+                    rows[bot] = {**full, "key": ladder.rank_key(full, spec)}
+            store.ladder_put_rows(game_id, variant, rows, {bot: bots[bot].name for bot in rows})
+            store.ladder_drop_legacy(game_id, variant)
+            moved[(game_id, variant)] = len(rows)
+    return moved
+
+
+def _store(settings: Settings) -> Store:
+    if not settings.redis_url:
+        raise UsageError("needs REDIS_URL: the ladders are in the platform's Redis")
+    return Store.connect(settings.redis_url, settings.key_prefix)
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    store = _store(Settings.from_env(os.environ))
+    try:
+        moved = migrate(store)
+    except RedisError as error:
+        print(f"arena ratings: cannot reach Redis: {error}", file=sys.stderr)
+        return 1
+    for (game_id, variant), count in moved.items():
+        print(f"{game_id} {variant}: {count} rows moved")
+    print(f"{len(moved)} ladders moved" if moved else "no ladder kept the old way")
+    return 0
 
 
 def _refit(args: argparse.Namespace) -> int:
@@ -109,3 +156,8 @@ def add_commands(commands: Any) -> None:
     )
     refit_parser.add_argument("--seed", type=_count, default=0, help="seed of the resampling (default 0)")
     refit_parser.set_defaults(func=_refit)
+    migrate_parser = sub.add_parser(
+        "migrate",
+        help="move ladders kept the old way (one hash per ladder) to the paged layout (needs REDIS_URL)",
+    )
+    migrate_parser.set_defaults(func=_migrate)

@@ -608,6 +608,16 @@ class Store:
         raw = self.redis.get(self._ladder_key((game_id, variant), "refit", "at"))
         return None if raw is None else dict(json.loads(raw))
 
+    def ladder_legacy_rows(self, game_id: str, variant: str) -> dict[str, LadderRow]:
+        """The rows of a ladder kept the old way (one hash ``ladder:<game>:<variant>`` of JSON rows)."""
+        key = self.key("ladder", game_id, variant)
+        if self.redis.type(key) != "hash":
+            return {}
+        return {str(bot): json.loads(row) for bot, row in self.redis.hgetall(key).items()}
+
+    def ladder_drop_legacy(self, game_id: str, variant: str) -> None:
+        self.redis.delete(self.key("ladder", game_id, variant))
+
     def ladder_put_rows(
         self, game_id: str, variant: str, rows: Mapping[str, LadderRow], names: Mapping[str, str]
     ) -> None:

@@ -191,3 +191,35 @@ def test_refit_of_an_unrated_ladder_or_without_redis_is_refused(arena: Arena, ca
     assert "unknown game" in capsys.readouterr().err
     assert main(["ratings", "refit", "nim", "blitz"]) == 2
     assert "no variant" in capsys.readouterr().err
+
+
+def test_ladders_kept_the_old_way_move_to_the_paged_layout(arena: Arena, duelists) -> None:
+    ann, bob, _ = duelists
+    store = arena.runtime.store
+    old = {"rating": 1540.0, "rated_games": 2, "games": 2, "wins": 2, "draws": 0, "losses": 0,
+           "score_sum": 4.0, "team_games": 0, "team_wins": 0, "last_match": "m-1"}
+    legacy = {ann["id"]: old, bob["id"]: {**old, "rating": 1460.0, "wins": 0, "losses": 2}, "b-gone": old}
+    old_key = store.key("ladder", "nim", "standard")
+    store.redis.hset(old_key, mapping={bot: json.dumps(row) for bot, row in legacy.items()})
+    assert arena.get("/api/v1/ladders/nim")["entries"] == []  # not seen until moved
+    assert ratings_cli.migrate(store) == {("nim", "standard"): 2}
+    shown = arena.get("/api/v1/ladders/nim")["entries"]
+    assert {(e["name"], e["rating"], e["games"], e["mu"]) for e in shown} == {
+        ("Ann", 1540.0, 2, 25.0),
+        ("Bob", 1460.0, 2, 25.0),
+    }
+    assert [e["rank"] for e in shown] == [1, 1]  # no skill history yet: equal conservative estimates
+    assert store.ladder_legacy_rows("nim", "standard") == {} and ratings_cli.migrate(store) == {}
+
+
+def test_a_page_is_exactly_what_its_schema_documents(arena: Arena, duelists) -> None:
+    from arena.api.schemas import LadderSchema
+
+    ann, bob, cy = duelists
+    play(arena, ann, bob)
+    play(arena, cy, ann)
+    ratings_cli.refit_ladder(arena.runtime.store, "nim", "standard", samples=5, seed=0)
+    for url in ("/api/v1/ladders/nim", "/api/v1/ladders/party?variant=coop"):
+        body = arena.get(url)
+        assert LadderSchema().dump(body) == body
+        assert set(body) == set(LadderSchema().fields)
