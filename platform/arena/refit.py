@@ -73,58 +73,64 @@ def _orders(ranking: Ranking) -> list[tuple[float, list[Team]]]:
     return orders
 
 
-@dataclass(frozen=True)
-class _Pick:
-    """One stage of one order: ``chosen`` picked among ``left`` (which includes it)."""
-
-    weight: float
-    chosen: Team
-    left: tuple[Team, ...]
-
-
-def _picks(rankings: Sequence[Ranking]) -> list[_Pick]:
+def _picks(rankings: Sequence[Ranking], index: Mapping[str, int]) -> list[tuple[float, list[int], list[int]]]:
+    """Every pick of every order: (weight, the chosen team's members, the members of all teams
+    still in), members as indices."""
     picks = []
     for ranking in rankings:
         for weight, order in _orders(ranking):
             for stage in range(len(order) - 1):
-                picks.append(_Pick(weight, order[stage], tuple(order[stage:])))
+                chosen = [index[m] for m in order[stage]]
+                left = [index[m] for team in order[stage:] for m in team]
+                picks.append((weight, chosen, left))
     return picks
+
+
+TOLERANCE = 1e-5 / SCALE
+"""Stop when no rating moves by more than 0.00001 Elo points in a step."""
 
 
 def fit(
     rankings: Sequence[Ranking],
     prior: float = 1.0,
     start: Mapping[str, float] | None = None,
-    tolerance: float = 1e-10,
-    max_steps: int = 10_000,
+    tolerance: float = TOLERANCE,
+    max_steps: int = 20_000,
 ) -> dict[str, float]:
-    """The maximum-likelihood strengths of every entrant of ``rankings`` (see the module's notes)."""
-    picks = _picks(rankings)
+    """The maximum-likelihood strengths of every entrant of ``rankings`` (see the module's notes).
+
+    ``tolerance`` is on the log of the strengths (a rating moves by ``SCALE`` times it).
+    """
     entrants = sorted({m for r in rankings for team in r.teams for m in team})
-    gamma = {e: (start or {}).get(e, 1.0) for e in entrants}
+    index = {e: i for i, e in enumerate(entrants)}
+    picks = _picks(rankings, index)
+    solo = all(len(chosen) == 1 for _, chosen, _ in picks)
+    fixed_wins = [prior] * len(entrants)
+    if solo:  # teams of one: the wins do not depend on the strengths
+        for weight, chosen, _ in picks:
+            fixed_wins[chosen[0]] += weight
+    gamma = [(start or {}).get(e, 1.0) for e in entrants]
     for _ in range(max_steps):
-        wins = dict.fromkeys(entrants, prior)
-        exposure = {e: 2.0 * prior / (gamma[e] + 1.0) for e in entrants}
-        for pick in picks:
-            chosen_strength = sum(gamma[m] for m in pick.chosen)
-            for member in pick.chosen:
-                wins[member] += pick.weight * gamma[member] / chosen_strength
-            share = pick.weight / sum(gamma[m] for team in pick.left for m in team)
-            for team in pick.left:
-                for member in team:
-                    exposure[member] += share
-        updated = {e: wins[e] / exposure[e] if exposure[e] > 0 else gamma[e] for e in entrants}
+        wins = list(fixed_wins)
+        exposure = [2.0 * prior / (g + 1.0) for g in gamma]
+        for weight, chosen, left in picks:
+            if not solo:
+                team = sum(gamma[m] for m in chosen)
+                for m in chosen:
+                    wins[m] += weight * gamma[m] / team
+            share = weight / sum(gamma[m] for m in left)
+            for m in left:
+                exposure[m] += share
+        updated = [w / x if x > 0 else g for w, x, g in zip(wins, exposure, gamma, strict=True)]
         if prior == 0 and entrants:
-            centre = math.exp(sum(math.log(g) for g in updated.values() if g > 0) / len(entrants))
-            updated = {e: g / centre for e, g in updated.items()}
-        change = max(
-            (abs(math.log(updated[e] / gamma[e])) for e in entrants if updated[e] > 0 and gamma[e] > 0),
-            default=0.0,
-        )
+            centre = math.exp(sum(math.log(g) for g in updated if g > 0) / len(entrants))
+            updated = [g / centre for g in updated]
+        pairs = zip(updated, gamma, strict=True)
+        change = max((abs(math.log(new / old)) for new, old in pairs if new > 0 and old > 0), default=0.0)
         gamma = updated
         if change < tolerance:
             break
-    return gamma
+    return dict(zip(entrants, gamma, strict=True))
 
 
 def _percentile(values: Sequence[float], fraction: float) -> float:
@@ -146,7 +152,7 @@ def bootstrap(
     seen: dict[str, list[float]] = {e: [] for e in best}
     for _ in range(samples):
         resample = [rankings[rng.randrange(len(rankings))] for _ in rankings]
-        strengths = fit(resample, prior, start=best, tolerance=1e-7)
+        strengths = fit(resample, prior, start=best, tolerance=100 * TOLERANCE)
         for entrant, strength in strengths.items():
             seen[entrant].append(rating_of(strength))
     return {

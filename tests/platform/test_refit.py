@@ -63,7 +63,7 @@ def test_the_prior_keeps_an_unbeaten_player_finite_and_anchors_the_scale() -> No
     # a beat b once; plus one virtual win and one virtual loss each against the reference
     # (strength 1): by symmetry ga * gb = 1, and a's score equation (wins = expected wins) is
     # 1 + 1 = ga/(ga+gb) + 2 ga/(ga+1)
-    strengths = fit([duel("a", "b")], prior=1.0)
+    strengths = fit([duel("a", "b")], prior=1.0, tolerance=1e-13)
     ga, gb = strengths["a"], strengths["b"]
     assert ga * gb == pytest.approx(1.0, rel=1e-9)
     assert ga / (ga + gb) + 2 * ga / (ga + 1) == pytest.approx(2.0, rel=1e-9)
