@@ -40,7 +40,9 @@ IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 ALLOWLIST_ENV = "ARENA_ENDPOINT_ALLOWLIST"
 REGISTRATION_RESOLVE_TIMEOUT_S = 5.0
-RESOLVER_THREADS = 8
+RESOLVER_THREADS = 32
+"""At most this many look-ups at once; each host that never answers holds one until its resolver
+gives up, so a few such hosts must not hold every registration and every match waiting."""
 
 
 class EndpointRefused(ValueError):
@@ -203,7 +205,14 @@ class EndpointPolicy:
 
 
 def _resolve_host(endpoint: ParsedEndpoint, timeout_s: float | None) -> list[IPAddress]:
-    """The distinct addresses the endpoint's host name resolves to, in the resolver's order."""
+    """The distinct addresses the endpoint's host name resolves to, in the resolver's order.
+
+    An address written as such needs no resolver at all (and must not wait behind slow look-ups).
+    """
+    try:
+        return [ipaddress.ip_address(endpoint.host.split("%", 1)[0])]
+    except ValueError:
+        pass  # a host name: ask the resolver
     try:
         if timeout_s is None:
             infos = socket.getaddrinfo(endpoint.host, endpoint.port, type=socket.SOCK_STREAM)

@@ -101,6 +101,8 @@ def update(runtime: Runtime, bot_id: str, token: str | None, changes: Mapping[st
         updated_at=now_iso(),
     )
     runtime.store.put_bot(bot, previous)
+    if "name" in changes:
+        runtime.store.ladder_rename(bot.id, bot.name)
     return bot
 
 
@@ -128,6 +130,7 @@ def _ladders_of(bot: BotRecord) -> list[tuple[str, str]]:
 def delete(runtime: Runtime, bot_id: str, token: str | None) -> None:
     bot = get(runtime, bot_id)
     authorize(runtime, bot, token)
+    runtime.store.ladder_forget(bot_id, _ladders_of(bot))
     runtime.store.delete_bot(bot_id, _ladders_of(bot), bot.games)
 
 

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from arena import archive_command
+from arena import archive_command, ratings_cli
 from arena.commands import add_commands, port_number
 from arena.local_play import (
     LocalMatch,
@@ -143,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_commands(commands)
     archive_command.add_commands(commands)
+    ratings_cli.add_commands(commands)
     return parser
 
 

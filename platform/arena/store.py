@@ -2,8 +2,9 @@
 
 Everything lives under one key prefix, so several platforms (or test runs) can share a Redis.
 Records are JSON strings of the types in :mod:`arena.records`; a match is its spec and its status
-record, side by side; replays are gzip bytes; a ladder is one hash per game and variant mapping bot
-ids to JSON rows. Changes that must not interleave (a match's status, its finishing) are optimistic
+record, side by side; replays are gzip bytes; a ladder is a sorted set of its rows' ranking keys plus one
+small record per row, so a page reads only its own rows and a finished match writes only its bots'.
+Changes that must not interleave (a match's status, its finishing) are optimistic
 transactions: ``WATCH`` the keys, read, compute, ``MULTI``/``EXEC``, retry on conflict. No Lua, so
 the in-memory Redis of the embedded default needs no scripting engine.
 
@@ -40,7 +41,15 @@ Keys (after the prefix)::
     applied:<match id>       set when the match's result went into its ladder (exactly once)
     tournament:<id>          JSON      tournament:<id>:matches   list of match ids
     tournaments              zset of tournament ids by creation time
-    ladder:<game>:<variant>  hash bot id -> JSON row
+    ladder:<g>:<v>:rank      zset bot id -> minus the row's ranking key (ascending = best first;
+                             equal keys share a rank, and Redis orders them by bot id)
+    ladder:<g>:<v>:bot:<id>  JSON: the bot's row (see arena.ladder); one key per row, so a finishing
+                             match WATCHes only its own bots' rows, and a page is one MGET
+    ladder:<g>:<v>:game      JSON: a team variant's game as an entrant (its skill; not ranked)
+    ladder:<g>:<v>:results   list of the counted results, JSON {match, bots, places, team_won}
+    ladder:<g>:<v>:refit     hash bot id -> JSON {rating, low, high} of the last batch refit
+    ladder:<g>:<v>:refit:at  JSON {matches, samples, seed, at} of that refit
+    ladder-names             hash bot id -> name, for showing ladders without reading bot records
 """
 
 from __future__ import annotations
@@ -55,7 +64,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import IO, Any
 
 import fakeredis
@@ -68,7 +77,29 @@ from referee.match import MatchSpec
 log = logging.getLogger(__name__)
 
 LadderRow = dict[str, Any]
-"""One bot's row in one ladder (see :mod:`arena.ladder`)."""
+"""One bot's row in one ladder (see :mod:`arena.ladder`); its ``key`` field is its ranking key."""
+
+GAME_ENTRANT = "@game"
+"""The row id a team variant's game itself has in ``update_ladder``'s rows (see arena.skill)."""
+
+
+@dataclass(frozen=True)
+class LadderEntry:
+    """One row of a ladder page: its competition rank, the bot, its name, row and last refit."""
+
+    rank: int
+    bot_id: str
+    name: str
+    row: LadderRow
+    refit: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class LadderPage:
+    total: int
+    entries: list[LadderEntry]
+    refit: dict[str, Any] | None = None
+    """What the ladder's last batch refit was (matches, samples, seed, at), None before one."""
 
 LIVE_TTL_S = 7 * 24 * 3600
 ARCHIVE_FORMAT = "arena-archived-match/1"
@@ -649,18 +680,21 @@ class Store:
         writes the ladder rows ``update_ladder(current rows)`` returns and adds ``faults``
         (bot id -> kind -> count). Returns False, changing nothing, when the match was already
         applied or has ended otherwise (a second run of the same match lands here).
+
+        Only the match's own ladder rows are read and watched (and, in a team variant, the game's
+        entry, :data:`GAME_ENTRANT`), so matches of other bots in the same ladder never conflict;
+        each row's ranking key goes into the ladder's sorted set, and the result is appended to the
+        ladder's list of counted results. A bot deleted meanwhile gets no row.
         """
         run = self._stage_replay(match_id, replay)
         if run is None:
             return False
         applied_key = self.key("applied", match_id)
         match_key = self.key("match", match_id)
-        ladder_key = self.key("ladder", *ladder) if ladder else None
-        watched = [applied_key, match_key] + ([ladder_key] if ladder_key else [])
         with self.redis.pipeline() as pipe:
             while True:
                 try:
-                    pipe.watch(*watched)
+                    pipe.watch(applied_key, match_key)
                     raw = pipe.get(match_key)
                     current = None if raw is None else MatchRecord.from_json(json.loads(raw))
                     if pipe.exists(applied_key) or current is None or current.status.ended:
@@ -668,16 +702,20 @@ class Store:
                         self._drop_staged_replay(match_id, run)
                         return False
                     rows: dict[str, LadderRow] = {}
-                    if ladder_key:
-                        rows = {str(bot): json.loads(row) for bot, row in pipe.hgetall(ladder_key).items()}
+                    if ladder:
+                        rows = self._watch_ladder_rows(pipe, ladder, current.bots)
                     changed_rows = update_ladder(rows)
                     record = finished(current)
+                    gone = {bot for bot in changed_rows if bot != GAME_ENTRANT and bot not in rows}
+                    if gone:  # new rows: write them only for bots that still exist
+                        gone = {bot for bot in gone if not pipe.exists(self.key("bot", bot))}
                     pipe.multi()
                     pipe.set(applied_key, "1")
                     pipe.set(match_key, _dumps(record.to_json()))
                     pipe.set(self.key("match", match_id, "replay"), run)
-                    if ladder_key and changed_rows:
-                        pipe.hset(ladder_key, mapping={bot: _dumps(row) for bot, row in changed_rows.items()})
+                    if ladder:
+                        kept = {bot: row for bot, row in changed_rows.items() if bot not in gone}
+                        self._write_ladder(pipe, ladder, record, kept)
                     for bot_id, kinds in faults.items():
                         for kind, count in kinds.items():
                             pipe.hincrby(self.key("bot", bot_id, "faults"), kind, count)
@@ -762,13 +800,170 @@ class Store:
 
     # -- ladders -----------------------------------------------------------------------------
 
-    def ladder_rows(self, game_id: str, variant: str) -> dict[str, LadderRow]:
-        raw = self.redis.hgetall(self.key("ladder", game_id, variant))
-        return {str(bot): json.loads(row) for bot, row in raw.items()}
+    def _ladder_key(self, ladder: tuple[str, str], *parts: str) -> str:
+        return self.key("ladder", *ladder, *parts)
 
-    def ladder_row(self, game_id: str, variant: str, bot_id: str) -> LadderRow | None:
-        raw = self.redis.hget(self.key("ladder", game_id, variant), bot_id)
+    def _row_key(self, ladder: tuple[str, str], bot_id: str) -> str:
+        if bot_id == GAME_ENTRANT:
+            return self._ladder_key(ladder, "game")
+        return self._ladder_key(ladder, "bot", bot_id)
+
+    @staticmethod
+    def _parse_row(raw: str | bytes | None) -> LadderRow | None:
         return None if raw is None else dict(json.loads(raw))
 
+    def _watch_ladder_rows(
+        self, pipe: Any, ladder: tuple[str, str], bots: Sequence[str]
+    ) -> dict[str, LadderRow]:
+        """WATCH and read the rows of ``bots`` (and the game's entry) in one ladder."""
+        ids = [*dict.fromkeys(bots), GAME_ENTRANT]
+        keys = [self._row_key(ladder, bot) for bot in ids]
+        pipe.watch(*keys)
+        rows: dict[str, LadderRow] = {}
+        for bot, key in zip(ids, keys, strict=True):
+            row = self._parse_row(pipe.get(key))
+            if row is not None:
+                rows[bot] = row
+        return rows
 
-__all__ = ["LadderRow", "MatchStatus", "Store"]
+    def _write_ladder(
+        self, pipe: Any, ladder: tuple[str, str], record: MatchRecord, rows: Mapping[str, LadderRow]
+    ) -> None:
+        """Queue (inside MULTI) the rows, their ranking keys, the names and the counted result."""
+        ranking: dict[str, float] = {}
+        for bot, row in rows.items():
+            pipe.set(self._row_key(ladder, bot), _dumps(row))
+            if bot != GAME_ENTRANT:
+                ranking[bot] = -float(row["key"])
+        if ranking:
+            pipe.zadd(self._ladder_key(ladder, "rank"), ranking)
+        for bot, name in zip(record.bots, record.names, strict=True):
+            if bot in ranking:
+                pipe.hsetnx(self.key("ladder-names"), bot, name)
+        if record.result is not None:
+            result = {
+                "match": record.id,
+                "bots": list(record.bots),
+                "places": list(record.result.places),
+                "team_won": record.result.team_won,
+            }
+            pipe.rpush(self._ladder_key(ladder, "results"), _dumps(result))
+
+    def ladder_size(self, game_id: str, variant: str) -> int:
+        return int(self.redis.zcard(self._ladder_key((game_id, variant), "rank")))
+
+    def ladder_page(self, game_id: str, variant: str, offset: int, limit: int) -> LadderPage:
+        """Rows ``offset`` to ``offset + limit`` of a ladder, best first, with competition ranks.
+
+        Two round trips whatever the ladder's size: the page's ids and scores; then the total, the
+        last refit, the count of rows ranked above the page, and the page's rows, names and refits.
+        Ranks come from the sorted set's scores alone (a tie that spans pages shares its rank on
+        both).
+        """
+        ladder = (game_id, variant)
+        rank_key = self._ladder_key(ladder, "rank")
+        page: list[tuple[str, float]] = (
+            list(self.redis.zrange(rank_key, offset, offset + limit - 1, withscores=True))  # type: ignore[arg-type]
+            if limit > 0
+            else []
+        )
+        ids = [str(bot) for bot, _ in page]
+        scores = [float(score) for _, score in page]
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zcard(rank_key)
+            pipe.get(self._ladder_key(ladder, "refit", "at"))
+            if ids:
+                pipe.zcount(rank_key, "-inf", f"({scores[0]!r}")
+                pipe.hmget(self.key("ladder-names"), ids)
+                pipe.hmget(self._ladder_key(ladder, "refit"), ids)
+                pipe.mget([self._row_key(ladder, bot) for bot in ids])
+            total, about, *found = pipe.execute()
+        refit_about = None if about is None else dict(json.loads(about))
+        if not ids:
+            return LadderPage(int(total), [], refit_about)
+        better, names, refits, rows = found
+        entries: list[LadderEntry] = []
+        rank = int(better) + 1
+        for position, (bot, score, name, refit, raw) in enumerate(
+            zip(ids, scores, names, refits, rows, strict=True)
+        ):
+            if position and score != scores[position - 1]:
+                rank = offset + position + 1
+            row = self._parse_row(raw)
+            if row is None:  # the row went between the two reads (its bot was deleted)
+                continue
+            entries.append(
+                LadderEntry(rank, bot, name or bot, row, None if refit is None else json.loads(refit))
+            )
+        return LadderPage(int(total), entries, refit_about)
+
+    def ladder_rows(self, game_id: str, variant: str) -> dict[str, LadderRow]:
+        """Every row of a ladder, by bot id (a whole read: for tools and tests, not for pages)."""
+        page = self.ladder_page(game_id, variant, 0, max(self.ladder_size(game_id, variant), 1))
+        return {entry.bot_id: entry.row for entry in page.entries}
+
+    def ladder_row(self, game_id: str, variant: str, bot_id: str) -> LadderRow | None:
+        return self._parse_row(self.redis.get(self._row_key((game_id, variant), bot_id)))
+
+    def ladder_rename(self, bot_id: str, name: str) -> None:
+        """The name the ladders show for a bot (called when a bot is renamed)."""
+        self.redis.hset(self.key("ladder-names"), bot_id, name)
+
+    def ladder_forget(self, bot_id: str, ladders: Iterable[tuple[str, str]]) -> None:
+        """Take a deleted bot out of the given ladders (its past results stay in the results lists)."""
+        with self.redis.pipeline() as pipe:
+            for ladder in ladders:
+                pipe.zrem(self._ladder_key(ladder, "rank"), bot_id)
+                pipe.delete(self._row_key(ladder, bot_id))
+                pipe.hdel(self._ladder_key(ladder, "refit"), bot_id)
+            pipe.hdel(self.key("ladder-names"), bot_id)
+            pipe.execute()
+
+    def ladder_results(self, game_id: str, variant: str) -> list[dict[str, Any]]:
+        """The ladder's counted results, oldest first: ``{match, bots, places, team_won}``."""
+        raws = self.redis.lrange(self._ladder_key((game_id, variant), "results"), 0, -1)
+        return [json.loads(raw) for raw in raws]
+
+    def ladder_put_refit(
+        self, game_id: str, variant: str, fits: Mapping[str, Mapping[str, Any]], about: Mapping[str, Any]
+    ) -> None:
+        """Replace a ladder's batch-refit ratings (bot id -> {rating, low, high}) in one go."""
+        ladder = (game_id, variant)
+        with self.redis.pipeline() as pipe:
+            pipe.delete(self._ladder_key(ladder, "refit"))
+            if fits:
+                pipe.hset(self._ladder_key(ladder, "refit"), mapping={b: _dumps(f) for b, f in fits.items()})
+            pipe.set(self._ladder_key(ladder, "refit", "at"), _dumps(about))
+            pipe.execute()
+
+    def ladder_refit_about(self, game_id: str, variant: str) -> dict[str, Any] | None:
+        raw = self.redis.get(self._ladder_key((game_id, variant), "refit", "at"))
+        return None if raw is None else dict(json.loads(raw))
+
+    def ladder_legacy_rows(self, game_id: str, variant: str) -> dict[str, LadderRow]:
+        """The rows of a ladder kept the old way (one hash ``ladder:<game>:<variant>`` of JSON rows)."""
+        key = self.key("ladder", game_id, variant)
+        if self.redis.type(key) != "hash":
+            return {}
+        return {str(bot): json.loads(row) for bot, row in self.redis.hgetall(key).items()}
+
+    def ladder_drop_legacy(self, game_id: str, variant: str) -> None:
+        self.redis.delete(self.key("ladder", game_id, variant))
+
+    def ladder_put_rows(
+        self, game_id: str, variant: str, rows: Mapping[str, LadderRow], names: Mapping[str, str]
+    ) -> None:
+        """Write rows (with their ranking keys) and names directly: for seeding benchmarks and tools."""
+        ladder = (game_id, variant)
+        with self.redis.pipeline(transaction=False) as pipe:
+            for bot, row in rows.items():
+                pipe.set(self._row_key(ladder, bot), _dumps(row))
+            ranking = {bot: -float(row["key"]) for bot, row in rows.items() if bot != GAME_ENTRANT}
+            if ranking:
+                pipe.zadd(self._ladder_key(ladder, "rank"), ranking)
+            if names:
+                pipe.hset(self.key("ladder-names"), mapping={bot: name for bot, name in names.items()})
+            pipe.execute()
+
+
+__all__ = ["GAME_ENTRANT", "LadderEntry", "LadderPage", "LadderRow", "MatchStatus", "Store"]

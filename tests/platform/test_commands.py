@@ -43,7 +43,7 @@ def test_demo_registers_bots_runs_a_round_robin_and_writes_replays(tmp_path: Pat
         assert {seat["name"] for seat in replay["seats"]} == {"nim/random", "nim/random #2"}
         assert all(move["fault"] is None for move in replay["moves"])  # each copy's signature checked
     assert "4/4 matches" in err
-    assert "ladder (standard, ranked by rating)" in out and "nim/random #2" in out
+    assert "ladder (standard, ranked by conservative)" in out and "nim/random #2" in out
     assert f"4 replays written under {tmp_path}/" in out
 
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.ladder import apply_result, new_row, ranked
+from arena.ladder import GAME_ENTRANT, apply_result, new_row, ranked
 from arena.scoring import seat_points, seat_verdicts
 from referee.game import VariantSpec
 from referee.replay import MatchResult
@@ -87,20 +87,25 @@ def test_a_bot_in_several_seats_counts_once_and_is_not_rated() -> None:
     assert rows["a"]["rating"] == 1500.0 and rows["b"]["rating"] == 1500.0
 
 
-def test_ranked_by_rating_with_shared_ranks_and_deleted_bots_left_out() -> None:
+def test_rated_ladders_rank_by_the_conservative_estimate_with_shared_ranks() -> None:
+    # mu - 3 sigma: a 31 - 3*2 = 25; b and c 30 - 3*3 = 21 (tied); d 36 - 3*6 = 18 although its
+    # mu and its Elo are the highest: the model is not yet sure of it. "gone" was deleted.
     rows = {
-        "a": {**new_row(RATED), "rating": 1600.0, "games": 3, "wins": 3},
-        "b": {**new_row(RATED), "rating": 1450.0, "games": 3},
-        "c": {**new_row(RATED), "rating": 1450.0, "games": 3},
-        "gone": {**new_row(RATED), "rating": 1700.0, "games": 3},
+        "a": {**new_row(RATED), "rating": 1600.0, "mu": 31.0, "sigma": 2.0, "games": 3, "wins": 3},
+        "b": {**new_row(RATED), "rating": 1450.0, "mu": 30.0, "sigma": 3.0, "games": 3},
+        "c": {**new_row(RATED), "rating": 1450.0, "mu": 30.0, "sigma": 3.0, "games": 3},
+        "d": {**new_row(RATED), "rating": 1650.0, "mu": 36.0, "sigma": 6.0, "games": 1, "wins": 1},
+        "gone": {**new_row(RATED), "rating": 1700.0, "mu": 40.0, "sigma": 1.0, "games": 3},
     }
-    table = ranked(rows, {"a": "Ann", "b": "Bob", "c": "Cy"}, RATED)
-    assert [(e["rank"], e["name"], e["rating"]) for e in table] == [
-        (1, "Ann", 1600.0),
-        (2, "Bob", 1450.0),
-        (2, "Cy", 1450.0),
+    table = ranked(rows, {"a": "Ann", "b": "Bob", "c": "Cy", "d": "Di"}, RATED)
+    assert [(e["rank"], e["name"], e["rating"], e["conservative"]) for e in table] == [
+        (1, "Ann", 1600.0, 25.0),
+        (2, "Bob", 1450.0, 21.0),
+        (2, "Cy", 1450.0, 21.0),
+        (4, "Di", 1650.0, 18.0),
     ]
     assert table[0]["win_rate"] == 1.0 and table[0]["team_win_rate"] is None
+    assert (table[0]["mu"], table[0]["sigma"]) == (31.0, 2.0)
 
 
 def test_unrated_team_ladder_ranks_by_team_win_rate_then_mean_score() -> None:
@@ -153,6 +158,7 @@ def test_random_seasons_keep_the_counts_consistent(season, spec) -> None:
     for index, (seats, places, team_won) in enumerate(season):
         outcome = result(places, [float(p) for p in places], team_won if spec.team else None)
         rows = {**rows, **apply_result(rows, spec, seats, outcome, f"m{index}")}
+    rows.pop(GAME_ENTRANT, None)  # the game's own skill in the team variant: not a bot's row
     for row in rows.values():
         assert row["games"] == row["wins"] + row["draws"] + row["losses"]
         assert 0 <= row["rated_games"] <= row["games"]

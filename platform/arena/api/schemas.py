@@ -158,12 +158,28 @@ class FaultsSchema(Schema):
     by_kind = fields.Dict(keys=fields.String(), values=fields.Integer())
 
 
+class RefitIntervalSchema(Schema):
+    rating = fields.Float(metadata={"description": "maximum-likelihood rating, Elo scale (1500 = reference)"})
+    low = fields.Float(metadata={"description": "2.5th percentile over bootstrap resamples of the matches"})
+    high = fields.Float(metadata={"description": "97.5th percentile"})
+
+
 class LadderEntrySchema(Schema):
     rank = fields.Integer()
     bot_id = fields.String()
     name = fields.String()
     rating = fields.Float(allow_none=True, metadata={"description": "Elo rating; null for unrated variants"})
     rated_games = fields.Integer()
+    mu = fields.Float(allow_none=True, metadata={"description": "skill (Plackett-Luce); null if unrated"})
+    sigma = fields.Float(allow_none=True, metadata={"description": "uncertainty of mu (one sd)"})
+    conservative = fields.Float(
+        allow_none=True, metadata={"description": "mu - 3 sigma: what rated ladders rank by"}
+    )
+    refit = fields.Nested(
+        RefitIntervalSchema,
+        allow_none=True,
+        metadata={"description": "the last `arena ratings refit` of this ladder; null before one"},
+    )
     games = fields.Integer()
     wins = fields.Integer()
     draws = fields.Integer()
@@ -362,13 +378,22 @@ class LadderQuerySchema(Schema):
     variant = _id(metadata={"description": "the game's default variant when left out"})
 
 
+class RefitAboutSchema(Schema):
+    matches = fields.Integer(metadata={"description": "counted results fitted"})
+    samples = fields.Integer(metadata={"description": "bootstrap resamples"})
+    seed = fields.Integer()
+    at = fields.String(metadata={"description": "when the refit ran (UTC, ISO 8601)"})
+
+
 class LadderSchema(Schema):
     game = fields.String()
     variant = fields.String()
     rated = fields.Boolean()
     team = fields.Boolean()
     ranked_by = fields.String()
-    entries = fields.List(fields.Nested(LadderEntrySchema))
+    total = fields.Integer(metadata={"description": "rows in the whole ladder"})
+    refit = fields.Nested(RefitAboutSchema, allow_none=True, metadata={"description": "null before a refit"})
+    entries = fields.List(fields.Nested(LadderEntrySchema), metadata={"description": "this page's rows"})
 
 
 class HealthSchema(Schema):

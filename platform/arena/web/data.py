@@ -62,19 +62,7 @@ def ladder_page(
         spec = found.variant(variant)
     except SetupError:
         return None
-    rows = runtime.store.ladder_rows(game_id, variant)
-    names = {bot_id: bot.name for bot_id, bot in runtime.store.get_bots(rows).items()}
-    entries = ladder.ranked(rows, names, spec)
-    return {
-        "game": game_id,
-        "variant": variant,
-        "rated": spec.rated,
-        "team": spec.team,
-        "total": len(entries),
-        "offset": offset,
-        "limit": limit,
-        "entries": entries[offset : offset + limit],
-    }
+    return ladder.page(runtime.store, game_id, variant, spec, offset, limit)
 
 
 # -- matches ---------------------------------------------------------------------------------
