@@ -1,4 +1,4 @@
-"""Reference bots for Volcano: ``random`` and ``greedy``.
+"""Reference bots for Volcano: ``random``, ``greedy`` and ``search`` (:mod:`bots.volcano_search`).
 
 ``greedy`` looks one eruption ahead. It scores every legal move by what the eruption it would set
 off does for its own collection; a step that erupts nothing is worth a share of the best capture it
@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from bots.base import BotFactory, Move, RandomBot, Request
+from bots.base import Bot, BotFactory, Move, RandomBot, Request
 from referee.game import canonical_json
 from referee.rng import Rng, derive_seed
 from referee.volcano.board import RAYS, Board, parse_square, square_json
@@ -208,7 +208,16 @@ class GreedyBot:
         return self.rng.choice([move for score, move in scored if score >= best - 1e-9])
 
 
+def search_bot(seed: int) -> Bot:
+    """The planning bot of :mod:`bots.volcano_search` (imported here, late: it builds on this module)."""
+    from bots.volcano_search import SearchBot
+
+    return SearchBot(seed)
+
+
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "search": search_bot,
 }
+

@@ -230,10 +230,10 @@ class VolcanoState(State):
             else:
                 self._power_play(what, square, move)
             return
-        kind = move.get("type") if isinstance(move, dict) else None
-        if kind == STEP:
+        move_type = move.get("type") if isinstance(move, dict) else None
+        if move_type == STEP:
             self._play_step(move)
-        elif kind == POWER_PLAY:
+        elif move_type == POWER_PLAY:
             self._play_power_play(move)
         else:
             raise IllegalMove(f"a move's type is one of {', '.join(_MOVE_KINDS)}: {move!r}")

@@ -172,3 +172,24 @@ def test_a_damaged_state_document_is_a_setup_error(damage, field: str) -> None:
     with pytest.raises(SetupError) as refused:
         GAME.load_state(document)
     assert refused.value.field_name == field
+
+
+def test_a_listed_move_and_its_plain_json_twin_play_the_same_and_unlisted_ones_are_refused() -> None:
+    # apply takes the listed objects themselves without reading them again: it must still judge them
+    # by the rules, exactly as it judges the same move spelled as plain JSON
+    start = game({(0, 0): "red1 red2 red3", (0, 2): "blue3"}, {(0, 0): "black"}, captures=["blue1", ""])
+    listed, plain = start.copy(), start.copy()
+    for _ in range(3):
+        move = listed.legal_moves()[-1]
+        listed.apply(move)
+        plain.apply(json.loads(json.dumps(move)))
+    assert canonical_json(listed.to_json()) == canonical_json(plain.to_json())
+
+    state = start.copy()
+    state.apply(step(0, 0, "E"))  # seat 0's turn ends with the eruption
+    stale = start.legal_moves()  # seat 0's moves of the old position, the very objects
+    before = canonical_json(state.to_json())
+    for move in stale:
+        with pytest.raises(IllegalMove):
+            state.apply(move)  # no cap on (0, 0) any more, and seat 1 holds no piece to play
+    assert canonical_json(state.to_json()) == before
