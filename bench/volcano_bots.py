@@ -20,7 +20,8 @@ match runner with in-process agents (every pairing of the reference bots, two ga
 costs the demo, less the platform's own overhead (HTTP, queue), which does not depend on the bots.
 
     python bench/volcano_bots.py [--games 200] [--only search] [--seats 2 3] [--search-ms 5000]
-    (games per line, at least 200 for the docs; --only search runs the search lines alone)
+    (games per line, at least 200 for the docs; --only search runs the search lines alone; --first N
+    starts at game N, so a line can be played in parts at once: the parts' games are the line's games)
 """
 
 from __future__ import annotations
@@ -72,9 +73,10 @@ def play(seed: int, factories: list[Factory]) -> tuple[tuple[int, ...], str, int
     return outcome.places, outcome.reason, state.turns_played, moves
 
 
-def run(line: Line, games: int) -> None:
+def run(line: Line, games: int, first: int = 0) -> None:
+    """Play games ``first`` to ``first + games - 1`` of the line (a long line may be run in parts)."""
     started = time.perf_counter()
-    for index in range(games):
+    for index in range(first, first + games):
         tested_seat = index % line.seats
         factories = [line.other] * line.seats
         factories[tested_seat] = line.tested
@@ -91,7 +93,8 @@ def run(line: Line, games: int) -> None:
         line.moves += moves
     elapsed = time.perf_counter() - started
     low, high = wilson(line.wins, games)
-    played = [len(range(seat, games, line.seats)) for seat in range(line.seats)]
+    numbers = range(first, first + games)
+    played = [sum(index % line.seats == seat for index in numbers) for seat in range(line.seats)]
     per_seat = ", ".join(f"seat {seat} {line.by_seat[seat]}/{played[seat]}" for seat in range(line.seats))
     endings = ", ".join(f"{reason} {count}" for reason, count in sorted(line.reasons.items()))
     print(f"{line.title}, {line.seats} seats: won {line.wins}/{games} = {line.wins / games:.1%}", end="")
@@ -127,6 +130,7 @@ def demo_round_robin(names: list[str]) -> tuple[float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per line")
+    parser.add_argument("--first", type=int, default=0, help="first game's number (a line in parts)")
     parser.add_argument("--only", choices=["search", "greedy"], help="only the search lines, or the others")
     parser.add_argument("--seats", type=int, nargs="+", default=[2, 3], help="seat counts, search lines")
     parser.add_argument("--search-ms", type=float, default=5000.0, help="the search bot's time cap per move")
@@ -151,7 +155,7 @@ def main() -> None:
         budget = f"search (cap {args.search_ms:.0f} ms a move, depth {args.depth}, beam {args.beam})"
         budget += " vs greedy"
         for seats in args.seats:
-            run(Line(budget, seats, search, GreedyBot), args.games)
+            run(Line(budget, seats, search, GreedyBot), args.games, args.first)
     if args.only == "search":
         return
     for line in (

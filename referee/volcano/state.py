@@ -2,8 +2,8 @@
 
 A turn is a run of moves by one seat: cap steps, and at most one Power Play, until a step sets off an
 eruption (the turn ends there) or ``step_limit`` steps went by without one (the turn ends as a pass).
-What this turn's moves were is kept as a list, and the step count and whether the Power Play was
-used are read off it, so the state holds each fact once.
+What this turn's moves were is kept as a list; the step count and whether the Power Play was used
+are counted as moves are played (and recounted from the list when a state is loaded).
 
 >>> from referee.volcano import GAME
 >>> state = GAME.start("fiesta-caldera", seats=2, seed=7)
@@ -236,7 +236,7 @@ class VolcanoState(State):
         elif move_type == POWER_PLAY:
             self._play_power_play(move)
         else:
-            raise IllegalMove(f"a move's type is one of {', '.join(_MOVE_KINDS)}: {move!r}")
+            raise IllegalMove(f"a move's type is one of {', '.join(MOVE_TYPES)}: {move!r}")
 
     def _play_step(self, move: Move) -> None:
         if move.keys() != _STEP_KEYS:
@@ -428,11 +428,8 @@ class VolcanoState(State):
         }
 
 
-_MOVE_KINDS: dict[str, Callable[[VolcanoState, Move], None]] = {
-    STEP: VolcanoState._play_step,
-    POWER_PLAY: VolcanoState._play_power_play,
-}
-"""How each move type is played; a type not here is an illegal move."""
+MOVE_TYPES = (STEP, POWER_PLAY)
+"""The move types; a move of any other type is illegal."""
 
 _GAME_ENDS: tuple[tuple[str, Callable[[VolcanoState], bool]], ...] = (
     (VolcanoEnd.ALL_PASSED, lambda state: state.passes_in_row >= state.seats),
