@@ -73,10 +73,11 @@ def play(seed: int, factories: list[Factory]) -> tuple[tuple[int, ...], str, int
     return outcome.places, outcome.reason, state.turns_played, moves
 
 
-def run(line: Line, games: int, first: int = 0) -> None:
-    """Play games ``first`` to ``first + games - 1`` of the line (a long line may be run in parts)."""
+def run(line: Line, games: int, start: int = 0) -> None:
+    """Play games ``start`` to ``start + games - 1`` of the line (a long line may be run in parts)."""
+    numbers = range(start, start + games)
     started = time.perf_counter()
-    for index in range(first, first + games):
+    for index in numbers:
         tested_seat = index % line.seats
         factories = [line.other] * line.seats
         factories[tested_seat] = line.tested
@@ -93,7 +94,6 @@ def run(line: Line, games: int, first: int = 0) -> None:
         line.moves += moves
     elapsed = time.perf_counter() - started
     low, high = wilson(line.wins, games)
-    numbers = range(first, first + games)
     played = [sum(index % line.seats == seat for index in numbers) for seat in range(line.seats)]
     per_seat = ", ".join(f"seat {seat} {line.by_seat[seat]}/{played[seat]}" for seat in range(line.seats))
     endings = ", ".join(f"{reason} {count}" for reason, count in sorted(line.reasons.items()))
