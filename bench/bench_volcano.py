@@ -1,72 +1,119 @@
-"""Volcano's engine under random play: games and moves per second, next to a bare driver loop.
+"""Volcano's engine on the referee's path: moves per second, next to the engine as it was before.
 
-Random playouts of the default variant (2 and 3 seats, Power Play on and off), timing the engine's
-``legal_moves``, ``apply`` and ``observation`` separately. The baseline, measured in the same run, is
-the same driver loop against a stand-in state that lists a fixed 40 small moves and applies nothing:
-the least any engine behind this interface can cost a move. It runs after every game for as many
-moves as that game had, so both see the same load on a shared machine. The ratio engine / baseline
-is how many such bare moves one Volcano move costs, a figure that carries across machines better
-than raw speed.
+What is timed is exactly what the match runner asks of an engine: a new state from a checked config,
+then on every move the observation of the seat to move, its legal moves, and ``apply`` of one of
+them (here drawn by a seeded RNG, so both engines play the same games). Games use the default
+options (Power Play on, 30 steps, 300 turns): random games run to the turn limit, about 840 moves.
 
-    python bench/bench_volcano.py [--games 40]
+The baseline is the engine's previous state class (``bench/volcano_state_before.py``), which plays the
+very same games (checked: every game must have the same number of moves and the same outcome) but
+builds every view and move list afresh. Engine and baseline take turns, a block of games each, and
+the whole is repeated; each line prints min / median / max over the runs, the ratio of medians, and
+the goal of 50,000 moves/s for three seats.
+
+    python bench/bench_volcano.py [--games 10] [--runs 5]
 """
 
 from __future__ import annotations
 
 import argparse
-from collections import Counter
-from dataclasses import dataclass, field
+import statistics
+import time
+from collections.abc import Callable
 
-import playout
+import volcano_state_before
 
-from referee.registry import get_game
+from referee.game import GameConfig, State
 from referee.rng import Rng
+from referee.volcano import GAME
+from referee.volcano.setup import seeded_position
 
-GAME_ID = "volcano"
-
-
-@dataclass
-class Tally(playout.Tally):
-    reasons: Counter[str] = field(default_factory=Counter)
+GOAL_MOVES_PER_S = 50_000
+NewState = Callable[[GameConfig], State]
 
 
-def bare_moves() -> list[dict]:
-    """What the stand-in state lists each time: 40 fresh small moves."""
-    return [{"type": "step", "from": [i // 8, i % 5], "dir": "N"} for i in range(40)]
+def before_state(config: GameConfig) -> State:
+    """The previous engine's state for the same config (the same seeded layout)."""
+    position = seeded_position(config.seats, Rng(config.seed))
+    return volcano_state_before.VolcanoState(
+        variant=config.variant,
+        seats=config.seats,
+        options=dict(config.options),
+        board=position.board,
+        captures=position.captures,
+        to_move=position.to_move,
+    )
 
 
-def random_playouts(seats: int, games: int, options: dict) -> Tally:
-    game = get_game(GAME_ID)
-    tally = Tally()
-    for seed in range(games):
-        state = game.start(game.default_variant, seats=seats, seed=seed, options=options)
-        outcome = playout.timed_playout(state, Rng(seed + 10_000), tally, bare_moves)
-        tally.reasons[outcome.reason] += 1
-    return tally
+def referee_path(new_state: NewState, config: GameConfig) -> tuple[int, str]:
+    """One game on the referee's path; returns its moves and end reason."""
+    state = new_state(config)
+    chooser = Rng(config.seed + 10_000)
+    moves = 0
+    while (seat := state.current_seat) is not None:
+        state.observation(seat)
+        state.apply(chooser.choice(state.legal_moves()))
+        moves += 1
+    outcome = state.outcome()
+    assert outcome is not None
+    return moves, outcome.reason
+
+
+def timed_block(new_state: NewState, configs: list[GameConfig]) -> tuple[float, float, list[tuple[int, str]]]:
+    """Moves per second over a block of games, by the wall clock and by this process's CPU time, and
+    each game's (moves, reason). On a shared machine the wall clock also counts time the process
+    waited for a core; CPU time does not."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    games = [referee_path(new_state, config) for config in configs]
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    moves = sum(moves for moves, _ in games)
+    return moves / wall, moves / cpu, games
+
+
+def spread(figures: list[float]) -> str:
+    return f"{min(figures):>8,.0f} {statistics.median(figures):>8,.0f} {max(figures):>8,.0f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=40, help="games per configuration")
+    parser.add_argument("--games", type=int, default=10, help="games per block")
+    parser.add_argument("--runs", type=int, default=5, help="blocks per engine, interleaved (at least 3)")
     args = parser.parse_args()
+    runs = max(3, args.runs)
 
-    print(f"{GAME_ID}: random play, {args.games} games per line, default limits (30 steps, 300 turns)")
-    header = f"{'seats':>5} {'power play':>10} {'games/s':>8} {'moves/s':>9} {'moves/game':>10}"
-    header += f" {'legal us':>8} {'apply us':>8} {'observe us':>10} {'x baseline':>10}  endings"
-    print(header)
+    print("volcano: new_state + per move observation(seat to move) + legal_moves + apply, random moves;")
+    print(f"default options; {args.games} games per block, {runs} blocks per engine, interleaved")
+    print(f"{'':>14} {'moves/s by wall clock':^26}   {'moves/s by CPU time':^26}")
+    columns = f"{'min':>8} {'median':>8} {'max':>8}"
+    print(f"{'seats':>5} {'engine':>8} {columns}   {columns}")
     for seats in (2, 3):
-        for power_play in (True, False):
-            tally = random_playouts(seats, args.games, {"power_play": power_play})
-            us = tally.per_move_us
-            endings = ", ".join(f"{reason} {count}" for reason, count in sorted(tally.reasons.items()))
-            print(
-                f"{seats:>5} {'on' if power_play else 'off':>10} {tally.games / tally.play_s:>8.1f}"
-                f" {tally.moves / tally.play_s:>9.0f} {tally.moves / tally.games:>10.0f}"
-                f" {us(tally.legal_s):>8.1f} {us(tally.apply_s):>8.1f}"
-                f" {us(tally.observe_s):>10.1f} {tally.x_baseline:>10.1f}  {endings}"
-            )
-    print("games/s and moves/s count legal_moves + apply (what a playout needs); observe is extra,")
-    print("paid by the match runner on every move; x baseline = (legal + apply) / bare driver loop.")
+        configs = [GAME.configure(GAME.default_variant, seats, seed) for seed in range(args.games)]
+        wall: dict[str, list[float]] = {"before": [], "now": []}
+        cpu: dict[str, list[float]] = {"before": [], "now": []}
+        reference: list[tuple[int, str]] | None = None
+        for _ in range(runs):
+            for name, new_state in (("before", before_state), ("now", GAME.new_state)):
+                by_wall, by_cpu, games = timed_block(new_state, configs)
+                wall[name].append(by_wall)
+                cpu[name].append(by_cpu)
+                if reference is None:
+                    reference = games
+                assert games == reference, "the two engines played different games"
+        assert reference is not None
+        for name in ("before", "now"):
+            print(f"{seats:>5} {name:>8} {spread(wall[name])}   {spread(cpu[name])}")
+        ratios = [
+            statistics.median(figures["now"]) / statistics.median(figures["before"])
+            for figures in (wall, cpu)
+        ]
+        per_game = sum(moves for moves, _ in reference) / len(reference)
+        print(
+            f"{'':>5} now / before (medians): x{ratios[0]:.1f} by wall clock, x{ratios[1]:.1f} by CPU time;",
+            end="",
+        )
+        print(
+            f" {per_game:.0f} moves a game" + (f"; goal {GOAL_MOVES_PER_S:,} moves/s" if seats == 3 else "")
+        )
 
 
 if __name__ == "__main__":

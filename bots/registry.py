@@ -14,7 +14,7 @@ from bots.base import Bot, BotFactory
 
 BOT_MODULES: dict[str, tuple[str, ...]] = {
     "vulkan": ("bots.vulkan", "bots.vulkan_search"),
-    "volcano": ("bots.volcano",),
+    "volcano": ("bots.volcano", "bots.volcano_search"),
     "boulderville": ("bots.boulderville", "bots.boulderville_search"),
     "catan-volcano": ("bots.catan_volcano", "bots.catan_search"),
 }

@@ -1,4 +1,4 @@
-"""Reference bots for Volcano: ``random`` and ``greedy``.
+"""Reference bots for Volcano: ``random``, ``greedy`` and ``search`` (:mod:`bots.volcano_search`).
 
 ``greedy`` looks one eruption ahead. It scores every legal move by what the eruption it would set
 off does for its own collection; a step that erupts nothing is worth a share of the best capture it
@@ -212,3 +212,6 @@ BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,
 }
+"""This module's bots; ``search`` is in :mod:`bots.volcano_search`, which builds on greedy here
+(:mod:`bots.registry` lists both modules)."""
+

@@ -7,7 +7,7 @@ the win), :mod:`.setup` (seeded and explicit positions), :mod:`.state` (turns, m
 :mod:`.game` (variant, options, the factory). ``docs/games/volcano.md`` describes the game.
 """
 
-from referee.volcano.game import GAME, VolcanoGame
+from referee.volcano.game import GAME, VolcanoGame, state_from_observation
 from referee.volcano.state import VolcanoState
 
-__all__ = ["GAME", "VolcanoGame", "VolcanoState"]
+__all__ = ["GAME", "VolcanoGame", "VolcanoState", "state_from_observation"]

@@ -22,11 +22,12 @@ what :func:`preview_flow` does for bots and what :func:`step_cap` then carries o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from referee.volcano.board import RAYS, Board, index_of, square_json  # noqa: F401 - index_of: doctest
+from referee.volcano.board import RAYS, Board, index_of, square_json  # noqa: F401 - doctest
+from referee.volcano.frozen import FrozenDict, FrozenList
 from referee.volcano.pieces import CapColour, Piece
+from referee.volcano.tables import PIECE_JSON, SQUARE_JSON
 
 EMPTY = "empty"
 """Why nothing flowed: the cap left an empty square."""
@@ -38,8 +39,7 @@ CAP = "cap"
 """Why a flow stopped: the next landing square holds a cap."""
 
 
-@dataclass(frozen=True)
-class Landing:
+class Landing(NamedTuple):
     """One erupting piece: where it came down and whether the mover captured it there."""
 
     piece: Piece
@@ -47,11 +47,13 @@ class Landing:
     captured: bool
 
     def to_json(self) -> dict[str, Any]:
-        return {"piece": self.piece.to_json(), "to": square_json(self.square), "captured": self.captured}
+        """Read-only JSON built from the shared tables (an eruption is shown in every later view)."""
+        return FrozenDict(
+            {"piece": PIECE_JSON[self.piece], "to": SQUARE_JSON[self.square], "captured": self.captured}
+        )
 
 
-@dataclass(frozen=True)
-class Eruption:
+class Eruption(NamedTuple):
     """What one cap step did. ``flow`` is empty when nothing erupted (the mover then moves again)."""
 
     cap: CapColour
@@ -71,17 +73,21 @@ class Eruption:
         return [landing.piece for landing in self.flow if landing.captured]
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "cap": {
-                "colour": self.cap.value,
-                "from": square_json(self.origin),
-                "to": square_json(self.cap_to),
-                "dir": self.direction,
-            },
-            "flow": [landing.to_json() for landing in self.flow],
-            "stopped": self.stopped,
-            "left_behind": self.left_behind,
-        }
+        return FrozenDict(
+            {
+                "cap": FrozenDict(
+                    {
+                        "colour": self.cap.value,
+                        "from": SQUARE_JSON[self.origin],
+                        "to": SQUARE_JSON[self.cap_to],
+                        "dir": self.direction,
+                    }
+                ),
+                "flow": FrozenList([landing.to_json() for landing in self.flow]),
+                "stopped": self.stopped,
+                "left_behind": self.left_behind,
+            }
+        )
 
 
 def can_step(board: Board, origin: int, direction: str) -> bool:

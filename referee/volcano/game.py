@@ -111,3 +111,40 @@ class VolcanoGame(Game[VolcanoState]):
 
 
 GAME = VolcanoGame()
+
+
+def state_from_observation(observation: Mapping[str, JSON]) -> VolcanoState:
+    """The game a seat's observation shows, as a state to look ahead with (search bots).
+
+    Volcano hides nothing and keeps no chance after setup, so an observation holds every fact of the
+    state: the board, every seat's captures, the seat to move, this turn's moves, the counters, the
+    last eruption and the options. The variant is the one Volcano has; the seat count is the number
+    of capture lists. A finished game (``to_move`` null) is refused: there is nothing left to plan.
+    A field missing or of the wrong shape is a :class:`SetupError` naming it, as for ``load_state``.
+
+    >>> state = GAME.start(VARIANT, seats=3, seed=5)
+    >>> state.apply(state.legal_moves()[0])
+    >>> twin = state_from_observation(state.observation(2))
+    >>> twin.to_json() == state.to_json()
+    True
+    """
+    try:
+        to_move = observation["to_move"]
+        if to_move is None:
+            raise SetupError("the observation shows a finished game", "observation.to_move")
+        document = {
+            "variant": VARIANT,
+            "seats": len(observation["captures"]),
+            "options": observation["options"],
+            "board": observation["board"],
+            "captures": observation["captures"],
+            "to_move": to_move,
+            "turn_moves": observation["turn_moves"],
+            "turns_played": observation["turn"],
+            "passes_in_row": observation["passes_in_row"],
+            "last_eruption": observation["last_eruption"],
+            "outcome": None,
+        }
+    except (KeyError, TypeError) as error:
+        raise SetupError(f"not a Volcano observation: {error!r}", "observation") from None
+    return GAME.load_state(document)

@@ -57,10 +57,10 @@ def seeded_position(seats: int, rng: Rng) -> Position:
         if nests_fit(colours):
             break
     board = Board()
-    for index, colour in enumerate(colours):
-        if colour is not None:
-            board.stacks[index] = nest(colour)
-            board.caps[index] = CAP_ON_NEST.get(colour)
+    for index, placed in enumerate(colours):
+        if placed is not None:
+            board.stacks[index] = nest(placed)
+            board.caps[index] = CAP_ON_NEST.get(placed)
     return Position(board, [[] for _ in range(seats)], FIRST_SEAT)
 
 

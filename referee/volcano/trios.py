@@ -35,13 +35,19 @@ class Trios(NamedTuple):
         return {"single_colour": self.single_colour, "any_colour": self.any_colour}
 
 
+_NESTS: tuple[tuple[Piece, ...], ...] = tuple(
+    tuple(Piece(colour, size) for size in SIZES) for colour in Colour
+)
+
+
 def count_trios(pieces: Iterable[Piece]) -> Trios:
     held = Counter(pieces)
-    single = sum(min(held[Piece(colour, size)] for size in SIZES) for colour in Colour)
-    by_size: Counter[int] = Counter()
+    get = held.get
+    single = sum(min(get(small, 0), get(medium, 0), get(large, 0)) for small, medium, large in _NESTS)
+    by_size = dict.fromkeys(SIZES, 0)
     for piece, count in held.items():
         by_size[piece.size] += count
-    return Trios(single, min(by_size[size] for size in SIZES))
+    return Trios(single, min(by_size.values()))
 
 
 WIN_CONDITIONS: tuple[tuple[str, Callable[[Trios], bool]], ...] = (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -91,18 +92,37 @@ def test_the_observation_shows_the_whole_table_and_the_turn_so_far() -> None:
     json.dumps(state.observation(0))
 
 
-def test_views_are_copies_a_bot_cannot_change_the_game_through() -> None:
+def test_views_are_read_only_so_a_bot_cannot_change_the_game_or_later_views_through_them() -> None:
     state = game({(0, 0): "red1 red2 red3"}, {(0, 0): "black", (4, 4): "white"})
     state.apply(step(4, 4, "N"))
     state.apply(step(0, 0, "E"))
     before = canonical_json(state.to_json())
+    views_before = canonical_json([state.observation(1), state.legal_moves()])
 
     observed = state.observation(1)
-    observed["last_eruption"]["flow"].clear()
-    observed["board"][0][2]["stack"].clear()
-    state.legal_moves()[0]["from"][0] = 3
+    edits = [
+        lambda: observed["last_eruption"]["flow"].clear(),
+        lambda: observed["board"][0][2]["stack"].append({"colour": "red", "size": 1}),
+        lambda: observed.pop("board"),
+        lambda: state.legal_moves()[0]["from"].__setitem__(0, 3),
+        lambda: state.legal_moves()[0].update(dir="S"),
+    ]
+    for edit in edits:
+        with pytest.raises(TypeError, match="read-only"):
+            edit()
+    state.legal_moves().clear()  # the list itself is the caller's own
 
     assert canonical_json(state.to_json()) == before
+    assert canonical_json([state.observation(1), state.legal_moves()]) == views_before
+
+
+def test_a_copied_view_is_plain_json_to_edit() -> None:
+    state = game({(0, 0): "red1 red2 red3"}, {(0, 0): "black", (4, 4): "white"})
+    observed = copy.deepcopy(state.observation(0))
+    assert type(observed) is dict and type(observed["board"][0]) is list
+    observed["board"][0][0]["stack"].clear()
+    assert observed != state.observation(0)
+    assert json.loads(json.dumps(state.observation(0))) == state.observation(0)
 
 
 def test_a_state_document_loads_and_plays_on_identically() -> None:
@@ -127,7 +147,7 @@ def test_every_seat_sees_the_same_whole_table_and_nothing_beyond_the_state() -> 
     assert not {"seed", "rng"} & set(state.to_json())
     while state.outcome() is None:
         document = state.to_json()
-        views = [state.observation(seat) for seat in range(3)]
+        views = [dict(state.observation(seat)) for seat in range(3)]
         for seat, view in enumerate(views):
             assert view.pop("seat") == seat
             assert view == views[0]
@@ -152,3 +172,24 @@ def test_a_damaged_state_document_is_a_setup_error(damage, field: str) -> None:
     with pytest.raises(SetupError) as refused:
         GAME.load_state(document)
     assert refused.value.field_name == field
+
+
+def test_a_listed_move_and_its_plain_json_twin_play_the_same_and_unlisted_ones_are_refused() -> None:
+    # apply takes the listed objects themselves without reading them again: it must still judge them
+    # by the rules, exactly as it judges the same move spelled as plain JSON
+    start = game({(0, 0): "red1 red2 red3", (0, 2): "blue3"}, {(0, 0): "black"}, captures=["blue1", ""])
+    listed, plain = start.copy(), start.copy()
+    for _ in range(3):
+        move = listed.legal_moves()[-1]
+        listed.apply(move)
+        plain.apply(json.loads(json.dumps(move)))
+    assert canonical_json(listed.to_json()) == canonical_json(plain.to_json())
+
+    state = start.copy()
+    state.apply(step(0, 0, "E"))  # seat 0's turn ends with the eruption
+    stale = start.legal_moves()  # seat 0's moves of the old position, the very objects
+    before = canonical_json(state.to_json())
+    for move in stale:
+        with pytest.raises(IllegalMove):
+            state.apply(move)  # no cap on (0, 0) any more, and seat 1 holds no piece to play
+    assert canonical_json(state.to_json()) == before
