@@ -8,7 +8,8 @@ serve it::
     def choose(request):
         return request["legal_moves"][0]
 
-    run_bot(choose, secret="local")  # the secret `arena play` signs with; the registration's when deployed
+    if __name__ == "__main__":
+        run_bot(choose, secret="local")  # `arena play`'s default secret; the registration's when deployed
 
 It listens on 127.0.0.1 port :data:`DEFAULT_PORT` (8700; the ``PORT`` environment variable or the
 ``port`` argument say otherwise), away from ``arena serve`` (8000) and ``arena bots serve`` (8100),

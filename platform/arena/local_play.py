@@ -106,7 +106,16 @@ def _bot_maker(target: object, where: str, is_factory: bool) -> Callable[[int], 
         except (TypeError, ValueError):
             takes_seed = True
         maker = cast(Callable[..., Bot], target)
-        return (lambda seed: maker(seed)) if takes_seed else (lambda _seed: maker())
+
+        def make(seed: int) -> Bot:
+            try:
+                return maker(seed) if takes_seed else maker()
+            except Exception as error:  # the author's constructor: one line, never a traceback
+                call = f"{where}({'seed' if takes_seed else ''})"
+                raise UsageError(f"{call} raised {type(error).__name__}: {error}") from None
+
+        make(0)  # a constructor that cannot work is said before any game starts
+        return make
     function = cast(Callable[[Request], Any], target)
     return lambda _seed: cast(Bot, _FunctionBot(function))
 
@@ -161,11 +170,22 @@ class BotSource:
         return Player(self.name, LocalAgent(self.make(derive_seed(game_seed, "seat", seat, self.name))))
 
 
+def _checked_url(url: str) -> str:
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (reading it checks it)
+    except ValueError as error:
+        raise UsageError(f"{url!r} is not a valid URL: {error}") from None
+    if not parts.hostname:
+        raise UsageError(f"{url!r} has no host: give http://HOST:PORT/PATH")
+    return url
+
+
 def resolve_bot(game_id: str, spec: str) -> BotSource:
     """An http(s) URL, ``path/to/file.py``, ``module:function`` (a class there is a bot class) or a
     reference bot's name."""
     if spec.startswith(("http://", "https://")):
-        return BotSource(spec)
+        return BotSource(_checked_url(spec))
     if spec.endswith(".py"):
         module = _load_file(spec)
         for attribute in BOT_NAMES_IN_FILES:

@@ -133,12 +133,14 @@ def test_the_readme_bot_plays_the_readme_arena_play_command_without_a_fault(tmp_
         argv = shlex.split(command.replace(f":{DEFAULT_PORT}/", f":{port}/"))
         assert argv[0].endswith("arena")
         assert main(argv[1:]) == 0
+        # the same file, in-process (its run_bot is not reached: it is not __main__ there)
+        assert main(["play", "vulkan", "--bots", f"{bot_file},random"]) == 0
     finally:
         process.terminate()
         process.wait(timeout=10)
-    out = capsys.readouterr().out
-    assert "no faults" in out and "forfeit" not in out.lower().replace("forfeits", "")
-    row = next(line.split() for line in out.splitlines() if line.strip().startswith("0 "))
+    over_http, in_process = capsys.readouterr().out.split("vulkan / competitive, seed 0")
+    assert over_http.count("no faults") == 1 and in_process.count("no faults") == 1
+    row = next(line.split() for line in over_http.splitlines() if line.strip().startswith("0 "))
     assert row[-1] == f"http://127.0.0.1:{port}/" and row[-2] == "0"  # seat 0: no forfeits
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
 import socket
+import sys
 from pathlib import Path
 
 import pytest
@@ -166,6 +168,9 @@ def test_a_broken_bot_file_is_one_line_and_exit_2(tmp_path: Path, source: str, m
         (["--bots", "no_such_module_anywhere:choose,random"], "cannot import no_such_module_anywhere"),
         (["--bots", "json:no_such_function,random"], "module json has no 'no_such_function'"),
         (["--bots", "random,random", "--games", "0"], "--games must be at least 1"),
+        (["--bots", "http://,random"], "'http://' has no host"),
+        (["--bots", "http://127.0.0.1:99999/,random"], "is not a valid URL"),
+        (["--bots", "http://[::1/,random"], "is not a valid URL"),
     ],
 )
 def test_bad_bots_and_game_counts_are_refused(argv: list[str], message: str, capsys) -> None:
@@ -265,3 +270,27 @@ def test_help_names_the_default_secret_and_the_bot_forms(capsys) -> None:
         main(["play", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "default 'local'" in out and "file.py" in out and "module:function" in out
+
+
+@pytest.mark.usefixtures("nim_bots")
+def test_a_bot_class_that_cannot_be_built_is_said_before_any_game(tmp_path: Path, capsys) -> None:
+    bot = _write(tmp_path / "two_args.py", "class Bot:\n    def __init__(self, seed, other):\n        pass\n")
+    assert main(["play", "nim", "--bots", f"{bot},random"]) == 2
+    err = capsys.readouterr().err
+    assert ":Bot(seed) raised TypeError" in err and err.count("\n") == 1
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.usefixtures("nim_bots")
+def test_on_a_terminal_progress_is_one_bar_redrawn_in_place(monkeypatch, capsys) -> None:
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["play", "nim", "--bots", "random,random", "--games", "3"]) == 0
+    drawn = terminal.getvalue()
+    assert drawn.count("\n") == 1 and drawn.endswith("\n")  # one line, finished once
+    assert [f"] {n}/3 games" in drawn for n in (1, 2, 3)] == [True] * 3
+    assert "game 1/3:" not in drawn  # the plain per-game lines are for logs and pipes
