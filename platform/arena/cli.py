@@ -1,8 +1,9 @@
 """The ``arena`` command.
 
-Subcommands: ``play`` (a whole match in-process), ``replay verify``, ``bots serve`` (every reference
-bot over HTTP), and the platform's own ``serve``, ``worker`` and ``demo`` (:mod:`arena.commands`).
-Bad input prints one line on stderr and exits 2; a replay that does not verify exits 1.
+Subcommands: ``play`` (whole matches in-process, with win rates and each seat's first fault),
+``replay verify``, ``bots serve`` (every reference bot over HTTP), and the platform's own ``serve``,
+``worker`` and ``demo`` (:mod:`arena.commands`). Bad input prints one line on stderr and exits 2; a
+replay that does not verify exits 1; faults of the bots in ``play`` are results, exit 0.
 """
 
 from __future__ import annotations
