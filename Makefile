@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test test-fast lint bench clean browser
+.PHONY: install demo test test-fast lint bench clean browser node
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +17,7 @@ install: $(STAMP)
 demo: install  ## the platform on its embedded default: reference bots, a tournament per game
 	$(VENV)/bin/arena demo
 
-test: install browser  ## the whole suite, integration and browser tests included (they start redis-server if needed)
+test: install browser node  ## the whole suite, integration and browser tests included (they start redis-server if needed)
 	$(PY) -m pytest -q
 
 test-fast: install  ## everything that needs no socket, process or Redis
@@ -28,6 +28,12 @@ browser:  ## headless Chromium and its driver (Debian packages) for the browser 
 		if [ "$$(id -u)" = 0 ]; then \
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
 		else echo "chromium/chromium-driver missing and not root: run 'sudo make browser' for the browser tests"; fi; }
+
+node:  ## Node (Debian's nodejs) for the starter JavaScript bot's tests, when missing and when root
+	@command -v node >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; \
+		else echo "node missing and not root: run 'sudo make node' for the JavaScript bot's tests"; fi; }
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -8,7 +8,12 @@ serve it::
     def choose(request):
         return request["legal_moves"][0]
 
-    run_bot(choose, secret="the secret from registration", port=8000)
+    if __name__ == "__main__":
+        run_bot(choose, secret="local")  # `arena play`'s default secret; the registration's when deployed
+
+It listens on 127.0.0.1 port :data:`DEFAULT_PORT` (8700; the ``PORT`` environment variable or the
+``port`` argument say otherwise), away from ``arena serve`` (8000) and ``arena bots serve`` (8100),
+and says where it listens when it starts.
 
 The helper answers ``start`` and ``end`` notices, checks ``X-Arena-Signature`` on every request
 when given the secret (401 otherwise), and turns the function's return value into
@@ -25,6 +30,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import socket
 import sys
 import threading
 from collections import OrderedDict
@@ -43,6 +50,9 @@ BotSource = Callable[[Request], Bot]
 """Builds the bot that plays one seat of one match, from that match's first request."""
 
 MAX_LIVE_MATCHES = 10_000
+
+DEFAULT_PORT = 8700
+"""Where :func:`run_bot` listens unless told: not the platform's own ports (8000, 8100)."""
 
 
 class _FunctionBot:
@@ -182,7 +192,8 @@ class KeepAliveHandler(BaseHTTPRequestHandler):
             self.close_connection = True
             self._reply("500 Internal Server Error", [("Content-Type", "text/plain")], [b"server error"])
             return
-        self._reply(*status_and_headers, content)
+        status, headers = status_and_headers
+        self._reply(status, headers, content)
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = _serve
 
@@ -235,14 +246,43 @@ def serve_app_in_thread(app: Flask, host: str = "127.0.0.1", port: int = 0) -> t
     return server, f"http://{host}:{server.port}"
 
 
+def _port_from_environment() -> int:
+    text = os.environ.get("PORT", "")
+    if not text:
+        return DEFAULT_PORT
+    if not text.isdecimal() or not 0 < int(text) < 65536:
+        raise SystemExit(f"PORT must be a port number (1-65535), not {text!r}")
+    return int(text)
+
+
 def run_bot(
     choose: Callable[[Request], dict[str, Any]] | None = None,
     *,
     factory: BotSource | None = None,
     secret: str | None = None,
     host: str = "127.0.0.1",
-    port: int = 8000,
+    port: int | None = None,
+    path: str = "/",
 ) -> None:
-    """Serve a bot until interrupted (a threaded development server: fine for one bot's matches)."""
-    app = create_bot_app(choose, factory=factory, secret=secret)
-    make_server(host, port, app, threaded=True, request_handler=KeepAliveHandler).serve_forever()  # type: ignore[arg-type]
+    """Serve a bot until interrupted (a threaded development server: fine for one bot's matches).
+
+    ``port``: the argument, else the ``PORT`` environment variable, else :data:`DEFAULT_PORT`. The
+    address it listens on is printed once it does, so ``arena play`` can be pointed at it."""
+    app = create_bot_app(choose, factory=factory, secret=secret, path=path)
+    chosen = port if port is not None else _port_from_environment()
+    try:  # werkzeug would print its own advice and exit; say it here, PORT included
+        socket.create_server((host, chosen)).close()
+    except OSError as error:
+        raise SystemExit(
+            f"cannot listen on {host} port {chosen}: {error.strerror or error} "
+            "(another bot or server there? pass port= or set PORT)"
+        ) from None
+    server = make_server(host, chosen, app, threaded=True, request_handler=KeepAliveHandler)  # type: ignore[arg-type]
+    signed = "requests must be signed with the given secret" if secret is not None else "no signature check"
+    print(f"bot listening on http://{host}:{server.port}{path} ({signed}); Ctrl-C stops it", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()

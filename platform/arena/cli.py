@@ -1,8 +1,9 @@
 """The ``arena`` command.
 
-Subcommands: ``play`` (a whole match in-process), ``replay verify``, ``bots serve`` (every reference
-bot over HTTP), and the platform's own ``serve``, ``worker`` and ``demo`` (:mod:`arena.commands`).
-Bad input prints one line on stderr and exits 2; a replay that does not verify exits 1.
+Subcommands: ``play`` (whole matches in-process, with win rates and each seat's first fault),
+``replay verify``, ``bots serve`` (every reference bot over HTTP), and the platform's own ``serve``,
+``worker`` and ``demo`` (:mod:`arena.commands`). Bad input prints one line on stderr and exits 2; a
+replay that does not verify exits 1; faults of the bots in ``play`` are results, exit 0.
 """
 
 from __future__ import annotations
@@ -13,22 +14,67 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 from arena import archive_command, ratings_cli
 from arena.commands import add_commands, port_number
 from arena.local_play import (
+    BOT_NAMES_IN_FILES,
+    DEFAULT_SECRET,
     LocalMatch,
     UsageError,
+    format_faults,
     format_result,
+    format_summary,
     load_json_file,
     parse_option,
-    play,
+    play_games,
     verify_file,
 )
 from arena.replay_show import add_show_command
 from referee.game import SetupError
 from referee.match import DEFAULT_MAX_FAULTS, TimeControl
 from referee.registry import GAME_MODULES
+from referee.replay import Replay
+
+
+class _Progress:
+    """Games played, on stderr: a bar redrawn in place on a terminal, a plain line per game
+    otherwise (a log or a pipe keeps something readable)."""
+
+    def __init__(self, games: int, stream: TextIO) -> None:
+        self.games = games
+        self.stream = stream
+        self.live = stream.isatty()
+        self.done = 0
+        self.moves = 0
+
+    def move(self, index: int, _move: object) -> None:
+        self.moves += 1
+        if self.live and self.moves % 25 == 0:
+            self._draw(f"game {index + 1}, move {self.moves}")
+
+    def game(self, index: int, replay: Replay) -> None:
+        self.done = index + 1
+        self.moves = 0
+        if self.live:
+            self._draw("")
+            if self.done == self.games:
+                self.stream.write("\n")
+        else:
+            faults = sum(seat.fault_count for seat in replay.seats)
+            self.stream.write(
+                f"game {self.done}/{self.games}: seed {replay.spec.seed}, {len(replay.moves)} moves, "
+                f"{faults} faults\n"
+            )
+        self.stream.flush()
+
+    def _draw(self, note: str) -> None:
+        width = 30
+        filled = width * self.done // self.games
+        bar = "#" * filled + "." * (width - filled)
+        self.stream.write(f"\r[{bar}] {self.done}/{self.games} games  {note:<24}")
+        self.stream.flush()
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -48,13 +94,28 @@ def _play(args: argparse.Namespace) -> int:
         max_faults=args.max_faults,
         secret=args.secret,
     )
-    replay = play(match)
-    print(format_result(replay))
+    progress = _Progress(args.games, sys.stderr)
+    replays = play_games(match, args.games, on_move=progress.move, on_game=progress.game)
+    if len(replays) == 1:
+        print(format_result(replays[0]))
+    else:
+        print(format_summary(match, replays))
+    faults = format_faults(match, replays)
+    print(faults or "no faults")
     if args.replay:
-        Path(args.replay).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.replay).write_text(json.dumps(replay.to_json(), indent=1) + "\n")
-        print(f"replay written to {args.replay}")
+        for path, replay in zip(_replay_paths(Path(args.replay), len(replays)), replays, strict=True):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(replay.to_json(), indent=1) + "\n")
+        written = args.replay if len(replays) == 1 else f"{_replay_paths(Path(args.replay), 1)[0]} ..."
+        print(f"replay written to {written}")
     return 0
+
+
+def _replay_paths(path: Path, games: int) -> list[Path]:
+    """One game: the path as given; several: ``out-1.json``, ``out-2.json``..."""
+    if games == 1:
+        return [path]
+    return [path.with_name(f"{path.stem}-{index}{path.suffix}") for index in range(1, games + 1)]
 
 
 def _replay_verify(args: argparse.Namespace) -> int:
@@ -90,14 +151,27 @@ def build_parser() -> argparse.ArgumentParser:
 
     play_parser = commands.add_parser(
         "play",
-        help="play one match in-process and print the result",
-        description="Play a whole match in-process, no server: each bot is a reference bot's name or the "
-        "http(s) URL of a bot endpoint.",
+        help="play matches in-process and print the results and each seat's first fault",
+        description="Play whole matches in-process, no server. Each bot is an http(s) URL (requests "
+        f"signed with --secret, default {DEFAULT_SECRET!r}), a reference bot's name, path/to/file.py "
+        f"(defining {' or '.join(BOT_NAMES_IN_FILES)}: a Bot class or factory, called with a seed, whose "
+        "objects have choose(request); or a choose(request) function returning one of legal_moves) or "
+        "module:function (a choose function, or a bot class). Faults are results: the exit status is "
+        "0 when the games ran, and each faulty seat's first fault is printed with a hint.",
     )
     play_parser.add_argument("game", choices=sorted(GAME_MODULES), help="game id")
     play_parser.add_argument("--variant", help="variant (default: the game's default)")
-    play_parser.add_argument("--bots", required=True, help="comma-separated, in seat order: names or URLs")
-    play_parser.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    play_parser.add_argument(
+        "--bots",
+        required=True,
+        help="comma-separated, in seat order: URLs, reference bot names, file.py or module:function",
+    )
+    play_parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the first game; the others' derive from it (default 0)"
+    )
+    play_parser.add_argument(
+        "--games", type=int, default=1, help="games to play, seats as given (default 1); prints win rates"
+    )
     play_parser.add_argument(
         "--option",
         action="append",
@@ -116,8 +190,15 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_MAX_FAULTS,
         help=f"faults before a seat forfeits (default {DEFAULT_MAX_FAULTS})",
     )
-    play_parser.add_argument("--secret", default="local", help="HMAC secret for URL bots (default 'local')")
-    play_parser.add_argument("--replay", metavar="FILE", help="write the replay here")
+    play_parser.add_argument(
+        "--secret",
+        default=DEFAULT_SECRET,
+        help=f"the secret URL bots' requests are signed with (X-Arena-Signature); the bot must verify "
+        f"with the same one (default {DEFAULT_SECRET!r})",
+    )
+    play_parser.add_argument(
+        "--replay", metavar="FILE", help="write the replay here (several games: FILE-1.json, FILE-2.json...)"
+    )
     play_parser.set_defaults(func=_play)
 
     replay_parser = commands.add_parser("replay", help="work with replay files")

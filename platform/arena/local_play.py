@@ -1,29 +1,45 @@
-"""``arena play`` and ``arena replay verify``: a whole match in-process, no server, no queue.
+"""``arena play`` and ``arena replay verify``: whole matches in-process, no server, no queue.
 
-Bot authors use it to test an endpoint against the reference bots before registering it; the
-replay it writes is the same ``arena-replay/1`` document the platform stores.
+Bot authors use it to test a bot (an endpoint, a Python file, a module's function) against the
+reference bots before registering it: one game, or many with win rates, and each seat's first fault
+explained. The replay it writes is the same ``arena-replay/1`` document the platform stores.
 """
 
 from __future__ import annotations
 
 import gzip
+import importlib
+import importlib.util
+import inspect
 import json
+import math
+import os
+import sys
 import uuid
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, cast
+from urllib.parse import urlsplit
 
-from bots.registry import UnknownBot, make_bot
+from bots import registry as bot_registry
 from referee.agents import HttpAgent, LocalAgent
+from referee.bot import Bot, Request
 from referee.endpoints import EndpointPolicy
 from referee.game import JSON, SetupError
 from referee.match import MatchSpec, TimeControl
-from referee.replay import Replay, verify_replay
+from referee.protocol import Fault
+from referee.replay import MoveRecord, Replay, verify_replay
 from referee.rng import derive_seed
 from referee.runner import Player, run_match
 
 LOCAL_POLICY = EndpointPolicy.from_text("0.0.0.0/0,::/0")
 """Local play calls whatever the user names, their own machine included: it runs on their behalf."""
+
+DEFAULT_SECRET = "local"
+"""What ``arena play`` signs URL bots' requests with unless ``--secret`` says otherwise."""
 
 
 class UsageError(ValueError):
@@ -40,7 +56,7 @@ class LocalMatch:
     setup: dict[str, JSON] | None
     time: TimeControl
     max_faults: int
-    secret: str
+    secret: str = DEFAULT_SECRET
 
 
 def parse_option(text: str) -> tuple[str, JSON]:
@@ -66,33 +82,296 @@ def load_json_file(path: str, what: str) -> Any:
         raise UsageError(f"{what} {path} is not JSON: {error}") from None
 
 
-def player(match: LocalMatch, seat: int, spec: str) -> Player:
-    if spec.startswith(("http://", "https://")):
-        return Player(spec, HttpAgent(spec, match.secret, LOCAL_POLICY))
+# --- which bot plays a seat -------------------------------------------------------------------
+
+BOT_NAMES_IN_FILES = ("Bot", "choose")
+"""What ``arena play`` looks for in a ``file.py`` bot, in this order: ``Bot``, a class or factory
+called once per game and seat (with that seat's seed when it takes an argument) and returning an
+object with ``choose(request)``; else ``choose(request)``, a function returning one of the
+request's ``legal_moves``."""
+
+
+class _FunctionBot:
+    def __init__(self, choose: Callable[[Request], Any]) -> None:
+        self.choose = choose
+
+
+def _bot_maker(target: object, where: str, is_factory: bool) -> Callable[[int], Bot]:
+    """Seed -> a fresh bot, from a loaded object: a class or factory, or a choose function."""
+    if not callable(target):
+        raise UsageError(f"{where} is not callable")
+    if is_factory:
+        try:
+            takes_seed = len(inspect.signature(target).parameters) > 0
+        except (TypeError, ValueError):
+            takes_seed = True
+        maker = cast(Callable[..., Bot], target)
+
+        def make(seed: int) -> Bot:
+            try:
+                return maker(seed) if takes_seed else maker()
+            except Exception as error:  # the author's constructor: one line, never a traceback
+                call = f"{where}({'seed' if takes_seed else ''})"
+                raise UsageError(f"{call} raised {type(error).__name__}: {error}") from None
+
+        make(0)  # a constructor that cannot work is said before any game starts
+        return make
+    function = cast(Callable[[Request], Any], target)
+    return lambda _seed: cast(Bot, _FunctionBot(function))
+
+
+def _load_file(path: str) -> ModuleType:
+    file = Path(path)
+    if not file.is_file():
+        raise UsageError(f"no bot file {path}")
+    spec = importlib.util.spec_from_file_location(f"arena_play_bot_{uuid.uuid4().hex[:8]}", file)
+    if spec is None or spec.loader is None:
+        raise UsageError(f"cannot load {path} as Python")
+    module = importlib.util.module_from_spec(spec)
+    folder = str(file.resolve().parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)  # so the bot's own helper modules beside it import
     try:
-        bot = make_bot(match.game_id, spec, derive_seed(match.seed, "seat", seat, spec))
-    except UnknownBot as error:
-        raise UsageError(f"{error}, or give an http(s) URL") from None
-    return Player(spec, LocalAgent(bot))
+        spec.loader.exec_module(module)
+    except Exception as error:  # the author's code: one line, never a traceback
+        raise UsageError(f"cannot load {path}: {type(error).__name__}: {error}") from None
+    return module
 
 
-def play(match: LocalMatch) -> Replay:
-    """Play the match; returns the replay. Raises :class:`UsageError` or :class:`SetupError`."""
-    spec = MatchSpec.build(
+def _load_attribute(text: str) -> object:
+    module_name, _, attribute = text.partition(":")
+    if not module_name or not attribute:
+        raise UsageError(f"{text!r}: give module:function")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # the author's own modules, as `python -c` would find them
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as error:
+        raise UsageError(f"cannot import {module_name}: {type(error).__name__}: {error}") from None
+    target: object = module
+    for part in attribute.split("."):
+        if not hasattr(target, part):
+            raise UsageError(f"module {module_name} has no {attribute!r}")
+        target = getattr(target, part)
+    return target
+
+
+@dataclass(frozen=True)
+class BotSource:
+    """One seat's bot as named on the command line: resolved once, made afresh for every game."""
+
+    name: str
+    make: Callable[[int], Bot] | None = None
+    """Seed -> an in-process bot; None for a URL."""
+
+    def player(self, match: LocalMatch, seat: int, game_seed: int) -> Player:
+        if self.make is None:
+            return Player(self.name, HttpAgent(self.name, match.secret, LOCAL_POLICY))
+        return Player(self.name, LocalAgent(self.make(derive_seed(game_seed, "seat", seat, self.name))))
+
+
+def _checked_url(url: str) -> str:
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (reading it checks it)
+    except ValueError as error:
+        raise UsageError(f"{url!r} is not a valid URL: {error}") from None
+    if not parts.hostname:
+        raise UsageError(f"{url!r} has no host: give http://HOST:PORT/PATH")
+    return url
+
+
+def resolve_bot(game_id: str, spec: str) -> BotSource:
+    """An http(s) URL, ``path/to/file.py``, ``module:function`` (a class there is a bot class) or a
+    reference bot's name."""
+    if spec.startswith(("http://", "https://")):
+        return BotSource(_checked_url(spec))
+    if spec.endswith(".py"):
+        module = _load_file(spec)
+        for attribute in BOT_NAMES_IN_FILES:
+            if hasattr(module, attribute):
+                target = getattr(module, attribute)
+                return BotSource(spec, _bot_maker(target, f"{spec}:{attribute}", attribute == "Bot"))
+        raise UsageError(f"{spec} defines neither {' nor '.join(BOT_NAMES_IN_FILES)}")
+    if ":" in spec:
+        target = _load_attribute(spec)
+        return BotSource(spec, _bot_maker(target, spec, isinstance(target, type)))
+    factories = bot_registry.bots_for(game_id)
+    if spec not in factories:
+        known = ", ".join(sorted(factories)) or "none"
+        raise UsageError(
+            f"no reference bot {spec!r} for {game_id} (reference bots: {known}), "
+            "or give an http(s) URL, a file.py or module:function"
+        )
+    factory = factories[spec]
+    return BotSource(spec, lambda seed: factory(seed))
+
+
+# --- playing ----------------------------------------------------------------------------------
+
+
+def game_seeds(seed: int, games: int) -> list[int]:
+    """The first game plays ``seed`` itself (so ``--seed`` alone replays it), the others seeds
+    derived from it; every game's seed is printed with its first fault."""
+    return [seed if index == 0 else derive_seed(seed, "game", index) for index in range(games)]
+
+
+def _spec(match: LocalMatch, seed: int) -> MatchSpec:
+    return MatchSpec.build(
         game=match.game_id,
         variant=match.variant,
         bots=match.bots,
-        seed=match.seed,
+        seed=seed,
         options=match.options,
         setup=match.setup,
         time=match.time,
         max_faults=match.max_faults,
     )
-    players = [player(match, seat, name) for seat, name in enumerate(match.bots)]
-    return run_match(f"local-{uuid.uuid4().hex[:12]}", spec, players)
+
+
+def play(
+    match: LocalMatch,
+    sources: Sequence[BotSource] | None = None,
+    on_move: Callable[[MoveRecord], None] | None = None,
+) -> Replay:
+    """Play one match from ``match.seed``; returns the replay. Raises :class:`UsageError` or
+    :class:`SetupError`."""
+    spec = _spec(match, match.seed)
+    if sources is None:
+        sources = [resolve_bot(match.game_id, name) for name in match.bots]
+    players = [source.player(match, seat, match.seed) for seat, source in enumerate(sources)]
+    return run_match(f"local-{uuid.uuid4().hex[:12]}", spec, players, on_move)
+
+
+def play_games(
+    match: LocalMatch,
+    games: int,
+    on_move: Callable[[int, MoveRecord], None] | None = None,
+    on_game: Callable[[int, Replay], None] | None = None,
+) -> list[Replay]:
+    """``games`` games, seats as given, from :func:`game_seeds`, one after the other."""
+    if games < 1:
+        raise UsageError("--games must be at least 1")
+    _spec(match, match.seed)  # a bad variant, option or setup: said before any bot is loaded
+    sources = [resolve_bot(match.game_id, name) for name in match.bots]
+    replays: list[Replay] = []
+    for index, seed in enumerate(game_seeds(match.seed, games)):
+        hook = None if on_move is None else _bind_game(on_move, index)
+        replays.append(play(replace(match, seed=seed), sources, hook))
+        if on_game is not None:
+            on_game(index, replays[-1])
+    return replays
+
+
+def _bind_game(on_move: Callable[[int, MoveRecord], None], index: int) -> Callable[[MoveRecord], None]:
+    return lambda move: on_move(index, move)
+
+
+# --- results ----------------------------------------------------------------------------------
+
+
+def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% for z = 1.96). Unlike the normal
+    approximation it stays inside [0, 1] and is sound at a few games or at 0 and all wins."""
+    if games <= 0:
+        return 0.0, 1.0
+    rate = wins / games
+    z2 = z * z
+    denominator = 1 + z2 / games
+    centre = (rate + z2 / (2 * games)) / denominator
+    half = z * math.sqrt(rate * (1 - rate) / games + z2 / (4 * games * games)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class FirstFault:
+    game: int
+    """0-based index of the game."""
+    seed: int
+    turn: int
+    kind: str
+    detail: str
+
+
+@dataclass
+class SeatSummary:
+    seat: int
+    name: str
+    games: int = 0
+    wins: int = 0
+    score_total: float = 0.0
+    forfeits: int = 0
+    fault_kinds: Counter[str] = field(default_factory=Counter)
+    first_fault: FirstFault | None = None
+
+    @property
+    def mean_score(self) -> float:
+        return self.score_total / self.games if self.games else 0.0
+
+
+def _won(replay: Replay, seat: int) -> bool:
+    if replay.result.team_won is not None:
+        return replay.result.team_won
+    return replay.result.places[seat] == 1
+
+
+def summarize(replays: Sequence[Replay]) -> list[SeatSummary]:
+    """Per seat: wins (first place, shared included; in a team game the team's win), scores,
+    forfeits, faults by kind, and the first fault (the earliest game, then turn)."""
+    summaries = [SeatSummary(seat.seat, seat.name) for seat in replays[0].seats]
+    for index, replay in enumerate(replays):
+        for summary in summaries:
+            seat = replay.seats[summary.seat]
+            summary.games += 1
+            summary.wins += _won(replay, summary.seat)
+            summary.score_total += replay.result.scores[summary.seat]
+            summary.forfeits += seat.forfeited
+            summary.fault_kinds.update(seat.faults)
+        for move in replay.moves:
+            summary = summaries[move.seat]
+            if move.fault is None or move.fault.kind == Fault.FORFEITED or summary.first_fault is not None:
+                continue
+            summary.first_fault = FirstFault(
+                index, replay.spec.seed, move.turn, move.fault.kind.value, move.fault.detail
+            )
+    return summaries
+
+
+def fault_hint(fault: FirstFault, bot: str, match: LocalMatch) -> str:
+    """What the bot's author can do about a fault, in one line."""
+    kind, detail = fault.kind, fault.detail
+    if kind == Fault.HTTP_STATUS:
+        if detail.endswith(" 401"):
+            return (
+                "check --secret: the bot must verify with the secret arena play signs with "
+                f"(here {match.secret!r})"
+            )
+        if detail.endswith((" 404", " 405")):
+            return f"check the URL's path: the bot must answer POST requests at {bot}"
+        return 'the bot must answer HTTP 200 with {"move": ...}'
+    if kind == Fault.TIMEOUT:
+        bank = f", plus a {match.time.bank_ms} ms bank per seat" if match.time.bank_ms else ""
+        return (
+            f"each move must be answered within {match.time.move_ms} ms{bank} "
+            "(--move-ms, --bank-ms), connecting and reading included"
+        )
+    if kind == Fault.CONNECTION:
+        where = urlsplit(bot)
+        port = where.port or (443 if where.scheme == "https" else 80)
+        if "refused" in detail.lower():
+            return f"nothing listens on {where.hostname} port {port}: is the bot running, and on that port?"
+        return f"the connection to {where.hostname} port {port} broke: did the bot crash or close it?"
+    if kind == Fault.ILLEGAL_MOVE:
+        return "the move must be one of the request's legal_moves, compared as JSON (same keys and values)"
+    if kind == Fault.INVALID_RESPONSE:
+        return 'answer with a JSON object {"move": <one of legal_moves>}'
+    if kind == Fault.BOT_ERROR:
+        return f"the bot raised an exception; --seed {fault.seed} --games 1 plays that game again"
+    return ""
 
 
 def format_result(replay: Replay) -> str:
+    """One game: how it ended, each seat's place, score and faults."""
     result = replay.result
     spec = replay.spec
     lines = [
@@ -111,6 +390,45 @@ def format_result(replay: Replay) -> str:
     return "\n".join(lines)
 
 
+def format_summary(match: LocalMatch, replays: Sequence[Replay]) -> str:
+    """Several games: each seat's wins, win rate with its 95% Wilson interval, mean score, forfeits."""
+    spec = replays[0].spec
+    lines = [
+        f"{spec.game} / {spec.variant}: {len(replays)} games from seed {match.seed}",
+        f"{'seat':>4}  {'wins':>5}  {'win rate (95% interval)':<23}  {'mean score':>10}  "
+        f"{'forfeits':>8}  bot",
+    ]
+    for summary in summarize(replays):
+        low, high = wilson_interval(summary.wins, summary.games)
+        rate = f"{summary.wins / summary.games:.0%} ({low:.0%}-{high:.0%})"
+        lines.append(
+            f"{summary.seat:>4}  {summary.wins:>5}  {rate:<23}  {summary.mean_score:>10.4g}  "
+            f"{summary.forfeits:>8}  {summary.name}"
+        )
+    return "\n".join(lines)
+
+
+def format_faults(match: LocalMatch, replays: Sequence[Replay]) -> str:
+    """Each seat that faulted: its faults by kind, its forfeits, its first fault and a hint. Empty
+    when no seat faulted."""
+    lines: list[str] = []
+    for summary in summarize(replays):
+        fault = summary.first_fault
+        if fault is None:
+            continue
+        counts = ", ".join(f"{count} {kind}" for kind, count in sorted(summary.fault_kinds.items()))
+        headline = f"seat {summary.seat} ({summary.name}): {counts}"
+        if summary.forfeits:
+            headline += f"; FORFEITED {summary.forfeits} of {summary.games} games"
+        where = f"game {fault.game + 1} (seed {fault.seed}), " if len(replays) > 1 else ""
+        lines.append(headline)
+        lines.append(f"  first fault: {where}turn {fault.turn}: {fault.kind}: {fault.detail}")
+        hint = fault_hint(fault, summary.name, match)
+        if hint:
+            lines.append(f"  hint: {hint}")
+    return "\n".join(["faults:", *lines]) if lines else ""
+
+
 def verify_file(path: str) -> tuple[list[str], dict[str, Any]]:
     replay = load_json_file(path, "replay")
     if not isinstance(replay, dict):
@@ -118,4 +436,20 @@ def verify_file(path: str) -> tuple[list[str], dict[str, Any]]:
     return verify_replay(replay), replay
 
 
-__all__ = ["LocalMatch", "SetupError", "UsageError", "format_result", "parse_option", "play", "verify_file"]
+__all__ = [
+    "DEFAULT_SECRET",
+    "LocalMatch",
+    "SetupError",
+    "UsageError",
+    "format_faults",
+    "format_result",
+    "format_summary",
+    "game_seeds",
+    "parse_option",
+    "play",
+    "play_games",
+    "resolve_bot",
+    "summarize",
+    "verify_file",
+    "wilson_interval",
+]

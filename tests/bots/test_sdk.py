@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
+import queue
+import re
+import shlex
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
 
-from bots.sdk import create_bot_app
+import pytest
+
+from arena.cli import main
+from bots.sdk import DEFAULT_PORT, create_bot_app, run_bot
 from referee.protocol import SIGNATURE_HEADER, encode, sign
 
 SECRET = "s3cret"
@@ -66,3 +78,79 @@ def test_garbage_is_a_400_not_a_crash() -> None:
     client = create_bot_app(lambda request: {}, secret=None).test_client()
     assert client.post("/", data=b"not json").status_code == 400
     assert client.post("/", data=json.dumps({"type": "dance"})).status_code == 400
+
+
+# --- the README's bot, exactly as written, against `arena play` exactly as written ---------------
+
+
+def _readme_section() -> str:
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    start = text.index("## Writing a bot")
+    return text[start : text.index("\n## ", start + 1)]
+
+
+def _code_block(section: str, language: str) -> str:
+    match = re.search(rf"```{language}\n(.*?)```", section, re.S)
+    assert match, f"no {language} block in the README's 'Writing a bot'"
+    return match.group(1)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _first_line(process: subprocess.Popen[str], timeout_s: float) -> str:
+    """The process's first line of output, or '' when it printed none in time."""
+    assert process.stdout is not None
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: lines.put(process.stdout.readline()), daemon=True).start()  # type: ignore[union-attr]
+    try:
+        return lines.get(timeout=timeout_s)
+    except queue.Empty:
+        return ""
+
+
+@pytest.mark.integration
+def test_the_readme_bot_plays_the_readme_arena_play_command_without_a_fault(tmp_path: Path, capsys) -> None:
+    section = _readme_section()
+    bot_file = tmp_path / "my_bot.py"
+    bot_file.write_text(_code_block(section, "python"))
+    command = next(line for line in _code_block(section, "sh").splitlines() if " play " in line)
+    assert f":{DEFAULT_PORT}/" in command  # the README points arena play where the SDK listens
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, str(bot_file)],
+        env={**os.environ, "PORT": str(port), "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        banner = _first_line(process, 30.0)
+        assert f"bot listening on http://127.0.0.1:{port}/" in banner, banner
+        argv = shlex.split(command.replace(f":{DEFAULT_PORT}/", f":{port}/"))
+        assert argv[0].endswith("arena")
+        assert main(argv[1:]) == 0
+        # the same file, in-process (its run_bot is not reached: it is not __main__ there)
+        assert main(["play", "vulkan", "--bots", f"{bot_file},random"]) == 0
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    over_http, in_process = capsys.readouterr().out.split("vulkan / competitive, seed 0")
+    assert over_http.count("no faults") == 1 and in_process.count("no faults") == 1
+    row = next(line.split() for line in over_http.splitlines() if line.strip().startswith("0 "))
+    assert row[-1] == f"http://127.0.0.1:{port}/" and row[-2] == "0"  # seat 0: no forfeits
+
+
+@pytest.mark.integration
+def test_a_busy_port_is_one_clear_line_not_a_traceback() -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        with pytest.raises(SystemExit) as exited:
+            run_bot(lambda request: request["legal_moves"][0], port=port)
+    assert f"cannot listen on 127.0.0.1 port {port}" in str(exited.value.code)
+    assert "set PORT" in str(exited.value.code)
