@@ -6,19 +6,19 @@ of keep-alive connections wait at once without a thread each. Not a benchmark it
 
 from __future__ import annotations
 
-from gevent import monkey
-
-monkey.patch_all()
-
-import sys  # noqa: E402
-import time  # noqa: E402
-
-from gevent.pywsgi import WSGIServer  # noqa: E402
-
-from bots.sdk import create_bot_app  # noqa: E402
+import sys
 
 
 def main(port: int, delay_ms: float, secret: str) -> None:
+    from gevent import monkey
+
+    monkey.patch_all()  # only when run: importing this module patches nothing
+    import time
+
+    from gevent.pywsgi import WSGIServer
+
+    from bots.sdk import create_bot_app
+
     def choose(request: dict) -> dict:
         if delay_ms:
             time.sleep(delay_ms / 1000.0)
