@@ -5,7 +5,8 @@ Run as ``python -m tests.platform.web.screenshots DIR`` (default ``docs/images``
 Runs the embedded platform with every reference bot of Volcano and Vulkan! (two copies of each, each
 copy served by its own bot server so it keeps its own secret), plays a round robin per game, starts
 a Boulderville tournament so that something is in progress, and saves ``home.png``, ``ladder.png``
-and ``match.png`` in DIR, as headless Chromium shows them.
+and ``match.png`` in DIR, as headless Chromium shows them; then plays one match of every game between
+its reference bots and saves ``viewer-<game>.png``, the replay viewer stopped half way through.
 """
 
 from __future__ import annotations
@@ -37,7 +38,11 @@ SIZE = (1280, 1000)
 
 def main(out: Path) -> int:
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    settings = Settings(admin_token=ADMIN, policy=EndpointPolicy.from_text("127.0.0.0/8"))
+    settings = Settings(
+        admin_token=ADMIN,
+        policy=EndpointPolicy.from_text("127.0.0.0/8"),
+        registration_limit="10000 per minute",
+    )
     with EmbeddedPlatform(settings, concurrency=4) as platform:
         copies = []
         for _ in range(2):
@@ -88,6 +93,14 @@ def main(out: Path) -> int:
         tournament("boulderville", 4, "Boulderville evacuation drill")
         volcano = call("GET", f"/api/v1/tournaments/{played[0]}")
         match_id = volcano["matches"][0]["id"]
+        showcase = {}
+        for game, seats in (("vulkan", 4), ("volcano", 3), ("catan-volcano", 4), ("boulderville", 4)):
+            bots = register(game)
+            body = {"game": game, "bots": (bots * seats)[:seats], "seed": 11, "rated": False}
+            showcase[game] = call("POST", "/api/v1/matches", json=body)["id"]
+        for shown in showcase.values():
+            while call("GET", f"/api/v1/matches/{shown}")["status"] not in ("finished", "aborted"):
+                time.sleep(0.3)
 
         found = _chromium()
         if found is None:
@@ -114,6 +127,21 @@ def main(out: Path) -> int:
                 driver.set_window_size(SIZE[0], min(height, SIZE[1]))
                 driver.save_screenshot(str(out / f"{name}.png"))
                 print(out / f"{name}.png")
+            for game, shown in showcase.items():
+                driver.set_window_size(*SIZE)
+                driver.get(f"{site}/matches/{shown}")
+                time.sleep(0.5)
+                driver.execute_script(  # the slider to half way, as a spectator drags it
+                    "const s = document.querySelector('[data-slider]');"
+                    "s.value = String(Math.floor(Number(s.max) / 2));"
+                    "s.dispatchEvent(new Event('input'));"
+                )
+                time.sleep(1.5)
+                board = driver.find_element("css selector", "[data-slider]")
+                driver.execute_script("arguments[0].closest('section, div').scrollIntoView();", board)
+                time.sleep(0.3)
+                driver.save_screenshot(str(out / f"viewer-{game}.png"))
+                print(out / f"viewer-{game}.png")
         finally:
             driver.quit()
             app_server.shutdown()
