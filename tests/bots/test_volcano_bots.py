@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bots.volcano import BOTS, GreedyBot
+from bots.registry import bots_for
+from bots.volcano import GreedyBot
 from bots.volcano_search import SearchBot
 from tests.bots.matches import only_bot_moves, play_reference
 from tests.referee.volcano.positions import captured, game, step
@@ -176,9 +177,9 @@ def test_search_plans_a_quiet_step_that_opens_a_capture_two_steps_away() -> None
 
 
 def test_search_is_registered_and_reproducible_from_its_seed() -> None:
-    assert "search" in BOTS
+    assert "search" in bots_for("volcano")
     state = game({}, {(0, 0): "black", (4, 4): "white"})  # nothing to capture: every move ties
-    picks = [BOTS["search"](seed).choose(_request(state)) for seed in (3, 3, 8)]
+    picks = [bots_for("volcano")["search"](seed).choose(_request(state)) for seed in (3, 3, 8)]
     assert picks[0] == picks[1]
     assert all(pick in state.legal_moves() for pick in picks)
 

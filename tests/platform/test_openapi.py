@@ -14,6 +14,7 @@ OPERATIONS = {
     ("/api/v1/bots/{bot_id}", "get"): "200",
     ("/api/v1/bots/{bot_id}", "patch"): "200",
     ("/api/v1/bots/{bot_id}", "delete"): "204",
+    ("/api/v1/bots/{bot_id}/secret", "post"): "200",
     ("/api/v1/matches", "get"): "200",
     ("/api/v1/matches", "post"): "202",
     ("/api/v1/matches/{match_id}", "get"): "200",
