@@ -201,6 +201,7 @@ class TournamentRecord:
     match_count: int
     created_at: str
     created_ts: float
+    cancelled_at: str | None = None  # set by DELETE: no further match is played
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -475,6 +475,16 @@ class Store:
     def tournament_count(self) -> int:
         return int(self.redis.zcard(self.key("tournaments")))
 
+    def put_tournament(self, tournament: TournamentRecord) -> None:
+        """Store a changed tournament record (its matches are not touched)."""
+        self.redis.set(self.key("tournament", tournament.id), _dumps(tournament.to_json()))
+
+    def abort_if_queued(self, match_id: str, reason: str) -> MatchRecord | None:
+        """Abort a match only while it is still queued (atomic): a running match plays on."""
+        return self._change_status(
+            match_id, lambda match: match.aborted(reason) if match.status is MatchStatus.QUEUED else None
+        )
+
     # -- ladders -----------------------------------------------------------------------------
 
     def ladder_rows(self, game_id: str, variant: str) -> dict[str, LadderRow]:

@@ -11,6 +11,7 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from arena import match_requests, tournaments
@@ -20,6 +21,8 @@ from arena.runtime import Runtime
 from referee.game import SetupError
 from referee.match import MatchSpec
 from referee.registry import get_game
+
+CANCELLED = "tournament cancelled"
 
 
 def _check(runtime: Runtime, data: Mapping[str, Any], seed: int) -> tuple[MatchSpec, dict[str, BotRecord]]:
@@ -92,6 +95,21 @@ def get(runtime: Runtime, tournament_id: str) -> TournamentRecord:
     return tournament
 
 
+def cancel(runtime: Runtime, tournament_id: str) -> TournamentRecord:
+    """Cancel what is not yet played: queued matches are aborted, running ones finish.
+
+    The record is marked first, so a match that a worker takes meanwhile is still seen as part of a
+    cancelled tournament; cancelling twice changes nothing more.
+    """
+    tournament = get(runtime, tournament_id)
+    if tournament.cancelled_at is None:
+        tournament = replace(tournament, cancelled_at=now_iso())
+        runtime.store.put_tournament(tournament)
+    for match_id in runtime.store.tournament_match_ids(tournament_id):
+        runtime.store.abort_if_queued(match_id, CANCELLED)
+    return tournament
+
+
 def summary(tournament: TournamentRecord) -> dict[str, Any]:
     view = tournament.to_json()
     del view["created_ts"], view["names"]
@@ -111,6 +129,8 @@ def public_view(runtime: Runtime, tournament: TournamentRecord) -> dict[str, Any
     except SetupError:  # the game or variant left the registry since: its results still stand
         team = False
     status = "finished" if done == total else "running" if done or statuses["running"] else "queued"
+    if tournament.cancelled_at:
+        status = "cancelled"
     return {
         **summary(tournament),
         "status": status,

@@ -212,3 +212,30 @@ def test_a_tournament_of_a_game_no_longer_registered_still_shows(arena: Arena, t
     assert shown["status"] == "finished" and shown["standings"][0]["name"] == "High"
     assert arena.client.get("/api/v1/ladders/party").status_code == 404
     assert arena.get(f"/api/v1/bots/{trio[0]['id']}")["ratings"] == []  # party's rows are not shown
+
+
+def test_cancel_aborts_queued_matches_lets_running_ones_finish(arena: Arena, trio) -> None:
+    from arena.execution import execute
+
+    created = create(
+        arena, name="c", game="nim", format="round_robin", bots=[b["id"] for b in trio], seats_per_match=2
+    )
+    url = f"/api/v1/tournaments/{created['id']}"
+    first, second = arena.queue.ids[0], arena.queue.ids[1]
+    execute(arena.runtime, first)
+    assert arena.runtime.store.start_match(second) is not None  # a worker has it in hand
+    assert arena.client.delete(url).status_code == 401
+    unknown = "/api/v1/tournaments/t-0000000000000000"
+    assert arena.client.delete(unknown, headers=arena.admin()).status_code == 404
+    assert arena.client.delete(url, headers=arena.admin()).status_code == 204
+    view = arena.get(url)
+    assert view["status"] == "cancelled" and view["cancelled_at"]
+    by_id = {match["id"]: match for match in view["matches"]}
+    assert by_id[first]["status"] == "finished" and by_id[second]["status"] == "running"
+    others = [match for match_id, match in by_id.items() if match_id not in (first, second)]
+    assert others and all(match["status"] == "aborted" for match in others)
+    assert all(arena.runtime.store.get_match(m["id"]).error == "tournament cancelled" for m in others)
+    arena.run_queue()  # the running match finishes and counts; the aborted ones stay unplayed
+    progress = arena.get(url)["progress"]
+    assert (progress["finished"], progress["aborted"], progress["queued"]) == (2, len(others), 0)
+    assert arena.client.delete(url, headers=arena.admin()).status_code == 204  # again: nothing changes
