@@ -202,6 +202,8 @@ class TournamentRecord:
     created_at: str
     created_ts: float
     cancelled_at: str | None = None  # set by DELETE: no further match is played
+    rounds: int = 0  # swiss: rounds to play; knockout: rounds of the bracket; 0: all at once
+    advance: int = 0  # knockout: how many of each pod go on
 
     def to_json(self) -> dict[str, Any]:
         return {

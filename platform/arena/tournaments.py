@@ -30,7 +30,7 @@ from arena.records import MatchRecord, MatchStatus
 from arena.scoring import seat_points, seat_verdicts
 from referee.rng import derive_seed
 
-FORMATS = ("round_robin", "gauntlet")
+FORMATS = ("round_robin", "gauntlet", "swiss", "knockout")
 
 
 @dataclass(frozen=True)
