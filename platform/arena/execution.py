@@ -33,7 +33,7 @@ from enum import StrEnum
 
 from redis.exceptions import RedisError
 
-from arena import ladder, metrics
+from arena import ladder, metrics, rounds
 from arena.records import MatchRecord
 from arena.runtime import Runtime
 from referee.game import SetupError
@@ -192,7 +192,7 @@ def finish(runtime: Runtime, match: MatchRecord, replay: Replay) -> bool:
     def update_ladder(rows: dict[str, ladder.Row]) -> dict[str, ladder.Row]:
         return ladder.apply_result(rows, facts, spec.bots, replay.result, match.id)
 
-    return runtime.store.finish_match(
+    stored = runtime.store.finish_match(
         match.id,
         finished,
         compress(replay),
@@ -200,3 +200,9 @@ def finish(runtime: Runtime, match: MatchRecord, replay: Replay) -> bool:
         update_ladder if match.rated else (lambda rows: {}),
         replay.faults_by_bot(),
     )
+    if match.tournament:
+        try:  # a failure here is retried by the next finished match of the round
+            rounds.advance(runtime, match.tournament)
+        except Exception:
+            log.exception("could not make the next round of tournament %s", match.tournament)
+    return stored

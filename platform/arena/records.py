@@ -201,6 +201,9 @@ class TournamentRecord:
     match_count: int
     created_at: str
     created_ts: float
+    cancelled_at: str | None = None  # set by DELETE: no further match is played
+    rounds: int = 0  # swiss: rounds to play; knockout: rounds of the bracket; 0: all at once
+    advance: int = 0  # knockout: how many of each pod go on
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -798,6 +798,42 @@ class Store:
     def tournament_count(self) -> int:
         return int(self.redis.zcard(self.key("tournaments")))
 
+    def put_tournament(self, tournament: TournamentRecord) -> None:
+        """Store a changed tournament record (its matches are not touched)."""
+        self.redis.set(self.key("tournament", tournament.id), _dumps(tournament.to_json()))
+
+    def take_round_mark(self, tournament_id: str, round_no: int) -> bool:
+        """True for the one caller that may make this round (SET NX): a round is made exactly once."""
+        mark = self.key("tournament", tournament_id, "made", str(round_no))
+        return bool(self.redis.set(mark, "1", nx=True))
+
+    def add_round(
+        self,
+        tournament_id: str,
+        round_no: int,
+        matches: Sequence[tuple[MatchRecord, MatchSpec]],
+        byes: Sequence[str],
+    ) -> None:
+        """Store one round's matches under the tournament, with the round's list of matches and byes."""
+        with self.redis.pipeline() as pipe:
+            if matches:
+                pipe.rpush(self.key("tournament", tournament_id, "matches"), *[m.id for m, _ in matches])
+            round_json = {"matches": [m.id for m, _ in matches], "byes": list(byes)}
+            pipe.rpush(self.key("tournament", tournament_id, "rounds"), _dumps(round_json))
+            self._add_matches(pipe, matches)
+            pipe.execute()
+
+    def tournament_rounds(self, tournament_id: str) -> list[dict[str, Any]]:
+        """The rounds made so far, each ``{"matches": [ids], "byes": [bot ids]}``."""
+        raw = self.redis.lrange(self.key("tournament", tournament_id, "rounds"), 0, -1)
+        return [json.loads(item) for item in raw]
+
+    def abort_if_queued(self, match_id: str, reason: str) -> MatchRecord | None:
+        """Abort a match only while it is still queued (atomic): a running match plays on."""
+        return self._change_status(
+            match_id, lambda match: match.aborted(reason) if match.status is MatchStatus.QUEUED else None
+        )
+
     # -- ladders -----------------------------------------------------------------------------
 
     def _ladder_key(self, ladder: tuple[str, str], *parts: str) -> str:

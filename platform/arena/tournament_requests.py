@@ -11,15 +11,18 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
-from arena import match_requests, tournaments
+from arena import match_requests, rounds, tournaments
 from arena.errors import InvalidRequest, NotFound, field_error, merge_errors
 from arena.records import BotRecord, MatchRecord, TournamentRecord, now_iso
 from arena.runtime import Runtime
 from referee.game import SetupError
 from referee.match import MatchSpec
 from referee.registry import get_game
+
+CANCELLED = "tournament cancelled"
 
 
 def _check(runtime: Runtime, data: Mapping[str, Any], seed: int) -> tuple[MatchSpec, dict[str, BotRecord]]:
@@ -39,7 +42,9 @@ def _check(runtime: Runtime, data: Mapping[str, Any], seed: int) -> tuple[MatchS
         merge_errors(errors, field_error("bots", f"needs at least {max(seats, 2)} bots"))
     bots, bot_errors = match_requests.check_bots(runtime, data["game"], bot_ids)
     merge_errors(errors, bot_errors)
-    if not errors:
+    if data["format"] in rounds.ROUND_FORMATS:
+        _check_rounds(data, errors)
+    elif not errors:
         count = tournaments.match_count(data["format"], len(bot_ids), seats, data["games_per_pairing"])
         limit = runtime.settings.max_tournament_matches
         if count > limit:
@@ -50,6 +55,22 @@ def _check(runtime: Runtime, data: Mapping[str, Any], seed: int) -> tuple[MatchS
     return spec, bots
 
 
+def _check_rounds(data: Mapping[str, Any], errors: dict[str, Any]) -> None:
+    seats: int = data["seats_per_match"]
+    if "seats_per_match" in errors:
+        return
+    if seats > 4:
+        merge_errors(errors, field_error("seats_per_match", "swiss and knockout take pods of 2 to 4 seats"))
+        return
+    if data["format"] == "knockout":
+        advance = data.get("advance") or tournaments.knockout_advance_default(seats)
+        problem = tournaments.knockout_field_error(len(data["bots"]), seats, advance)
+        if problem is not None:
+            merge_errors(errors, field_error("advance" if problem.startswith("must") else "bots", problem))
+    elif len(data["bots"]) < seats:
+        merge_errors(errors, field_error("bots", f"needs at least {seats} bots"))
+
+
 def create(runtime: Runtime, data: Mapping[str, Any]) -> TournamentRecord:
     """Check the request, store the tournament and all its matches, and queue them in order."""
     seed = data["seed"] if data.get("seed") is not None else match_requests.new_seed()
@@ -57,7 +78,12 @@ def create(runtime: Runtime, data: Mapping[str, Any]) -> TournamentRecord:
     seats = data["seats_per_match"]
     tournament_id = "t-" + secrets.token_hex(8)
     matches: list[tuple[MatchRecord, MatchSpec]] = []
-    for planned in tournaments.schedule(data["format"], data["bots"], seats, data["games_per_pairing"], seed):
+    in_rounds = data["format"] in rounds.ROUND_FORMATS
+    requested = data["games_per_pairing"]
+    planned_matches = (
+        [] if in_rounds else tournaments.schedule(data["format"], data["bots"], seats, requested, seed)
+    )
+    for planned in planned_matches:
         spec = template.reseated(planned.bots, planned.seed)
         matches.append((match_requests.new_match(spec, bots, data["rated"], tournament_id), spec))
     tournament = TournamentRecord(
@@ -80,8 +106,32 @@ def create(runtime: Runtime, data: Mapping[str, Any]) -> TournamentRecord:
         created_at=now_iso(),
         created_ts=time.time(),
     )
+    if in_rounds:
+        return _create_in_rounds(runtime, tournament, data, template)
     runtime.store.add_tournament(tournament, matches)
     match_requests.enqueue(runtime, [match.id for match, _ in matches])
+    return tournament
+
+
+def _create_in_rounds(
+    runtime: Runtime, tournament: TournamentRecord, data: Mapping[str, Any], template: MatchSpec
+) -> TournamentRecord:
+    """Swiss and knockout: store the tournament and queue round 1; later rounds follow results."""
+    seats, count = tournament.seats_per_match, len(tournament.bots)
+    if tournament.format == "swiss":
+        planned = data.get("rounds") or tournaments.swiss_rounds_default(count)
+        tournament = replace(tournament, rounds=planned, match_count=0)
+        first = tournaments.swiss_pairing(tournament.bots, seats, {}, [], {})
+        pods, byes = first.pods, first.byes
+    else:
+        advance = data.get("advance") or tournaments.knockout_advance_default(seats)
+        planned = tournaments.knockout_round_count(count, seats, advance)
+        tournament = replace(tournament, rounds=planned, advance=advance, match_count=0)
+        knock = tournaments.knockout_round(tournament.bots, seats, advance)
+        pods, byes = knock.pods, knock.byes
+    runtime.store.add_tournament(tournament, [])
+    runtime.store.take_round_mark(tournament.id, 1)
+    rounds.make_round(runtime, tournament, 1, pods, byes, template)
     return tournament
 
 
@@ -89,6 +139,21 @@ def get(runtime: Runtime, tournament_id: str) -> TournamentRecord:
     tournament = runtime.store.get_tournament(tournament_id)
     if tournament is None:
         raise NotFound(f"no tournament with id {tournament_id!r}")
+    return tournament
+
+
+def cancel(runtime: Runtime, tournament_id: str) -> TournamentRecord:
+    """Cancel what is not yet played: queued matches are aborted, running ones finish.
+
+    The record is marked first, so a match that a worker takes meanwhile is still seen as part of a
+    cancelled tournament; cancelling twice changes nothing more.
+    """
+    tournament = get(runtime, tournament_id)
+    if tournament.cancelled_at is None:
+        tournament = replace(tournament, cancelled_at=now_iso())
+        runtime.store.put_tournament(tournament)
+    for match_id in runtime.store.tournament_match_ids(tournament_id):
+        runtime.store.abort_if_queued(match_id, CANCELLED)
     return tournament
 
 
@@ -111,6 +176,8 @@ def public_view(runtime: Runtime, tournament: TournamentRecord) -> dict[str, Any
     except SetupError:  # the game or variant left the registry since: its results still stand
         team = False
     status = "finished" if done == total else "running" if done or statuses["running"] else "queued"
+    if tournament.cancelled_at:
+        status = "cancelled"
     return {
         **summary(tournament),
         "status": status,
@@ -125,6 +192,10 @@ def public_view(runtime: Runtime, tournament: TournamentRecord) -> dict[str, Any
         "points": "one point per match, shared equally by the seats in first place; "
         + ("a game the team lost gives no points" if team else "a shared first place splits it"),
         "standings": tournaments.standings(tournament.bots, tournament.names, matches, team),
+        "rounds_made": [
+            {"round": number + 1, "matches": made["matches"], "byes": made["byes"]}
+            for number, made in enumerate(runtime.store.tournament_rounds(tournament.id))
+        ],
         "matches": [
             {
                 "id": match.id,

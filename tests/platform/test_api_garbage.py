@@ -115,6 +115,8 @@ def plausible(arena: Arena, bot_ids: list[str]) -> dict[str, st.SearchStrategy]:
         "format": st.sampled_from(["round_robin", "gauntlet", "swiss"]),
         "seats_per_match": st.integers(min_value=0, max_value=17) | st.sampled_from([2, 3]),
         "games_per_pairing": st.integers(min_value=0, max_value=1001),
+        "rounds": st.integers(min_value=0, max_value=65),
+        "advance": st.integers(min_value=0, max_value=4),
     }
 
 

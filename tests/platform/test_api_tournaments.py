@@ -109,7 +109,7 @@ def test_progress_counts_matches_as_they_end(arena: Arena, trio) -> None:
     ("change", "errors"),
     [
         ({"seats_per_match": 4}, {"seats_per_match": ["variant standard is played by 2, 3 seats, not 4"]}),
-        ({"format": "swiss"}, {"format": ["Must be one of: round_robin, gauntlet."]}),
+        ({"format": "ladder"}, {"format": ["Must be one of: round_robin, gauntlet, swiss, knockout."]}),
         (
             {"games_per_pairing": 0},
             {"games_per_pairing": ["Must be greater than or equal to 1 and less than or equal to 1000."]},
@@ -212,3 +212,93 @@ def test_a_tournament_of_a_game_no_longer_registered_still_shows(arena: Arena, t
     assert shown["status"] == "finished" and shown["standings"][0]["name"] == "High"
     assert arena.client.get("/api/v1/ladders/party").status_code == 404
     assert arena.get(f"/api/v1/bots/{trio[0]['id']}")["ratings"] == []  # party's rows are not shown
+
+
+def test_cancel_aborts_queued_matches_lets_running_ones_finish(arena: Arena, trio) -> None:
+    from arena.execution import execute
+
+    created = create(
+        arena, name="c", game="nim", format="round_robin", bots=[b["id"] for b in trio], seats_per_match=2
+    )
+    url = f"/api/v1/tournaments/{created['id']}"
+    first, second = arena.queue.ids[0], arena.queue.ids[1]
+    execute(arena.runtime, first)
+    assert arena.runtime.store.start_match(second) is not None  # a worker has it in hand
+    assert arena.client.delete(url).status_code == 401
+    unknown = "/api/v1/tournaments/t-0000000000000000"
+    assert arena.client.delete(unknown, headers=arena.admin()).status_code == 404
+    assert arena.client.delete(url, headers=arena.admin()).status_code == 204
+    view = arena.get(url)
+    assert view["status"] == "cancelled" and view["cancelled_at"]
+    by_id = {match["id"]: match for match in view["matches"]}
+    assert by_id[first]["status"] == "finished" and by_id[second]["status"] == "running"
+    others = [match for match_id, match in by_id.items() if match_id not in (first, second)]
+    assert others and all(match["status"] == "aborted" for match in others)
+    assert all(arena.runtime.store.get_match(m["id"]).error == "tournament cancelled" for m in others)
+    arena.run_queue()  # the running match finishes and counts; the aborted ones stay unplayed
+    progress = arena.get(url)["progress"]
+    assert (progress["finished"], progress["aborted"], progress["queued"]) == (2, len(others), 0)
+    assert arena.client.delete(url, headers=arena.admin()).status_code == 204  # again: nothing changes
+
+
+def quartet(arena: Arena) -> list[str]:
+    names = [("Low", "/first/low"), ("High", "/last/high"), ("Low 2", "/first/low2")]
+    names.append(("Low 3", "/first/low3"))
+    return [arena.register(name, path, ["nim", "party"])["id"] for name, path in names]
+
+
+def test_a_swiss_makes_each_round_when_the_last_has_ended(arena: Arena) -> None:
+    ids = quartet(arena)
+    created = create(arena, name="s", game="party", format="swiss", bots=ids, seats_per_match=2)
+    assert created["rounds"] == 2 and len(created["rounds_made"]) == 1
+    assert len(created["matches"]) == 2 and created["status"] == "queued"
+    arena.run_queue()
+    done = arena.get(f"/api/v1/tournaments/{created['id']}")
+    assert len(done["rounds_made"]) == 2 and len(done["matches"]) == 4
+    assert done["status"] == "finished"
+    pairs = [frozenset(match["bots"]) for match in done["matches"]]
+    assert len(set(pairs)) == 4, "no pair met twice"
+    assert done["standings"][0]["name"] == "High" and done["standings"][0]["points"] == 2.0
+
+
+def test_a_knockout_plays_down_to_the_final(arena: Arena) -> None:
+    ids = quartet(arena)
+    created = create(arena, name="k", game="party", format="knockout", bots=ids, seats_per_match=2)
+    assert created["rounds"] == 2 and [len(r["matches"]) for r in created["rounds_made"]] == [2]
+    arena.run_queue()
+    done = arena.get(f"/api/v1/tournaments/{created['id']}")
+    assert [len(r["matches"]) for r in done["rounds_made"]] == [2, 1]
+    final = next(m for m in done["matches"] if m["id"] == done["rounds_made"][1]["matches"][0])
+    assert ids[1] in final["bots"], "High wins its semi-final"
+
+
+def test_the_next_round_is_made_once_when_two_finishes_race(arena: Arena) -> None:
+    from arena import rounds
+
+    ids = quartet(arena)
+    created = create(arena, name="r", game="party", format="swiss", bots=ids, seats_per_match=2, rounds=3)
+    for match_id in created["rounds_made"][0]["matches"]:
+        arena.runtime.store.abort_match(match_id, "test")
+    made = [rounds.advance(arena.runtime, created["id"]), rounds.advance(arena.runtime, created["id"])]
+    assert made == [True, False]
+    assert len(arena.runtime.store.tournament_rounds(created["id"])) == 2
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"format": "knockout", "bots": 3, "seats_per_match": 4}, "bots"),
+        ({"format": "knockout", "seats_per_match": 2, "advance": 2}, "advance"),
+        ({"format": "swiss", "rounds": 0}, "rounds"),
+        ({"format": "swiss", "rounds": 65}, "rounds"),
+    ],
+)
+def test_bad_swiss_and_knockout_requests_are_422(arena: Arena, change: dict, field: str) -> None:
+    ids = quartet(arena)
+    body = {"name": "x", "game": "party", "format": "swiss", "bots": ids, "seats_per_match": 2}
+    body.update(change)
+    if isinstance(body["bots"], int):
+        body["bots"] = ids[: body["bots"]]
+    answer = arena.client.post("/api/v1/tournaments", json=body, headers=arena.admin())
+    assert answer.status_code == 422, answer.get_json()
+    assert field in str(answer.get_json()["errors"])

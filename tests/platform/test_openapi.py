@@ -22,6 +22,7 @@ OPERATIONS = {
     ("/api/v1/tournaments", "get"): "200",
     ("/api/v1/tournaments", "post"): "202",
     ("/api/v1/tournaments/{tournament_id}", "get"): "200",
+    ("/api/v1/tournaments/{tournament_id}", "delete"): "204",
     ("/api/v1/ladders/{game_id}", "get"): "200",
 }
 

@@ -306,6 +306,20 @@ class TournamentCreateSchema(Schema):
     time = fields.Nested(TimeSchema, load_default=lambda: {"move_ms": 2000, "bank_ms": 0})
     rated = Flag(load_default=True)
     max_faults = WholeNumber(load_default=3, validate=validate.Range(1, 1000))
+    rounds = WholeNumber(
+        validate=validate.Range(1, 64),
+        metadata={"description": "swiss only: rounds to play (default ceil(log2(bots)))"},
+    )
+    advance = WholeNumber(
+        validate=validate.Range(1, 3),
+        metadata={"description": "knockout only: bots of each pod that go on (default 1; 2 of a pod of 4)"},
+    )
+
+
+class RoundSchema(Schema):
+    round = fields.Integer()
+    matches = fields.List(fields.String())
+    byes = fields.List(fields.String(), metadata={"description": "bots sitting out (a bye scores as a win)"})
 
 
 class ProgressSchema(Schema):
@@ -354,11 +368,15 @@ class TournamentSchema(Schema):
     max_faults = fields.Integer()
     match_count = fields.Integer()
     created_at = fields.String()
-    status = fields.String(metadata={"description": "queued, running or finished"})
+    cancelled_at = fields.String(allow_none=True, metadata={"description": "when DELETE cancelled it"})
+    status = fields.String(metadata={"description": "queued, running, finished or cancelled"})
     progress = fields.Nested(ProgressSchema)
     points = fields.String(metadata={"description": "how standings points are awarded"})
     standings = fields.List(fields.Nested(StandingSchema))
     matches = fields.List(fields.Nested(TournamentMatchSchema))
+    rounds = fields.Integer(metadata={"description": "swiss and knockout: rounds planned; 0 otherwise"})
+    advance = fields.Integer(metadata={"description": "knockout: bots of each pod that go on"})
+    rounds_made = fields.List(fields.Nested(RoundSchema), metadata={"description": "the rounds made so far"})
 
 
 class TournamentSummarySchema(Schema):

@@ -61,3 +61,13 @@ class TournamentById(MethodView):
         variants a game the team lost gives no points.
         """
         return tournament_requests.public_view(runtime(), tournament_requests.get(runtime(), tournament_id))
+
+    @organizer_only(blp)
+    @blp.response(204)
+    def delete(self, tournament_id: str) -> None:
+        """Cancel a tournament (needs the organizer token)
+
+        Queued matches are aborted with the error "tournament cancelled"; running matches finish
+        and count; no further match is made. The tournament then shows the status "cancelled".
+        """
+        tournament_requests.cancel(runtime(), tournament_id)

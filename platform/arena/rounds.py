@@ -1,0 +1,121 @@
+"""Making the next round of a Swiss or knockout tournament once the previous one has ended.
+
+The worker calls :func:`advance` after storing a match's end; creation calls :func:`make_round` for
+round 1. A round is made only when every match of the previous round has ended (finished or
+aborted), and exactly once: a ``SET NX`` mark per round lets only the first of two concurrent
+callers make it. Nothing here imports the API.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from collections.abc import Sequence
+
+from arena import tournaments
+from arena.records import MatchRecord, TournamentRecord
+from arena.runtime import Runtime
+from arena.scoring import seat_points
+from referee.game import SetupError
+from referee.match import MatchSpec
+from referee.registry import get_game
+from referee.rng import derive_seed
+
+ROUND_FORMATS = ("swiss", "knockout")
+
+
+def _team(tournament: TournamentRecord) -> bool:
+    try:
+        return get_game(tournament.game).variant(tournament.variant).team
+    except SetupError:
+        return False
+
+
+def make_round(
+    runtime: Runtime,
+    tournament: TournamentRecord,
+    round_no: int,
+    pods: Sequence[Sequence[str]],
+    byes: Sequence[str],
+    template: MatchSpec,
+) -> list[str]:
+    """Store and queue one round (the caller holds the round's mark); the new match ids."""
+    matches: list[tuple[MatchRecord, MatchSpec]] = []
+    for index, pod in enumerate(pods):
+        spec = template.reseated(tuple(pod), derive_seed(tournament.seed, "round", round_no, "pod", index))
+        record = MatchRecord.new(
+            "m-" + secrets.token_hex(8),
+            spec.game,
+            spec.variant,
+            spec.bots,
+            tuple(tournament.names.get(bot, bot) for bot in spec.bots),
+            rated=tournament.rated,
+            tournament=tournament.id,
+        )
+        matches.append((record, spec))
+    runtime.store.add_round(tournament.id, round_no, matches, byes)
+    for record, _ in matches:
+        runtime.queue.enqueue(record.id)
+    return [record.id for record, _ in matches]
+
+
+def next_round(
+    tournament: TournamentRecord, made: list[dict[str, object]], matches: dict[str, MatchRecord]
+) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]] | None:
+    """The pods and byes of the round after ``made``, or ``None`` when the tournament is over."""
+    seats = tournament.seats_per_match
+    if tournament.format == "swiss":
+        if len(made) >= tournament.rounds:
+            return None
+        points: dict[str, float] = dict.fromkeys(tournament.bots, 0.0)
+        byes: Counter[str] = Counter()
+        history = []
+        team = _team(tournament)
+        for round_ in made:
+            for bot in round_["byes"]:  # type: ignore[attr-defined]
+                byes[bot] += 1
+                points[bot] = points.get(bot, 0.0) + 1.0  # a bye scores as a win
+            for match_id in round_["matches"]:  # type: ignore[attr-defined]
+                match = matches[match_id]
+                history.append(match.bots)
+                if match.result is not None:
+                    for bot, share in zip(match.bots, seat_points(match.result, team), strict=True):
+                        points[bot] = points.get(bot, 0.0) + share
+        made_round = tournaments.swiss_pairing(tournament.bots, seats, points, history, byes)
+        return made_round.pods, made_round.byes
+    seeds = {bot: index for index, bot in enumerate(tournament.bots)}
+    last = made[-1]
+    survivors = list(last["byes"])  # type: ignore[call-overload]
+    for match_id in last["matches"]:  # type: ignore[attr-defined]
+        match = matches[match_id]
+        survivors += tournaments.pod_ranking(match.bots, match, seeds)[: tournament.advance]
+    if not last["byes"] and len(last["matches"]) == 1:  # type: ignore[arg-type]
+        return None  # the final was played
+    survivors.sort(key=lambda bot: seeds[bot])
+    knock = tournaments.knockout_round(survivors, seats, tournament.advance)
+    return knock.pods, knock.byes
+
+
+def advance(runtime: Runtime, tournament_id: str) -> bool:
+    """Make and queue the next round if the last one has ended; True if this call made it."""
+    store = runtime.store
+    tournament = store.get_tournament(tournament_id)
+    if tournament is None or tournament.format not in ROUND_FORMATS or tournament.cancelled_at:
+        return False
+    made = store.tournament_rounds(tournament_id)
+    if not made:
+        return False
+    ids = [match_id for round_ in made for match_id in round_["matches"]]
+    matches = {match.id: match for match in store.get_matches(ids)}
+    if any(not matches[match_id].status.ended for match_id in made[-1]["matches"]):
+        return False
+    planned = next_round(tournament, made, matches)
+    if planned is None:
+        return False
+    pods, byes = planned
+    round_no = len(made) + 1
+    template = store.get_spec(ids[0])
+    if template is None or not store.take_round_mark(tournament_id, round_no):
+        return False
+    make_round(runtime, tournament, round_no, pods, byes, template)
+    return True
