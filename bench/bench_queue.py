@@ -67,17 +67,7 @@ def match_round(env: dict[str, str], game_id: str, bot_url: str, count: int) -> 
     runtime = redis_runtime(Settings.from_env(env))
     client = create_app(runtime).test_client()
     admin = {"Authorization": f"Bearer {rig.ADMIN}"}
-    bots = []
-    for seat in range(seats):
-        answer = client.post(
-            "/api/v1/bots", json={"name": f"i{seat}", "endpoint": bot_url, "games": [game_id]}
-        )
-        created = runtime.store.get_bot(answer.get_json()["id"])
-        assert created is not None
-        from dataclasses import replace
-
-        runtime.store.put_bot(replace(created, secret=rig.SECRET))  # one bot process, one secret
-        bots.append(created.id)
+    bots = rig.register_bots(client, runtime, bot_url, game_id, seats)
     with rig.process([sys.executable, "-m", "arena.cli", "worker", "--loglevel=INFO"], env):
         started = time.perf_counter()
         ids = []

@@ -25,7 +25,6 @@ import statistics
 import sys
 import threading
 import time
-from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -121,15 +120,7 @@ def main() -> None:
         )
         runtime = redis_runtime(Settings.from_env(env))
         client = create_app(runtime).test_client()
-        bots = []
-        for seat in range(2):
-            answer = client.post(
-                "/api/v1/bots", json={"name": f"b{seat}", "endpoint": bot_url, "games": [args.game]}
-            )
-            bot = runtime.store.get_bot(answer.get_json()["id"])
-            assert bot is not None
-            runtime.store.put_bot(replace(bot, secret=rig.SECRET))
-            bots.append(bot.id)
+        bots = rig.register_bots(client, runtime, bot_url, args.game, 2)
         with rig.process(
             [sys.executable, "-m", "arena.cli", "worker", "--loglevel=INFO"], env, "ready."
         ) as worker:

@@ -172,3 +172,18 @@ def spread(values: list[float]) -> str:
     """min / median / max of repeated runs."""
     ordered = sorted(values)
     return f"{ordered[0]:.1f} / {ordered[len(ordered) // 2]:.1f} / {ordered[-1]:.1f}"
+
+
+def register_bots(client: Any, runtime: Any, url: str, game: str, count: int) -> list[str]:
+    """Register ``count`` bots at the one bot process's ``url`` through the API, all signing with
+    :data:`SECRET` (one process, one secret); returns their ids."""
+    from dataclasses import replace
+
+    ids = []
+    for seat in range(count):
+        answer = client.post("/api/v1/bots", json={"name": f"b{seat}", "endpoint": url, "games": [game]})
+        bot = runtime.store.get_bot(answer.get_json()["id"])
+        assert bot is not None, answer.get_json()
+        runtime.store.put_bot(replace(bot, secret=SECRET))
+        ids.append(bot.id)
+    return ids

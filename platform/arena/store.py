@@ -489,39 +489,10 @@ class Store:
         """Apply ``change`` to the stored match atomically (retrying on conflict).
 
         ``change`` gets the current record and returns the new one, or None to leave it as it is;
-        returns what was written (None when nothing was, or the match does not exist).
+        returns what was written (None when nothing was, or the match does not exist). The lists of
+        matches by status (running, queued, finished, aborted) and a running match's live moves
+        follow the new status in the same transaction.
         """
-        key = self.key("match", match_id)
-        with self.redis.pipeline() as pipe:
-            while True:
-                try:
-                    pipe.watch(key)
-                    raw = pipe.get(key)
-                    updated = None if raw is None else change(MatchRecord.from_json(json.loads(raw)))
-                    if updated is None:
-                        pipe.unwatch()
-                        return None
-                    pipe.multi()
-                    pipe.set(key, _dumps(updated.to_json()))
-                    pipe.execute()
-                    return updated
-                except WatchError:
-                    continue
-
-    def start_match(self, match_id: str) -> MatchRecord | None:
-        """Mark a match running (one more attempt) and list it among the running; None if it ended."""
-        return self._change_status(match_id, lambda match: None if match.status.ended else match.started())
-
-    def abort_match(self, match_id: str, reason: str) -> MatchRecord | None:
-        """Mark a match aborted unless it already ended; its live moves go."""
-        return self._change_status(
-            match_id, lambda match: None if match.status.ended else match.aborted(reason)
-        )
-
-    def _change_status(
-        self, match_id: str, change: Callable[[MatchRecord], MatchRecord | None]
-    ) -> MatchRecord | None:
-        """Like :meth:`update_match`, keeping the ``running`` set and the live moves in step."""
         key = self.key("match", match_id)
         with self.redis.pipeline() as pipe:
             while True:
@@ -549,6 +520,16 @@ class Store:
                     return updated
                 except WatchError:
                     continue
+
+    def start_match(self, match_id: str) -> MatchRecord | None:
+        """Mark a match running (one more attempt) and list it among the running; None if it ended."""
+        return self.update_match(match_id, lambda match: None if match.status.ended else match.started())
+
+    def abort_match(self, match_id: str, reason: str) -> MatchRecord | None:
+        """Mark a match aborted unless it already ended; its live moves go."""
+        return self.update_match(
+            match_id, lambda match: None if match.status.ended else match.aborted(reason)
+        )
 
     def running_match_ids(self) -> list[str]:
         return sorted(str(match_id) for match_id in self.redis.smembers(self.key("running")))
@@ -581,7 +562,7 @@ class Store:
     def back_to_running(self, match_id: str) -> None:
         """Undo :meth:`requeue_if_stranded` when the match could not be queued: the next sweep
         finds it running without a lease again."""
-        self._change_status(
+        self.update_match(
             match_id,
             lambda match: (
                 replace(match, status=MatchStatus.RUNNING) if match.status is MatchStatus.QUEUED else None
@@ -830,7 +811,7 @@ class Store:
 
     def abort_if_queued(self, match_id: str, reason: str) -> MatchRecord | None:
         """Abort a match only while it is still queued (atomic): a running match plays on."""
-        return self._change_status(
+        return self.update_match(
             match_id, lambda match: match.aborted(reason) if match.status is MatchStatus.QUEUED else None
         )
 
