@@ -90,3 +90,12 @@ def test_a_queued_match_whose_message_was_lost_is_queued_again_once_the_queue_is
     )
     assert execute(arena.runtime, match_id) is RunOutcome.FINISHED
     assert arena.runtime.store.queued_before(later + patience) == []
+
+
+def test_by_default_a_killed_workers_matches_come_back_within_two_minutes() -> None:
+    """Running ones: the lease lapses, then a sweep; taken-but-not-started ones: the visibility timeout."""
+    from arena.settings import Settings
+
+    defaults = Settings.from_env({})
+    assert defaults.lease_s + defaults.sweep_interval_s <= 120
+    assert defaults.visibility_timeout_s <= 120
