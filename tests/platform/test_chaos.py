@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -28,16 +27,11 @@ from arena.celery_app import redis_runtime
 from arena.settings import Settings
 from referee.replay import verify_replay
 from tests.platform.conftest import ADMIN, BotServer
+from tests.platform.own_redis import free_port
 
 pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class RedisProcess:

@@ -14,8 +14,6 @@ import json
 import re
 import runpy
 import shlex
-import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -33,7 +31,8 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from prometheus_client import REGISTRY
 from redis import Redis
-from redis.exceptions import ConnectionError as RedisConnectionError
+
+from tests.platform.own_redis import free_port, own_redis_server
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = (ROOT / "docker-compose.yml").read_text()
@@ -236,11 +235,6 @@ def http_server() -> Iterator[int]:
     server.server_close()
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
 
 def test_the_http_check_passes_on_200_only(http_server: int) -> None:
     healthcheck = load_healthcheck()
@@ -278,29 +272,8 @@ def test_the_worker_check_without_a_broker_url_fails_with_a_message(
 @pytest.fixture(scope="module")
 def redis_with_password() -> Iterator[str]:
     """A redis-server of this module's own, on a free loopback port, with a password as deployed."""
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed")
-    port = free_port()
-    command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
-    process = subprocess.Popen(
-        [*command, "--appendonly", "no", "--requirepass", "pw123"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"redis://:pw123@127.0.0.1:{port}/0"
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            Redis.from_url(url, socket_connect_timeout=0.5).ping()
-            break
-        except RedisConnectionError:
-            if time.monotonic() > deadline:
-                process.kill()
-                pytest.fail("redis-server did not start within 10 s")
-            time.sleep(0.1)
-    yield url
-    process.terminate()
-    process.wait(10)
+    with own_redis_server("pw123") as url:
+        yield url
 
 
 WORKER = """

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import shutil
 import socket
-import subprocess
-import time
 import urllib.request
 from collections.abc import Iterator
 
@@ -15,7 +12,6 @@ from celery import Celery
 from flask import Flask
 from prometheus_client import REGISTRY, CollectorRegistry, Counter
 from redis import Redis
-from redis.exceptions import ConnectionError as RedisConnectionError
 
 from arena import metrics
 from arena.settings import SettingsError
@@ -24,6 +20,7 @@ from referee.protocol import Fault
 from referee.registry import GAME_MODULES
 from referee.replay import FaultRecord, MoveRecord
 from referee.runner import MatchSpec, Player, run_match
+from tests.platform.own_redis import free_port, own_redis_server
 
 
 def sample(name: str, **labels: str) -> float:
@@ -239,11 +236,6 @@ def test_the_metrics_server_serves_its_registry_over_http() -> None:
         server.close()
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
 
 def test_a_worker_starts_one_metrics_server_and_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(metrics, "_worker_server", None)
@@ -276,29 +268,8 @@ def test_a_port_that_cannot_be_opened_is_a_settings_error() -> None:
 @pytest.fixture(scope="module")
 def real_redis_url() -> Iterator[str]:
     """A redis-server of this module's own on a free loopback port, with a password as deployed."""
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed")
-    port = free_port()
-    process = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--requirepass", "s3cret"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"redis://:s3cret@127.0.0.1:{port}/0"
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            Redis.from_url(url, socket_connect_timeout=0.5).ping()
-            break
-        except RedisConnectionError:
-            if time.monotonic() > deadline:
-                process.kill()
-                pytest.fail("redis-server did not start within 10 s")
-            time.sleep(0.1)
-    yield url
-    process.terminate()
-    process.wait(10)
+    with own_redis_server("s3cret") as url:
+        yield url
 
 
 @pytest.mark.integration
