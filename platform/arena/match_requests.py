@@ -121,7 +121,7 @@ def new_seed() -> int:
 
 
 def create(runtime: Runtime, data: Mapping[str, Any]) -> tuple[MatchRecord, MatchSpec]:
-    """Check, store and queue one match (``data`` as ``MatchCreateSchema`` loads it)."""
+    """Check, store and queue one match (``data`` as ``MatchSchema`` loads it)."""
     errors: dict[str, Any] = {}
     seed = data["seed"] if data.get("seed") is not None else new_seed()
     spec = build_spec(data, data["bots"], seed, errors)
