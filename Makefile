@@ -44,4 +44,4 @@ bench: install  ## every benchmark in bench/, one after the other
 	@for script in bench/bench_*.py bench/*_bots.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .mypy_cache .hypothesis
