@@ -35,11 +35,13 @@ node:  ## Node (Debian's nodejs) for the starter JavaScript bot's tests, when mi
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; \
 		else echo "node missing and not root: run 'sudo make node' for the JavaScript bot's tests"; fi; }
 
-lint: install
+lint: install  ## ruff, then mypy: --strict on referee/, the default mode on platform/arena and bots
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy --strict referee
+	$(VENV)/bin/mypy platform/arena bots
 
 bench: install  ## every benchmark in bench/, one after the other
 	@for script in bench/bench_*.py bench/*_bots.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -181,7 +181,7 @@ def score_place(view: View, move: Move) -> float:
     if move["type"] == "clear":
         score += _clearing_gain(view, space, abilities.rubble_work)
     score += TOKEN_WORTH * _renown_here(view, location, view.obs["hand"])
-    if location == view.obs["cash_at"]:
+    if location is not None and location == view.obs["cash_at"]:
         rate = EDITION.rules.cash_rates[location]
         score += CASH_WORTH * (me["tokens"] // rate[0]) * rate[1]
     if location in EDITION.rules.science_locations and view.obs["eruption_cards_left"]:

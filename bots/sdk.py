@@ -241,6 +241,7 @@ class KeepAliveHandler(BaseHTTPRequestHandler):
 
 def serve_app_in_thread(app: Flask, host: str = "127.0.0.1", port: int = 0) -> tuple[BaseWSGIServer, str]:
     """Serve a WSGI app from a daemon thread; returns the server (``shutdown()`` it) and base URL."""
+    # werkzeug types the handler as its WSGIRequestHandler; any BaseHTTPRequestHandler serves
     server = make_server(host, port, app, threaded=True, request_handler=KeepAliveHandler)  # type: ignore[arg-type]
     threading.Thread(target=server.serve_forever, name=f"bot-server:{server.port}", daemon=True).start()
     return server, f"http://{host}:{server.port}"
@@ -277,6 +278,7 @@ def run_bot(
             f"cannot listen on {host} port {chosen}: {error.strerror or error} "
             "(another bot or server there? pass port= or set PORT)"
         ) from None
+    # werkzeug types the handler as its WSGIRequestHandler; any BaseHTTPRequestHandler serves
     server = make_server(host, chosen, app, threaded=True, request_handler=KeepAliveHandler)  # type: ignore[arg-type]
     signed = "requests must be signed with the given secret" if secret is not None else "no signature check"
     print(f"bot listening on http://{host}:{server.port}{path} ({signed}); Ctrl-C stops it", flush=True)

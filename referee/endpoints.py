@@ -29,14 +29,17 @@ import ipaddress
 import os
 import socket
 import threading
+from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from queue import SimpleQueue
-from typing import Any
 from urllib.parse import urlsplit
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+SockAddr = tuple[str, int] | tuple[str, int, int, int] | tuple[int, bytes]
+AddrInfo = tuple[socket.AddressFamily, socket.SocketKind, int, str, SockAddr]
+"""One entry of ``socket.getaddrinfo``: family, type, protocol, canonical name, socket address."""
 
 ALLOWLIST_ENV = "ARENA_ENDPOINT_ALLOWLIST"
 REGISTRATION_RESOLVE_TIMEOUT_S = 5.0
@@ -213,6 +216,7 @@ def _resolve_host(endpoint: ParsedEndpoint, timeout_s: float | None) -> list[IPA
         return [ipaddress.ip_address(endpoint.host.split("%", 1)[0])]
     except ValueError:
         pass  # a host name: ask the resolver
+    infos: Sequence[AddrInfo]
     try:
         if timeout_s is None:
             infos = socket.getaddrinfo(endpoint.host, endpoint.port, type=socket.SOCK_STREAM)
@@ -226,7 +230,10 @@ def _resolve_host(endpoint: ParsedEndpoint, timeout_s: float | None) -> list[IPA
         raise EndpointRefused(f"endpoint host {endpoint.host!r} does not resolve") from None
     addresses: list[IPAddress] = []
     for info in infos:
-        address = ipaddress.ip_address(info[4][0].split("%", 1)[0])
+        host = info[4][0]
+        if not isinstance(host, str):  # (int, bytes): an IPv6 address Python was built without
+            continue
+        address = ipaddress.ip_address(host.split("%", 1)[0])
         if address not in addresses:
             addresses.append(address)
     if not addresses:
@@ -252,11 +259,11 @@ class _Resolver:
 
     def _reset(self) -> None:
         self._started = 0
-        self._jobs: SimpleQueue[tuple[Future[Any], str, int]] = SimpleQueue()
-        self._pending: dict[tuple[str, int], Future[Any]] = {}
+        self._jobs: SimpleQueue[tuple[Future[Sequence[AddrInfo]], str, int]] = SimpleQueue()
+        self._pending: dict[tuple[str, int], Future[Sequence[AddrInfo]]] = {}
         self._lock = threading.Lock()
 
-    def lookup(self, host: str, port: int, timeout_s: float) -> list[Any]:
+    def lookup(self, host: str, port: int, timeout_s: float) -> Sequence[AddrInfo]:
         """``getaddrinfo(host, port)`` for stream sockets; ``TimeoutError`` after ``timeout_s``."""
         if timeout_s <= 0:
             raise TimeoutError

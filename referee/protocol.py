@@ -50,7 +50,9 @@ def sign(secret: str, body: bytes) -> str:
 
 def signature_matches(secret: str, body: bytes, header: str | None) -> bool:
     """Constant-time check of a received signature header against the body."""
-    return bool(header) and hmac.compare_digest(sign(secret, body), header)
+    if not header:
+        return False
+    return hmac.compare_digest(sign(secret, body), header)
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -83,7 +85,8 @@ def decode(body: bytes) -> Any:
 @cache
 def _schema() -> dict[str, Any]:
     text = resources.files("referee").joinpath("schemas/protocol-v1.json").read_text()
-    return json.loads(text)
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
 @cache

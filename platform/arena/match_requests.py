@@ -1,4 +1,4 @@
-"""Creating matches (checked before anything is queued) and what the public sees of one.
+"""Creating matches (checked before anything is queued) and the view of one as it stands.
 
 A match request becomes a :class:`referee.match.MatchSpec` by its one constructor, which refuses a
 wrong game, variant, seat count, seed, option or setup with the field it is about; the bots must
@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from arena.auth import same_token, token_matches
@@ -120,7 +121,7 @@ def new_seed() -> int:
 
 
 def create(runtime: Runtime, data: Mapping[str, Any]) -> tuple[MatchRecord, MatchSpec]:
-    """Check, store and queue one match (``data`` as ``MatchCreateSchema`` loads it)."""
+    """Check, store and queue one match (``data`` as ``MatchSchema`` loads it)."""
     errors: dict[str, Any] = {}
     seed = data["seed"] if data.get("seed") is not None else new_seed()
     spec = build_spec(data, data["bots"], seed, errors)
@@ -148,21 +149,45 @@ def enqueue(runtime: Runtime, match_ids: Sequence[str]) -> None:
             raise QueueUnavailable("the match queue is unavailable; try again later") from error
 
 
-def public_view(match: MatchRecord, spec: MatchSpec | None, moves_now: int | None = None) -> dict[str, Any]:
-    """The match as ``GET /api/v1/matches/<id>`` shows it: its spec and where it stands."""
-    view: dict[str, Any] = (
-        dict(spec.to_json()) if spec is not None else {"game": match.game, "variant": match.variant}
-    )
-    record = match.to_json()
-    del record["created_ts"], record["names"]
-    view.update(record)
-    view["seats"] = [seat.to_json() for seat in match.seat_records]
-    if moves_now is not None and match.status is MatchStatus.RUNNING:
-        view["moves"] = moves_now
-    view["replay_url"] = (
-        f"/api/v1/matches/{match.id}/replay" if match.status is MatchStatus.FINISHED else None
-    )
-    return view
+@dataclass(frozen=True)
+class MatchView:
+    """A match as it stands now: its record, its spec (None if neither Redis nor the archive has
+    it) and, while it runs, the live move count.
+
+    :meth:`to_json` gives everything there is to know; which of it the public sees is the API's
+    ``MatchSchema`` (its fields), which dumps this, so no field is hidden by hand here.
+    """
+
+    record: MatchRecord
+    spec: MatchSpec | None = None
+    moves_now: int | None = None
+
+    @property
+    def moves(self) -> int:
+        """Moves played: live while running (the record has them only once finished)."""
+        if self.moves_now is not None and self.record.status is MatchStatus.RUNNING:
+            return self.moves_now
+        return self.record.moves
+
+    @property
+    def replay_url(self) -> str | None:
+        if self.record.status is MatchStatus.FINISHED:
+            return f"/api/v1/matches/{self.record.id}/replay"
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        base: dict[str, Any] = (
+            dict(self.spec.to_json())
+            if self.spec is not None
+            else {"game": self.record.game, "variant": self.record.variant}
+        )
+        return {
+            **base,
+            **self.record.to_json(),
+            "seats": [seat.to_json() for seat in self.record.seat_records],
+            "moves": self.moves,
+            "replay_url": self.replay_url,
+        }
 
 
 def resolve_game(game_id: str, variant: str | None) -> tuple[Game[Any], str]:

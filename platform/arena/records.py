@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 from referee.replay import MatchResult, SeatRecord
 
@@ -217,3 +217,10 @@ class TournamentRecord:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TournamentRecord:
         return cls(**{**data, "bots": tuple(data["bots"])})
+
+
+class RoundRecord(TypedDict):
+    """One round of a tournament played in rounds, as stored: its matches and the bots given a bye."""
+
+    matches: list[str]
+    byes: list[str]

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from arena import tournaments
-from arena.records import MatchRecord, TournamentRecord
+from arena.records import MatchRecord, RoundRecord, TournamentRecord
 from arena.runtime import Runtime
 from arena.scoring import seat_points
 from referee.game import SetupError
@@ -60,7 +60,7 @@ def make_round(
 
 
 def next_round(
-    tournament: TournamentRecord, made: list[dict[str, object]], matches: dict[str, MatchRecord]
+    tournament: TournamentRecord, made: Sequence[RoundRecord], matches: dict[str, MatchRecord]
 ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]] | None:
     """The pods and byes of the round after ``made``, or ``None`` when the tournament is over."""
     seats = tournament.seats_per_match
@@ -72,10 +72,10 @@ def next_round(
         history = []
         team = _team(tournament)
         for round_ in made:
-            for bot in round_["byes"]:  # type: ignore[attr-defined]
+            for bot in round_["byes"]:
                 byes[bot] += 1
                 points[bot] = points.get(bot, 0.0) + 1.0  # a bye scores as a win
-            for match_id in round_["matches"]:  # type: ignore[attr-defined]
+            for match_id in round_["matches"]:
                 match = matches[match_id]
                 history.append(match.bots)
                 if match.result is not None:
@@ -85,11 +85,11 @@ def next_round(
         return made_round.pods, made_round.byes
     seeds = {bot: index for index, bot in enumerate(tournament.bots)}
     last = made[-1]
-    survivors = list(last["byes"])  # type: ignore[call-overload]
-    for match_id in last["matches"]:  # type: ignore[attr-defined]
+    survivors = list(last["byes"])
+    for match_id in last["matches"]:
         match = matches[match_id]
         survivors += tournaments.pod_ranking(match.bots, match, seeds)[: tournament.advance]
-    if not last["byes"] and len(last["matches"]) == 1:  # type: ignore[arg-type]
+    if not last["byes"] and len(last["matches"]) == 1:
         return None  # the final was played
     survivors.sort(key=lambda bot: seeds[bot])
     knock = tournaments.knockout_round(survivors, seats, tournament.advance)

@@ -71,7 +71,7 @@ import fakeredis
 from redis import BlockingConnectionPool, Redis, WatchError
 
 from arena import replays
-from arena.records import BotRecord, MatchRecord, MatchStatus, TournamentRecord
+from arena.records import BotRecord, MatchRecord, MatchStatus, RoundRecord, TournamentRecord
 from referee.match import MatchSpec
 
 log = logging.getLogger(__name__)
@@ -104,6 +104,13 @@ class LadderPage:
 LIVE_TTL_S = 7 * 24 * 3600
 ARCHIVE_FORMAT = "arena-archived-match/1"
 GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _blob(value: bytes | str) -> bytes:
+    """A value read through the bytes client (``blobs``): bytes, which redis-py's types do not know."""
+    if not isinstance(value, bytes):
+        raise TypeError("the blobs client must not decode responses")
+    return value
 
 
 def _dumps(value: Any) -> str:
@@ -447,7 +454,7 @@ class Store:
         value = self.blobs.get(self.key("match", match_id, "replay"))
         if value is None:
             return None
-        data = bytes(value)  # type: ignore[arg-type]  # the bytes client
+        data = _blob(value)
         if not data.startswith(GZIP_MAGIC):
             return data.decode()
         run = "r" + uuid.uuid4().hex[:15]
@@ -620,7 +627,7 @@ class Store:
         """The match's replay as a file of gzip bytes to read and close (streamed from the files)."""
         value = self.blobs.get(self.key("match", match_id, "replay"))
         if value is not None:
-            data = bytes(value)  # type: ignore[arg-type]  # the bytes client
+            data = _blob(value)
             if data.startswith(GZIP_MAGIC):  # kept whole in Redis by an older version
                 return io.BytesIO(data)
             return self.files.open(replays.replay_name(match_id, data.decode()))
@@ -799,12 +806,12 @@ class Store:
         with self.redis.pipeline() as pipe:
             if matches:
                 pipe.rpush(self.key("tournament", tournament_id, "matches"), *[m.id for m, _ in matches])
-            round_json = {"matches": [m.id for m, _ in matches], "byes": list(byes)}
+            round_json: RoundRecord = {"matches": [m.id for m, _ in matches], "byes": list(byes)}
             pipe.rpush(self.key("tournament", tournament_id, "rounds"), _dumps(round_json))
             self._add_matches(pipe, matches)
             pipe.execute()
 
-    def tournament_rounds(self, tournament_id: str) -> list[dict[str, Any]]:
+    def tournament_rounds(self, tournament_id: str) -> list[RoundRecord]:
         """The rounds made so far, each ``{"matches": [ids], "byes": [bot ids]}``."""
         raw = self.redis.lrange(self.key("tournament", tournament_id, "rounds"), 0, -1)
         return [json.loads(item) for item in raw]
@@ -880,6 +887,7 @@ class Store:
         ladder = (game_id, variant)
         rank_key = self._ladder_key(ladder, "rank")
         page: list[tuple[str, float]] = (
+            # withscores=True answers (member, score) pairs; redis-py's return type does not follow the flag
             list(self.redis.zrange(rank_key, offset, offset + limit - 1, withscores=True))  # type: ignore[arg-type]
             if limit > 0
             else []

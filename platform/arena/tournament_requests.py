@@ -2,7 +2,7 @@
 
 The schedule and the standings are pure functions in :mod:`arena.tournaments`; this module checks
 the request, turns the schedule into matches (each a :class:`referee.match.MatchSpec` beside its
-status record) and reads them back for ``GET``.
+status record) and reads them back for ``GET`` (:func:`view`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from arena import match_requests, rounds, tournaments
@@ -157,14 +157,36 @@ def cancel(runtime: Runtime, tournament_id: str) -> TournamentRecord:
     return tournament
 
 
-def summary(tournament: TournamentRecord) -> dict[str, Any]:
-    view = tournament.to_json()
-    del view["created_ts"], view["names"]
-    return view
+@dataclass(frozen=True)
+class TournamentView:
+    """A tournament with its progress, standings, rounds and matches as they stand now.
+
+    :meth:`to_json` gives all of it; which of it the public sees is the API's ``TournamentSchema``
+    (its fields), which dumps this, so no field is hidden by hand here.
+    """
+
+    record: TournamentRecord
+    status: str
+    progress: Mapping[str, int]
+    points: str
+    standings: list[dict[str, Any]]
+    rounds_made: list[dict[str, Any]]
+    matches: list[dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.record.to_json(),
+            "status": self.status,
+            "progress": dict(self.progress),
+            "points": self.points,
+            "standings": self.standings,
+            "rounds_made": self.rounds_made,
+            "matches": self.matches,
+        }
 
 
-def public_view(runtime: Runtime, tournament: TournamentRecord) -> dict[str, Any]:
-    """The tournament with its progress, standings and matches."""
+def view(runtime: Runtime, tournament: TournamentRecord) -> TournamentView:
+    """The tournament with its progress, standings and matches, read from the store."""
     match_ids = runtime.store.tournament_match_ids(tournament.id)
     matches = runtime.store.get_matches(match_ids)
     specs = runtime.store.get_specs(match_ids)
@@ -178,10 +200,10 @@ def public_view(runtime: Runtime, tournament: TournamentRecord) -> dict[str, Any
     status = "finished" if done == total else "running" if done or statuses["running"] else "queued"
     if tournament.cancelled_at:
         status = "cancelled"
-    return {
-        **summary(tournament),
-        "status": status,
-        "progress": {
+    return TournamentView(
+        record=tournament,
+        status=status,
+        progress={
             "done": done,
             "total": total,
             "finished": statuses["finished"],
@@ -189,14 +211,14 @@ def public_view(runtime: Runtime, tournament: TournamentRecord) -> dict[str, Any
             "running": statuses["running"],
             "queued": statuses["queued"],
         },
-        "points": "one point per match, shared equally by the seats in first place; "
+        points="one point per match, shared equally by the seats in first place; "
         + ("a game the team lost gives no points" if team else "a shared first place splits it"),
-        "standings": tournaments.standings(tournament.bots, tournament.names, matches, team),
-        "rounds_made": [
+        standings=tournaments.standings(tournament.bots, tournament.names, matches, team),
+        rounds_made=[
             {"round": number + 1, "matches": made["matches"], "byes": made["byes"]}
             for number, made in enumerate(runtime.store.tournament_rounds(tournament.id))
         ],
-        "matches": [
+        matches=[
             {
                 "id": match.id,
                 "status": match.status.value,
@@ -206,4 +228,4 @@ def public_view(runtime: Runtime, tournament: TournamentRecord) -> dict[str, Any
             }
             for match in matches
         ],
-    }
+    )

@@ -15,7 +15,7 @@ has none)::
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from referee.boulderville.edition import EDITION, ScientistCard, Use
@@ -37,7 +37,7 @@ def _people(statuses: tuple[str, ...]) -> Callable[[Table, Scientist, Use], list
         else:
             assert scientist.space is not None
             near = EDITION.board.distance[scientist.space]
-            found = [p.id for p in table.people if p.status in statuses and near[p.space] <= reach]
+            found = [p.id for p in table.people if p.status in statuses and near[p.board_space] <= reach]
         found.sort()
         return found
 
@@ -48,7 +48,7 @@ def _heard(table: Table, scientist: Scientist, use: Use) -> list[Person]:
     """Unconvinced townspeople within the loudhailer's radius of the scientist."""
     assert scientist.space is not None
     near = EDITION.board.distance[scientist.space]
-    return [p for p in table.people if p.status == UNCONVINCED and near[p.space] <= use.radius]
+    return [p for p in table.people if p.status == UNCONVINCED and near[p.board_space] <= use.radius]
 
 
 def _set_status(status: str) -> Callable[[Table, Scientist, Use, Target], None]:
@@ -75,7 +75,7 @@ def _lasting(table: Table, scientist: Scientist, use: Use, card: str, target: Ta
     )
 
 
-def _sandbag_targets(table: Table, scientist: Scientist, use: Use) -> list[Target]:
+def _sandbag_targets(table: Table, scientist: Scientist, use: Use) -> list[str]:
     """Spaces next to the lava that are not yet sandbagged."""
     board = EDITION.board
     front = {
@@ -102,7 +102,7 @@ def _loudhailer(table: Table, scientist: Scientist, use: Use, target: Target) ->
 class HelpEffect:
     """Who or what a help use may target (``[None]`` for no target; empty: not playable now)."""
 
-    targets: Callable[[Table, Scientist, Use], list[Target]]
+    targets: Callable[[Table, Scientist, Use], Sequence[Target]]
     resolve: Callable[[Table, Scientist, Use, Target], None]
     lasting: bool = False
 

@@ -133,7 +133,7 @@ class Standing:
     def numbers(self, person: Person) -> tuple[int, int, int]:
         """(belief, willingness, speed) of a townsperson on the board, as the functions above give."""
         card = EDITION.townspeople[person.id]
-        shared = self.sharing_at.get(person.space, NO_SHARING)
+        shared = NO_SHARING if person.space is None else self.sharing_at.get(person.space, NO_SHARING)
         own = _aura_of(person) if person.id in AURA else (0, 0)
         belief = card.belief - person.belief_down - (
             self.hall_and_meeting + shared.belief + self.aura_belief - own[0]

@@ -376,12 +376,12 @@ def _check(edition: Edition) -> None:
                 raise ValueError(f"action {card.id} scores renown outside the science locations")
             if not set(use.bonus) <= kinds or not set(use.who.values()) <= kinds:
                 raise ValueError(f"action {card.id} names an unknown scientist or type")
-    for card in edition.eruption_cards.values():
-        if card.bonus is not None and card.bonus.location not in locations:
-            raise ValueError(f"eruption card {card.id} names unknown location {card.bonus.location}")
-        for effect in card.effects:
+    for eruption in edition.eruption_cards.values():
+        if eruption.bonus is not None and eruption.bonus.location not in locations:
+            raise ValueError(f"eruption card {eruption.id} names unknown location {eruption.bonus.location}")
+        for effect in eruption.effects:
             if "space" in effect and effect["space"] not in board.order:
-                raise ValueError(f"eruption card {card.id} names unknown space {effect['space']}")
+                raise ValueError(f"eruption card {eruption.id} names unknown space {effect['space']}")
     for deck, count in edition.eruption_deal.items():
         if count > len(edition.eruption_decks[deck]):
             raise ValueError(f"eruption sub-deck {deck} has fewer than {count} cards")

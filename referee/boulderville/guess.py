@@ -60,9 +60,9 @@ def _eruption_deck(observation: Mapping[str, Any], rng: Rng) -> list[str]:
             part.append(EDITION.eruption_card)
             rng.shuffle(part)
         parts.append(part)
-    deck = [card for part in parts for card in part]
+    dealt = [card for part in parts for card in part]
     left = observation["eruption_cards_left"]
-    return deck[len(deck) - left :] if left else []
+    return dealt[len(dealt) - left :] if left else []
 
 
 def _person(view: Mapping[str, Any], standing: Standing) -> Person:

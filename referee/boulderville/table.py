@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from referee.boulderville.shape import build
 from referee.game import JSON
@@ -51,6 +51,13 @@ class Person:
     def on_board(self) -> bool:
         return self.status in ON_BOARD
 
+    @property
+    def board_space(self) -> str:
+        """The space of a townsperson on the board, typed as one: only a saved or dead one has none."""
+        if self.space is None:
+            raise ValueError(f"townsperson {self.id} is not on the board")
+        return self.space
+
 
 @dataclass
 class Scientist:
@@ -80,21 +87,25 @@ class Ongoing:
     last_turn: int
 
 
-def _blank(cls: type[Any]) -> Any:
-    return cls.__new__(cls)
+_T = TypeVar("_T")
+
+
+def _blank(cls: type[_T]) -> _T:
+    """An instance with no field set yet, for a copy that fills ``__dict__`` without ``__init__``."""
+    return object.__new__(cls)
 
 
 def _copied(person: Person) -> Person:
     other = _blank(Person)
     other.__dict__.update(person.__dict__)
-    return other  # type: ignore[no-any-return]
+    return other
 
 
 def _copied_scientist(scientist: Scientist) -> Scientist:
     other = _blank(Scientist)
     other.__dict__.update(scientist.__dict__)
     other.hand = list(scientist.hand)
-    return other  # type: ignore[no-any-return]
+    return other
 
 
 @dataclass

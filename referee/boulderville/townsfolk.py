@@ -125,7 +125,7 @@ def move_townspeople(table: Table) -> None:
     order = EDITION.board.order
     movers = sorted(
         (p for p in table.people if p.status == MOVER and p.space in steps),
-        key=lambda p: (steps[p.space], order[p.space]),
+        key=lambda p: (steps[p.board_space], order[p.board_space]),
     )
     for person in movers:
         move_person(table, person, steps, exit_name)
@@ -138,7 +138,7 @@ def check_willingness(table: Table) -> None:
     the next turn on, whatever the order of the rolls.
     """
     order = EDITION.board.order
-    believers = sorted((p for p in table.people if p.status == BELIEVER), key=lambda p: order[p.space])
+    believers = sorted((p for p in table.people if p.status == BELIEVER), key=lambda p: order[p.board_space])
     standing = Standing(table)
     for person, needed in [(p, standing.willingness(p)) for p in believers]:
         roll = table.roll(EDITION.rules.die_sides)
@@ -154,7 +154,9 @@ def check_belief(table: Table) -> None:
     All beliefs are read first, so a Mayor who comes to believe now sways the others from next turn.
     """
     order = EDITION.board.order
-    doubters = sorted((p for p in table.people if p.status == UNCONVINCED), key=lambda p: order[p.space])
+    doubters = sorted(
+        (p for p in table.people if p.status == UNCONVINCED), key=lambda p: order[p.board_space]
+    )
     standing = Standing(table)
     for person in [p for p in doubters if table.eruption > standing.belief(p)]:
         person.status = BELIEVER

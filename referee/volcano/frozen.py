@@ -34,7 +34,7 @@ class FrozenDict(dict[str, Any]):
 
     __slots__ = ()
     __setitem__ = __delitem__ = _refuse
-    clear = pop = popitem = setdefault = update = __ior__ = _refuse  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = __ior__ = _refuse
 
     def __copy__(self) -> dict[str, Any]:
         return dict(self)
@@ -50,8 +50,8 @@ class FrozenList(list[Any]):
     """A list that refuses changes after it is built."""
 
     __slots__ = ()
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse  # type: ignore[assignment]
-    append = extend = insert = pop = remove = clear = sort = reverse = _refuse  # type: ignore[assignment]
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
 
     def __copy__(self) -> list[Any]:
         return list(self)

@@ -25,8 +25,8 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.game import JSON, IllegalMove, Move, Outcome, State, places_from_keys
-from referee.volcano.board import BOARD_SIZE, DIRECTIONS, SQUARES, Board
-from referee.volcano.edition import CALDERA
+from referee.volcano.board import DIRECTIONS, SQUARES, Board
+from referee.volcano.edition import BOARD_SIZE, CALDERA
 from referee.volcano.ends import VolcanoEnd
 from referee.volcano.eruption import can_step, step_cap
 from referee.volcano.frozen import FrozenDict, FrozenList, freeze

@@ -75,4 +75,4 @@ def squares_picker(squares: tuple[int, ...]) -> Callable[[Sequence[Any]], tuple[
     if len(squares) == 1:
         only = squares[0]
         return lambda row: (row[only],)
-    return itemgetter(*squares)  # type: ignore[return-value]
+    return itemgetter(*squares)

@@ -52,7 +52,7 @@ class FlightMove(dict[str, Any]):
     def _read_only(self, *args: object, **kwargs: object) -> NoReturn:
         raise TypeError("a listed move is shared and read-only: change a copy, dict(move)")
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only  # type: ignore[assignment]
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _read_only
 
     def __reduce__(self) -> tuple[type, tuple[dict[str, Any]]]:
         return (dict, (dict(self),))

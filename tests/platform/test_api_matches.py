@@ -256,3 +256,18 @@ def test_matches_are_filtered_by_bot_game_variant_and_status_a_page_at_a_time(ar
         answer = arena.client.get(f"/api/v1/matches?{bad}")
         assert answer.status_code == 422, bad
         assert answer.get_json()["errors"], bad
+
+
+def test_a_request_cannot_set_the_records_own_fields(arena: Arena, duelists) -> None:
+    """The match schema asks for a match and shows it: fields only the record has are refused."""
+    first, last = duelists
+    request = {"game": "nim", "bots": [first["id"], last["id"]], "seed": 4}
+    sneaked = {"id": "m-mine", "status": "finished", "moves": 3, "replay_url": "/elsewhere"}
+    answer = arena.client.post("/api/v1/matches", json={**request, **sneaked}, headers=arena.admin())
+    assert answer.status_code == 422
+    assert answer.get_json()["errors"] == dict.fromkeys(sneaked, ["Unknown field."])
+    assert arena.queue.ids == []
+    shown = arena.match(**request)
+    assert {key: shown[key] for key in request} == request
+    assert shown["status"] == "queued" and shown["id"] != "m-mine" and shown["replay_url"] is None
+    assert "created_ts" not in shown and "names" not in shown

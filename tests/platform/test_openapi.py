@@ -45,14 +45,21 @@ def test_schemas_and_security_are_named(arena: Arena) -> None:
     assert {
         "BotCreate",
         "BotCreated",
-        "MatchCreate",
         "Match",
         "TournamentCreate",
         "Tournament",
         "Ladder",
         "Error",
     } <= set(schemas)
-    assert set(schemas["MatchCreate"]["required"]) == {"game", "bots"}
+    match = schemas["Match"]["properties"]
+    assert set(schemas["Match"]["required"]) == {"game", "bots"}
+    # one schema asks for a match and shows it: the record's own fields are read-only, the request's not
+    assert {name for name, field in match.items() if field.get("readOnly")} == {
+        "id", "status", "seats", "tournament", "attempts", "moves", "created_at", "started_at",
+        "finished_at", "result", "error", "replay_url",
+    }
+    match_post = spec["paths"]["/api/v1/matches"]["post"]
+    assert match_post["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith("/Match")
     assert spec["components"]["securitySchemes"]["bearerAuth"] == {"type": "http", "scheme": "bearer"}
     assert spec["paths"]["/api/v1/matches"]["post"]["security"] == [{"bearerAuth": []}]
     assert "security" not in spec["paths"]["/api/v1/matches"]["get"]

@@ -13,8 +13,9 @@ from flask_smorest.pagination import PaginationParameters
 from arena import match_requests
 from arena.api.context import presented_token, runtime, token_required
 from arena.api.parsing import ArenaBlueprint
-from arena.api.schemas import MatchCreateSchema, MatchQuerySchema, MatchSchema
+from arena.api.schemas import MatchQuerySchema, MatchSchema
 from arena.errors import NotFound
+from arena.match_requests import MatchView
 from arena.records import MatchRecord, MatchStatus
 
 blp = ArenaBlueprint("matches", __name__, url_prefix="/api/v1/matches", description="Matches and replays")
@@ -32,7 +33,7 @@ class Matches(MethodView):
     @blp.arguments(MatchQuerySchema, location="query")
     @blp.response(200, MatchSchema(many=True))
     @blp.paginate()
-    def get(self, query: dict[str, Any], pagination_parameters: PaginationParameters) -> list[dict[str, Any]]:
+    def get(self, query: dict[str, Any], pagination_parameters: PaginationParameters) -> list[MatchView]:
         """The matches, newest first, a page at a time, filtered by bot, game, variant and status
 
         X-Pagination says how many fit.
@@ -49,12 +50,12 @@ class Matches(MethodView):
         matches = store.get_matches(ids)
         specs = store.get_specs(ids)
         progress = store.progress([m.id for m in matches if m.status is MatchStatus.RUNNING])
-        return [match_requests.public_view(m, specs.get(m.id), progress.get(m.id)) for m in matches]
+        return [MatchView(m, specs.get(m.id), progress.get(m.id)) for m in matches]
 
     @token_required(blp, "the organizer token, or a seated bot's token for an unrated challenge")
-    @blp.arguments(MatchCreateSchema)
+    @blp.arguments(MatchSchema)
     @blp.response(202, MatchSchema)
-    def post(self, data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    def post(self, data: dict[str, Any]) -> tuple[MatchView, dict[str, str]]:
         """Request a match; it is queued for a worker
 
         The organizer may request any match. A bot's owner may challenge: an unrated match in which
@@ -65,19 +66,17 @@ class Matches(MethodView):
         data = match_requests.authorize(runtime(), presented_token(), data)
         match, spec = match_requests.create(runtime(), data)
         location = url_for("matches.MatchById", match_id=match.id)
-        return match_requests.public_view(match, spec), {"Location": location}
+        return MatchView(match, spec), {"Location": location}
 
 
 @blp.route("/<match_id:match_id>")
 class MatchById(MethodView):
     @blp.response(200, MatchSchema)
-    def get(self, match_id: str) -> dict[str, Any]:
+    def get(self, match_id: str) -> MatchView:
         """A match: its status (queued, running, finished, aborted) and result"""
         match = _get(match_id)
         store = runtime().store
-        return match_requests.public_view(
-            match, store.get_spec(match_id), store.progress([match_id]).get(match_id)
-        )
+        return MatchView(match, store.get_spec(match_id), store.progress([match_id]).get(match_id))
 
 
 @blp.route("/<match_id:match_id>/replay")

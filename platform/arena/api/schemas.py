@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, pre_dump, validate, validates_schema
 
+from arena.match_requests import MatchView
+from arena.records import MatchStatus
+from arena.tournament_requests import TournamentView
 from arena.tournaments import FORMATS
 
 MAX_MOVE_MS = 60_000
@@ -217,29 +220,6 @@ class BotCreatedSchema(BotOwnerSchema):
 # -- matches ------------------------------------------------------------------------------------
 
 
-class MatchCreateSchema(Schema):
-    game = _id(required=True)
-    variant = _id(metadata={"description": "the game's default variant when left out"})
-    bots = fields.List(
-        _id(),
-        required=True,
-        validate=validate.Length(1, 16),
-        metadata={"description": "bot ids, in seat order"},
-    )
-    seed = SEED
-    setup = fields.Dict(allow_none=True, load_default=None, metadata={"description": "explicit position"})
-    options = fields.Dict(load_default=dict)
-    time = fields.Nested(TimeSchema, load_default=lambda: {"move_ms": 2000, "bank_ms": 0})
-    rated = Flag(
-        load_default=None,
-        metadata={
-            "description": "false: the ladder never sees it. Default true for the organizer; a bot "
-            "owner's challenge is always unrated"
-        },
-    )
-    max_faults = WholeNumber(load_default=3, validate=validate.Range(1, 1000))
-
-
 class SeatSchema(Schema):
     seat = fields.Integer()
     bot_id = fields.String()
@@ -263,27 +243,52 @@ class ResultSchema(Schema):
 
 
 class MatchSchema(Schema):
-    id = fields.String()
-    game = fields.String()
-    variant = fields.String()
-    status = fields.String(metadata={"description": "queued, running, finished or aborted"})
-    bots = fields.List(fields.String())
-    seats = fields.List(fields.Nested(SeatSchema))
-    seed = fields.Integer()
-    options = fields.Dict()
-    setup = fields.Dict(allow_none=True)
-    time = fields.Nested(TimeSchema)
-    rated = fields.Boolean()
-    max_faults = fields.Integer()
-    tournament = fields.String(allow_none=True)
-    attempts = fields.Integer()
-    moves = fields.Integer()
-    created_at = fields.String()
-    started_at = fields.String(allow_none=True)
-    finished_at = fields.String(allow_none=True)
-    result = fields.Nested(ResultSchema, allow_none=True)
-    error = fields.String(allow_none=True)
-    replay_url = fields.String(allow_none=True)
+    """A match: the request that asks for it (``POST``) and the match as it stands (``GET``).
+
+    The request's fields are shown back as the match plays them; the rest (``dump_only``) are the
+    match's own record, never taken from a request (sent, they are refused as unknown fields).
+    """
+
+    id = fields.String(dump_only=True)
+    game = _id(required=True)
+    variant = _id(metadata={"description": "the game's default variant when left out"})
+    status = fields.String(
+        dump_only=True,
+        validate=validate.OneOf([status.value for status in MatchStatus]),
+        metadata={"description": "queued, running, finished or aborted"},
+    )
+    bots = fields.List(
+        _id(),
+        required=True,
+        validate=validate.Length(1, 16),
+        metadata={"description": "bot ids, in seat order"},
+    )
+    seats = fields.List(fields.Nested(SeatSchema), dump_only=True)
+    seed = SEED
+    options = fields.Dict(load_default=dict)
+    setup = fields.Dict(allow_none=True, load_default=None, metadata={"description": "explicit position"})
+    time = fields.Nested(TimeSchema, load_default=lambda: {"move_ms": 2000, "bank_ms": 0})
+    rated = Flag(
+        load_default=None,
+        metadata={
+            "description": "false: the ladder never sees it. Default true for the organizer; a bot "
+            "owner's challenge is always unrated"
+        },
+    )
+    max_faults = WholeNumber(load_default=3, validate=validate.Range(1, 1000))
+    tournament = fields.String(dump_only=True, allow_none=True)
+    attempts = fields.Integer(dump_only=True)
+    moves = fields.Integer(dump_only=True)
+    created_at = fields.String(dump_only=True)
+    started_at = fields.String(dump_only=True, allow_none=True)
+    finished_at = fields.String(dump_only=True, allow_none=True)
+    result = fields.Nested(ResultSchema, dump_only=True, allow_none=True)
+    error = fields.String(dump_only=True, allow_none=True)
+    replay_url = fields.String(dump_only=True, allow_none=True)
+
+    @pre_dump
+    def _from_view(self, match: MatchView, **kwargs: object) -> dict[str, Any]:
+        return match.to_json()
 
 
 # -- tournaments --------------------------------------------------------------------------------
@@ -345,18 +350,24 @@ class StandingSchema(Schema):
 
 class TournamentMatchSchema(Schema):
     id = fields.String()
-    status = fields.String()
+    status = fields.String(validate=validate.OneOf([status.value for status in MatchStatus]))
     bots = fields.List(fields.String())
-    seed = fields.Integer()
+    seed = fields.Integer(allow_none=True, metadata={"description": "null if the match's spec is lost"})
     result = fields.Nested(ResultSchema, allow_none=True)
 
 
 class TournamentSchema(Schema):
+    """A tournament as it stands (dumped from :class:`arena.tournament_requests.TournamentView`).
+
+    Not also the request: ``rounds`` and ``advance`` shown are 0 where they do not apply, which a
+    request may not send, and ``games_per_pairing`` is shown as played, not as asked.
+    """
+
     id = fields.String()
     name = fields.String()
     game = fields.String()
     variant = fields.String()
-    format = fields.String()
+    format = fields.String(validate=validate.OneOf(FORMATS))
     bots = fields.List(fields.String())
     seats_per_match = fields.Integer()
     games_per_pairing = fields.Integer(metadata={"description": "as played: a multiple of seats_per_match"})
@@ -369,7 +380,10 @@ class TournamentSchema(Schema):
     match_count = fields.Integer()
     created_at = fields.String()
     cancelled_at = fields.String(allow_none=True, metadata={"description": "when DELETE cancelled it"})
-    status = fields.String(metadata={"description": "queued, running, finished or cancelled"})
+    status = fields.String(
+        validate=validate.OneOf(["queued", "running", "finished", "cancelled"]),
+        metadata={"description": "queued, running, finished or cancelled"},
+    )
     progress = fields.Nested(ProgressSchema)
     points = fields.String(metadata={"description": "how standings points are awarded"})
     standings = fields.List(fields.Nested(StandingSchema))
@@ -378,13 +392,19 @@ class TournamentSchema(Schema):
     advance = fields.Integer(metadata={"description": "knockout: bots of each pod that go on"})
     rounds_made = fields.List(fields.Nested(RoundSchema), metadata={"description": "the rounds made so far"})
 
+    @pre_dump
+    def _from_view(self, tournament: TournamentView, **kwargs: object) -> dict[str, Any]:
+        return tournament.to_json()
+
 
 class TournamentSummarySchema(Schema):
+    """A tournament in a list: dumped from its :class:`arena.records.TournamentRecord`."""
+
     id = fields.String()
     name = fields.String()
     game = fields.String()
     variant = fields.String()
-    format = fields.String()
+    format = fields.String(validate=validate.OneOf(FORMATS))
     match_count = fields.Integer()
     created_at = fields.String()
 

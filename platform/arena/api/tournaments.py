@@ -17,6 +17,8 @@ from arena.api.schemas import (
     TournamentSchema,
     TournamentSummarySchema,
 )
+from arena.records import TournamentRecord
+from arena.tournament_requests import TournamentView
 
 blp = ArenaBlueprint("tournaments", __name__, url_prefix="/api/v1/tournaments", description="Tournaments")
 
@@ -26,7 +28,9 @@ class Tournaments(MethodView):
     @blp.arguments(PagedQuerySchema, location="query")
     @blp.response(200, TournamentSummarySchema(many=True))
     @blp.paginate()
-    def get(self, query: dict[str, Any], pagination_parameters: PaginationParameters) -> list[dict[str, Any]]:
+    def get(
+        self, query: dict[str, Any], pagination_parameters: PaginationParameters
+    ) -> list[TournamentRecord]:
         """The tournaments, newest first, a page at a time"""
         store = runtime().store
         pagination_parameters.item_count = total = store.tournament_count()
@@ -34,12 +38,12 @@ class Tournaments(MethodView):
             return []
         ids = store.recent_tournament_ids(pagination_parameters.page_size, pagination_parameters.first_item)
         found = (store.get_tournament(tid) for tid in ids)
-        return [tournament_requests.summary(tournament) for tournament in found if tournament is not None]
+        return [tournament for tournament in found if tournament is not None]
 
     @organizer_only(blp)
     @blp.arguments(TournamentCreateSchema)
     @blp.response(202, TournamentSchema)
-    def post(self, data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    def post(self, data: dict[str, Any]) -> tuple[TournamentView, dict[str, str]]:
         """Start a tournament (needs the organizer token): every match is queued at once
 
         round_robin: every combination of seats_per_match bots; gauntlet: the first bot against
@@ -48,19 +52,19 @@ class Tournaments(MethodView):
         """
         tournament = tournament_requests.create(runtime(), data)
         location = url_for("tournaments.TournamentById", tournament_id=tournament.id)
-        return tournament_requests.public_view(runtime(), tournament), {"Location": location}
+        return tournament_requests.view(runtime(), tournament), {"Location": location}
 
 
 @blp.route("/<tournament_id:tournament_id>")
 class TournamentById(MethodView):
     @blp.response(200, TournamentSchema)
-    def get(self, tournament_id: str) -> dict[str, Any]:
+    def get(self, tournament_id: str) -> TournamentView:
         """A tournament: progress, standings and matches
 
         Points: each match is worth one point, shared equally by the seats in first place; in team
         variants a game the team lost gives no points.
         """
-        return tournament_requests.public_view(runtime(), tournament_requests.get(runtime(), tournament_id))
+        return tournament_requests.view(runtime(), tournament_requests.get(runtime(), tournament_id))
 
     @organizer_only(blp)
     @blp.response(204)

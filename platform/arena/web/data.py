@@ -2,9 +2,9 @@
 the store or the runtime.
 
 The pages show the same data as the JSON API, so where the API has a function that builds a view
-(``bot_accounts.public_view``, ``tournament_requests.public_view``, ``ladder.ranked``) it is used
-here too. Each function returns None for a thing that does not exist; the views turn that into a
-404 page.
+(``bot_accounts.public_view``, ``match_requests.MatchView``, ``tournament_requests.view``,
+``ladder.ranked``) it is used here too. Each function returns None for a thing that does not
+exist; the views turn that into a 404 page.
 
 Filtering matches (by game, bot, status) and a bot's recent matches read the newest
 :data:`SCAN_LIMIT` matches and filter them here: the store keeps one index of matches by creation
@@ -19,6 +19,7 @@ from arena import bot_accounts, ladder, match_requests, tournament_requests
 from arena.records import MatchRecord, MatchStatus, TournamentRecord
 from arena.runtime import Runtime
 from referee.game import Game, SetupError
+from referee.match import MatchSpec
 from referee.registry import GAME_MODULES, get_game
 from referee.replay import decompress
 
@@ -68,9 +69,9 @@ def ladder_page(
 # -- matches ---------------------------------------------------------------------------------
 
 
-def _summary(match: MatchRecord, moves_now: int | None, spec: Any = None) -> dict[str, Any]:
+def _summary(match: MatchRecord, moves_now: int | None, spec: MatchSpec | None = None) -> dict[str, Any]:
     """A match as lists show it: the API's view plus places and scores beside each seat."""
-    view = match_requests.public_view(match, spec, moves_now)
+    view = match_requests.MatchView(match, spec, moves_now).to_json()
     result = view.get("result") or {}
     places = result.get("places") or []
     scores = result.get("scores") or []
@@ -194,7 +195,7 @@ def live_document(runtime: Runtime, match_id: str) -> dict[str, Any] | None:
 
 
 def _tournament_view(runtime: Runtime, tournament: TournamentRecord) -> dict[str, Any]:
-    view = tournament_requests.public_view(runtime, tournament)
+    view = tournament_requests.view(runtime, tournament).to_json()
     view["game_title"] = game_title(view["game"])
     view["names"] = dict(tournament.names)
     return view
