@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from bots.sdk import DEFAULT_PORT, create_bot_app, run_bot
-from referee.protocol import SIGNATURE_HEADER, encode, sign
+from bots.sdk import DEFAULT_PORT, create_bot_app, new_secret, run_bot
+from referee.protocol import MIN_SECRET_LENGTH, SIGNATURE_HEADER, encode, sign
 
 SECRET = "s3cret"
 
@@ -72,6 +72,19 @@ def test_notices_are_answered_and_each_match_seat_gets_its_own_bot() -> None:
     assert _post(client, _message("end")).get_json() == {"ok": True}
     assert _post(client, _message("move")).get_json() == {"move": {"take": 1}}  # a new bot after end
     assert built == [("m1", 0), ("m2", 0), ("m1", 0)]
+
+
+def test_a_signed_ping_is_answered_with_its_nonce_and_an_unsigned_one_refused() -> None:
+    client = create_bot_app(lambda request: request["legal_moves"][0], secret=SECRET).test_client()
+    ping = {"protocol": 1, "type": "ping", "nonce": "n-7f3a"}
+    assert _post(client, ping).get_json() == {"pong": "n-7f3a"}
+    assert _post(client, ping, secret="another").status_code == 401
+    assert _post(client, ping, secret=None).status_code == 401
+
+
+def test_new_secret_is_long_enough_to_register_and_fresh_each_time() -> None:
+    first, second = new_secret(), new_secret()
+    assert first != second and len(first) >= MIN_SECRET_LENGTH and first.isalnum()
 
 
 def test_garbage_is_a_400_not_a_crash() -> None:

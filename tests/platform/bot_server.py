@@ -20,6 +20,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from referee.protocol import SIGNATURE_HEADER, signature_matches
 
+PINGS: list[tuple[str, dict]] = []
+"""Every ping any path answered, with its path, in order (signed right, where a secret is set)."""
 HANG = threading.Event()
 """``/hang`` holds every request until this is set (never, in the tests: a ping's deadline passes)."""
 GATE = threading.Event()
@@ -79,6 +81,7 @@ def start(secrets: MutableMapping[str, str]) -> tuple[ThreadingHTTPServer, str]:
             if path == "/hang":
                 HANG.wait(10)
             if message["type"] == "ping" and path != "/noping":
+                PINGS.append((self.path, message))
                 self._send(200, {"pong": message["nonce"]})
                 return
             if message["type"] != "move":
