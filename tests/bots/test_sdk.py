@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
 import re
 import shlex
+import shutil
+import signal
 import socket
 import subprocess
 import sys
+import textwrap
 import threading
 from pathlib import Path
 
@@ -167,3 +171,65 @@ def test_a_busy_port_is_one_clear_line_not_a_traceback() -> None:
             run_bot(lambda request: request["legal_moves"][0], port=port)
     assert f"cannot listen on 127.0.0.1 port {port}" in str(exited.value.code)
     assert "set PORT" in str(exited.value.code)
+
+
+def _registration_blocks() -> list[str]:
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    start = text.index("### Registering it")
+    section = text[start : text.index("\n## ", start)]
+    return [textwrap.dedent(block) for block in re.findall(r"```sh\n(.*?)```", section, re.S)]
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    """Stop a process started in its own session, with whatever it started."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    process.wait(timeout=10)
+
+
+@pytest.mark.integration
+def test_the_readme_registration_walkthrough_registers_the_bot_with_the_ping_passing(tmp_path: Path) -> None:
+    """The README's three terminals, as written (ports moved to free ones): the platform, the bot
+    started with a fresh secret, and the curl registration, whose answer is the bot with its token."""
+    if shutil.which("curl") is None:
+        pytest.skip("curl is not installed")
+    serve, bot, register = _registration_blocks()
+    (tmp_path / "my_bot.py").write_text(_code_block(_readme_section(), "python"))
+    (tmp_path / ".venv").symlink_to(sys.prefix)  # the README's commands name .venv/bin/...
+    api_port, bot_port = _free_port(), _free_port()
+    assert "arena serve" in serve and "8000" in register and ":8700/" in register
+    platform = subprocess.Popen(
+        ["bash", "-c", f"{serve.strip()} --port {api_port}"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
+    new_secret_line, run_line = bot.strip().splitlines()
+    processes = [platform]
+    try:
+        assert "Volcano Arena API at" in _first_line(platform, 60.0)
+        subprocess.run(["bash", "-c", new_secret_line], cwd=tmp_path, check=True, timeout=60)
+        running = subprocess.Popen(
+            ["bash", "-c", run_line],
+            cwd=tmp_path,
+            env={**os.environ, "PORT": str(bot_port), "PYTHONUNBUFFERED": "1"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        processes.append(running)
+        assert f"bot listening on http://127.0.0.1:{bot_port}/" in _first_line(running, 30.0)
+        command = register.replace("8000", str(api_port)).replace(":8700/", f":{bot_port}/")
+        answer = subprocess.run(
+            ["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, timeout=60
+        )
+        created = json.loads(answer.stdout)
+        assert created["id"].startswith("b-") and created["token"], created
+        assert "secret" not in created
+    finally:
+        for process in processes:
+            _stop(process)
