@@ -134,8 +134,9 @@ def update(runtime: Runtime, bot_id: str, token: str | None, changes: Mapping[st
 
 def replace_secret(runtime: Runtime, bot_id: str, token: str | None, secret: str) -> BotRecord:
     """Make ``secret`` the bot's signing secret (its token's owner, or the organizer), once a ping
-    signed with it passed: a leaked secret can be replaced without a moment of refused requests, as
-    the bot answers with the new one before the referee signs with it. The token is unchanged."""
+    signed with it passed, so a leaked secret can be replaced and a mistyped one never takes over.
+    The bot must already check the new secret (a bot that accepts both while it changes over misses
+    no request). The token is unchanged: it is not a signing key."""
     bot = get(runtime, bot_id)
     authorize(runtime, bot, token)
     bot_ping.check(runtime, bot.endpoint, secret)
