@@ -4,9 +4,9 @@
 ``/oddlog`` the first with a log UTF-8 cannot encode (notices and pings are answered at once);
 anything after the first path segment only names the bot (``/first/alice``). ``/noping`` plays
 like ``/first`` but answers a ping as a notice (``{"ok": true}``, no pong), as a bot written before
-the ping would; ``/hang`` answers nothing until :data:`HANG` is set (at most 10 s). The paths of
-:data:`RAW` answer every request with bytes no HTTP client library would produce, to check that the
-referee turns each into a fault. ``secrets`` maps a full path to the secret the bot registered there
+the ping would; ``/hang`` answers nothing, and closes once :data:`HANG` is set (at most 10 s). The
+paths of :data:`RAW` answer every request with bytes no HTTP client library would produce, to check
+that the referee turns each into a fault. ``secrets`` maps a full path to the secret the bot registered there
 was started with; requests to such a path must carry a valid signature (401 if not).
 """
 
@@ -80,6 +80,8 @@ def start(secrets: MutableMapping[str, str]) -> tuple[ThreadingHTTPServer, str]:
             message = json.loads(body)
             if path == "/hang":
                 HANG.wait(10)
+                self.close_connection = True  # the caller gave up long ago: nothing to answer
+                return
             if message["type"] == "ping" and path != "/noping":
                 PINGS.append((self.path, message))
                 self._send(200, {"pong": message["nonce"]})

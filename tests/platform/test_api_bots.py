@@ -171,6 +171,7 @@ def test_malformed_json_is_400_with_the_error_body(arena: Arena) -> None:
         ("http://[::1]:8000/bot", "not public (loopback)"),
         ("http://user:pw@127.0.0.1/bot", "user name or password"),
         ("not a url", "http or https"),
+        ("http://127.0.0.1/бот", "endpoint must be ASCII"),
     ],
 )
 def test_endpoints_outside_public_space_and_the_allowlist_are_refused(
