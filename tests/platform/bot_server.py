@@ -5,9 +5,10 @@
 anything after the first path segment only names the bot (``/first/alice``). ``/noping`` plays
 like ``/first`` but answers a ping as a notice (``{"ok": true}``, no pong), as a bot written before
 the ping would; ``/hang`` answers nothing, and closes once :data:`HANG` is set (at most 10 s). The
-paths of :data:`RAW` answer every request with bytes no HTTP client library would produce, to check
-that the referee turns each into a fault. ``secrets`` maps a full path to the secret the bot registered there
-was started with; requests to such a path must carry a valid signature (401 if not).
+paths of :data:`RAW` answer every request but the ping with bytes no HTTP client library would
+produce, to check that the referee turns each into a fault. ``secrets`` maps a full path to the
+secret the bot registered there was started with; requests to such a path must carry a valid
+signature (401 if not).
 """
 
 from __future__ import annotations
@@ -70,11 +71,7 @@ def start(secrets: MutableMapping[str, str]) -> tuple[ThreadingHTTPServer, str]:
             if secret is not None and not signature_matches(secret, body, self.headers.get(SIGNATURE_HEADER)):
                 self._send(401, {"error": "bad signature"})
                 return
-            if path in RAW:
-                self.close_connection = True
-                self.wfile.write(RAW[path])
-                return
-            if path not in CHOICES:
+            if path not in CHOICES and path not in RAW:
                 self._send(404, {"error": "no such bot"})
                 return
             message = json.loads(body)
@@ -85,6 +82,10 @@ def start(secrets: MutableMapping[str, str]) -> tuple[ThreadingHTTPServer, str]:
             if message["type"] == "ping" and path != "/noping":
                 PINGS.append((self.path, message))
                 self._send(200, {"pong": message["nonce"]})
+                return
+            if path in RAW:
+                self.close_connection = True
+                self.wfile.write(RAW[path])
                 return
             if message["type"] != "move":
                 self._send(200, {"ok": True})
