@@ -15,11 +15,12 @@ It listens on 127.0.0.1 port :data:`DEFAULT_PORT` (8700; the ``PORT`` environmen
 ``port`` argument say otherwise), away from ``arena serve`` (8000) and ``arena bots serve`` (8100),
 and says where it listens when it starts.
 
-The helper answers ``start`` and ``end`` notices, checks ``X-Arena-Signature`` on every request
-when given the secret (401 otherwise), and turns the function's return value into
-``{"move": ...}``. For a bot that keeps state per match, pass ``factory`` instead: it is called
-once per match and seat with the start (or first move) request and returns an object with a
-``choose`` method (see :class:`bots.base.Bot`).
+The helper answers ``start`` and ``end`` notices and the platform's ``ping`` (sent at
+registration, signed with the secret the author chose: :func:`new_secret` makes one), checks
+``X-Arena-Signature`` on every request when given the secret (401 otherwise), and turns the
+function's return value into ``{"move": ...}``. For a bot that keeps state per match, pass
+``factory`` instead: it is called once per match and seat with the start (or first move) request
+and returns an object with a ``choose`` method (see :class:`bots.base.Bot`).
 
 The server keeps HTTP/1.1 connections open between requests (the referee sends a seat's every
 request of a match over one connection); werkzeug's development server closes each one, so the
@@ -45,6 +46,7 @@ from werkzeug.serving import BaseWSGIServer, make_server
 
 from bots.base import Bot, Request
 from referee.protocol import SIGNATURE_HEADER, signature_matches
+from referee.protocol import new_secret as new_secret  # for bot authors: a secret to register with
 
 BotSource = Callable[[Request], Bot]
 """Builds the bot that plays one seat of one match, from that match's first request."""
@@ -89,7 +91,7 @@ def _json(body: dict[str, Any], status: int = 200) -> Response:
 
 
 def answer(bots: MatchBots, secret: str | None, body: bytes, signature: str | None) -> Response:
-    """The whole protocol, for one request: signature, notices, moves."""
+    """The whole protocol, for one request: signature, ping, notices, moves."""
     if secret is not None and not signature_matches(secret, body, signature):
         return _json({"error": "bad or missing signature"}, 401)
     try:
@@ -97,6 +99,8 @@ def answer(bots: MatchBots, secret: str | None, body: bytes, signature: str | No
         kind = message["type"]
     except (ValueError, KeyError, TypeError):
         return _json({"error": "not a protocol request"}, 400)
+    if kind == "ping":
+        return _json({"pong": message.get("nonce")})
     if kind == "start":
         bots.get(message)
         return _json({"ok": True})

@@ -2,9 +2,10 @@
 
 Used by ``arena bots serve``, by the demo and by the integration tests. Each (match, seat) gets a
 fresh bot seeded from the match id and seat, so a reference bot's play over HTTP is reproducible.
-``secrets`` maps ``"<game>/<bot>"`` to the secret the platform gave that bot at registration; a
-path with a secret refuses unsigned or wrongly signed requests, a path without one accepts all. The
-dict is read at each request, so a caller may fill it after the server started.
+``secrets`` maps ``"<game>/<bot>"`` to the secret that bot is registered with (given here first:
+registration pings the bot); a path with a secret refuses unsigned or wrongly signed requests, a
+path without one accepts all. The dict is read at each request, so a caller may fill it after the
+server started.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import secrets
 from enum import StrEnum
 from functools import cache
 from importlib import resources
@@ -20,6 +21,9 @@ from jsonschema import Draft202012Validator
 PROTOCOL_VERSION = 1
 SIGNATURE_HEADER = "X-Arena-Signature"
 LOG_LIMIT_BYTES = 1024
+MIN_SECRET_LENGTH = 32
+"""The platform refuses shorter signing secrets: the secret is the only thing that tells the
+referee's requests from anyone else's."""
 
 
 class Fault(StrEnum):
@@ -41,6 +45,12 @@ class Fault(StrEnum):
     """An in-process bot raised an exception."""
     FORFEITED = "forfeited"
     """The seat had already forfeited; the referee moved for it without asking."""
+
+
+def new_secret() -> str:
+    """A fresh signing secret (``arena bots new-secret``): 256 random bits as 64 hex digits, which
+    survive a shell, a command line (never a leading ``-``) and a double-click to copy."""
+    return secrets.token_hex(32)
 
 
 def sign(secret: str, body: bytes) -> str:
@@ -125,6 +135,12 @@ def request_base(
         "time": time,
         "observation": observation,
     }
+
+
+@cache
+def ping_validator() -> Draft202012Validator:
+    """A validator for ``ping`` requests (the SDK and the tests use it)."""
+    return Draft202012Validator(_schema()["ping"])
 
 
 class BadResponse(ValueError):

@@ -1,7 +1,11 @@
 """A bot server on loopback whose paths misbehave in every way the protocol names.
 
 Each path answers a move request differently; ``/good`` plays the first legal move and checks the
-signature. Used by the agent tests and the platform's integration tests.
+signature. Used by the agent and ping tests and the platform's integration tests.
+
+Every path misbehaves on every request, pings included. Under ``/registered`` (``/registered/slow``)
+the same path answers a ping as it should (``{"pong": nonce}``) and misbehaves on the rest: a bot
+that passed the ping at registration and broke later, as the platform's tests need.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _first_legal(self, body: bytes) -> bytes:
         message = json.loads(body)
+        if message["type"] == "ping":
+            return json.dumps({"pong": message["nonce"]}).encode()
         if message["type"] != "move":
             return b'{"ok": true}'
         return json.dumps({"move": message["legal_moves"][0], "log": "first legal move"}).encode()
@@ -38,6 +44,12 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802 (http.server's name)
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         path = self.path.rstrip("/")
+        if path.startswith("/registered/"):
+            path = path.removeprefix("/registered")
+            message = json.loads(body)
+            if message.get("type") == "ping":
+                self._send(200, json.dumps({"pong": message["nonce"]}).encode())
+                return
         if path == "/good":
             if not signature_matches(SECRET, body, self.headers.get(SIGNATURE_HEADER)):
                 self._send(401, b'{"error": "bad signature"}')

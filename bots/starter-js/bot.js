@@ -2,15 +2,16 @@
 // A Volcano Arena bot in Node, standard library only (http, crypto).
 //
 // It checks every request's X-Arena-Signature (HMAC-SHA256 of the raw body, keyed with the bot's
-// secret, compared in constant time; 401 otherwise), answers the start and end notices with
-// {"ok": true} and every move request, whatever the game, with {"move": <its first legal move>}.
+// secret, compared in constant time; 401 otherwise), answers the platform's ping (sent when the
+// bot is registered) with {"pong": <its nonce>}, the start and end notices with {"ok": true} and
+// every move request, whatever the game, with {"move": <its first legal move>}.
 // Replace chooseMove with your own play.
 //
 //   node bot.js [--port 8700] [--host 127.0.0.1] [--secret local]
 //
 // or the environment: PORT, HOST, ARENA_SECRET. The secret defaults to "local", the one
-// `arena play` signs with unless given --secret; a registered bot uses the secret its
-// registration returned.
+// `arena play` signs with unless given --secret; a registered bot uses the secret it was
+// registered with (`arena bots new-secret` prints a fresh one).
 "use strict";
 
 const http = require("node:http");
@@ -68,6 +69,8 @@ function answer(secret, body, signature) {
     return [400, { error: "not a protocol request" }];
   }
   switch (message.type) {
+    case "ping":
+      return [200, { pong: message.nonce }];
     case "start":
     case "end":
       return [200, { ok: true }];

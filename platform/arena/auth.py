@@ -2,8 +2,9 @@
 
 A bot's token lets its author change or delete it; the platform stores the SHA-256 of it (tokens are
 256 random bits, so a plain hash is enough: there is nothing to guess), shows the token once at
-registration and can never show it again. The bot's signing *secret* is different: the referee
-needs it to sign every request, so it is stored as it is, and also shown only once.
+registration and can never show it again. The bot's signing *secret* is different: its author
+chooses it and sends it with the registration, and the referee needs it to sign every request, so it
+is stored as it is; the API never shows it back.
 """
 
 from __future__ import annotations
@@ -14,10 +15,6 @@ import secrets
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(32)
-
-
-def new_secret() -> str:
     return secrets.token_urlsafe(32)
 
 

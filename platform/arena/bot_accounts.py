@@ -1,8 +1,14 @@
-"""Registering, changing and removing bots, and what the public may see of one.
+"""Registering, changing and removing bots, and what there is to see of one.
 
 A bot record holds its name, endpoint, games, the hash of its token and its signing secret. The
-endpoint is checked against the endpoint policy at registration and at every change (and the agent
-checks again at every call). The public view leaves out the endpoint, the token hash and the secret.
+secret is the author's choice, sent with the registration (the bot must know it before the
+platform's first request, like a webhook's secret): the registration is accepted only once a ping
+signed with it passed (:mod:`arena.bot_ping`), and so is a new secret or a new endpoint. The
+endpoint policy is checked by that ping (and again by the agent at every connection).
+
+:func:`view` gathers what may be shown of a bot, endpoint included; which of it whom sees is the
+API schemas' business (``dump_only``/``load_only`` fields). The token hash and the secret are never
+part of a view.
 """
 
 from __future__ import annotations
@@ -10,17 +16,32 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
-from arena import ladder
-from arena.auth import hash_token, new_secret, new_token, same_token, token_matches
+from arena import bot_ping, ladder
+from arena.auth import hash_token, new_token, same_token, token_matches
 from arena.errors import InvalidRequest, NotFound, Unauthorized, field_error, merge_errors
 from arena.records import BotRecord, now_iso
 from arena.runtime import Runtime
-from referee.endpoints import EndpointRefused
+from referee.endpoints import EndpointRefused, parse_endpoint
 from referee.game import SetupError
 from referee.registry import get_game
+
+
+@dataclass(frozen=True)
+class BotView:
+    """Everything the API may show of a bot; the schemas choose the fields (the endpoint only to its
+    owner)."""
+
+    id: str
+    name: str
+    endpoint: str
+    games: list[str]
+    created_at: str
+    updated_at: str
+    faults: dict[str, Any]
+    ratings: list[dict[str, Any]]
 
 
 def _check_games(games: list[str]) -> dict[str, Any]:
@@ -35,11 +56,16 @@ def _check_games(games: list[str]) -> dict[str, Any]:
     return errors
 
 
-def _check_endpoint(runtime: Runtime, endpoint: str) -> dict[str, Any]:
+def _check_endpoint_form(endpoint: str) -> dict[str, Any]:
+    """The URL's form only (no network): a request that fails here is refused before any ping."""
     try:
-        runtime.settings.policy.check_url(endpoint)
+        parse_endpoint(endpoint)
     except EndpointRefused as refused:
         return field_error("endpoint", str(refused))
+    if not endpoint.isascii():
+        # the request line and Host header are bytes: an IDN host or a path in another script
+        # must be written as it travels (punycode, percent-encoding)
+        return field_error("endpoint", "endpoint must be ASCII: percent-encode the path, punycode the host")
     return {}
 
 
@@ -49,9 +75,11 @@ def _refuse_if(errors: dict[str, Any]) -> None:
 
 
 def register(runtime: Runtime, data: Mapping[str, Any]) -> tuple[BotRecord, str]:
-    """Create a bot; returns it with its token in the clear (shown this once, stored as a hash)."""
-    errors = merge_errors(_check_games(data["games"]), _check_endpoint(runtime, data["endpoint"]))
+    """Create a bot once it answered a ping signed with the secret it sent; returns the bot with
+    its token in the clear (shown this once, stored as a hash)."""
+    errors = merge_errors(_check_games(data["games"]), _check_endpoint_form(data["endpoint"]))
     _refuse_if(errors)
+    bot_ping.check(runtime, data["endpoint"], data["secret"])
     token = new_token()
     created = now_iso()
     bot = BotRecord(
@@ -60,7 +88,7 @@ def register(runtime: Runtime, data: Mapping[str, Any]) -> tuple[BotRecord, str]
         endpoint=data["endpoint"],
         games=tuple(data["games"]),
         token_hash=hash_token(token),
-        secret=new_secret(),
+        secret=data["secret"],
         created_at=created,
         created_ts=time.time(),
         updated_at=created,
@@ -90,8 +118,10 @@ def update(runtime: Runtime, bot_id: str, token: str | None, changes: Mapping[st
     if "games" in changes:
         merge_errors(errors, _check_games(changes["games"]))
     if "endpoint" in changes:
-        merge_errors(errors, _check_endpoint(runtime, changes["endpoint"]))
+        merge_errors(errors, _check_endpoint_form(changes["endpoint"]))
     _refuse_if(errors)
+    if "endpoint" in changes and changes["endpoint"] != bot.endpoint:
+        bot_ping.check(runtime, changes["endpoint"], bot.secret)
     previous = bot
     bot = replace(
         bot,
@@ -106,14 +136,17 @@ def update(runtime: Runtime, bot_id: str, token: str | None, changes: Mapping[st
     return bot
 
 
-def new_secret_for(runtime: Runtime, bot_id: str, token: str | None) -> str:
-    """Give the bot a new signing secret (its token's owner, or the organizer): a leaked one can be
-    replaced. Returned in the clear this once; requests signed with the old one stop at once."""
+def replace_secret(runtime: Runtime, bot_id: str, token: str | None, secret: str) -> BotRecord:
+    """Make ``secret`` the bot's signing secret (its token's owner, or the organizer), once a ping
+    signed with it passed, so a leaked secret can be replaced and a mistyped one never takes over.
+    The bot must already check the new secret (a bot that accepts both while it changes over misses
+    no request). The token is unchanged: it is not a signing key."""
     bot = get(runtime, bot_id)
     authorize(runtime, bot, token)
-    secret = new_secret()
-    runtime.store.put_bot(replace(bot, secret=secret, updated_at=now_iso()), bot)
-    return secret
+    bot_ping.check(runtime, bot.endpoint, secret)
+    changed = replace(bot, secret=secret, updated_at=now_iso())
+    runtime.store.put_bot(changed, bot)
+    return changed
 
 
 def _ladders_of(bot: BotRecord) -> list[tuple[str, str]]:
@@ -134,8 +167,8 @@ def delete(runtime: Runtime, bot_id: str, token: str | None) -> None:
     runtime.store.delete_bot(bot_id, _ladders_of(bot), bot.games)
 
 
-def public_view(runtime: Runtime, bot: BotRecord) -> dict[str, Any]:
-    """Name, games, faults by kind, and the bot's row in each ladder it has played in."""
+def view(runtime: Runtime, bot: BotRecord) -> BotView:
+    """The bot with its faults by kind and its row in each ladder it has played in."""
     faults = runtime.store.bot_faults(bot.id)
     ratings = []
     for game_id, variant in _ladders_of(bot):
@@ -145,16 +178,13 @@ def public_view(runtime: Runtime, bot: BotRecord) -> dict[str, Any]:
             ratings.append(
                 {"game": game_id, "variant": variant, **ladder.display_row(bot.id, bot.name, row, spec)}
             )
-    return {
-        "id": bot.id,
-        "name": bot.name,
-        "games": list(bot.games),
-        "created_at": bot.created_at,
-        "updated_at": bot.updated_at,
-        "faults": {"total": sum(faults.values()), "by_kind": faults},
-        "ratings": ratings,
-    }
-
-
-def owner_view(runtime: Runtime, bot: BotRecord) -> dict[str, Any]:
-    return {**public_view(runtime, bot), "endpoint": bot.endpoint}
+    return BotView(
+        id=bot.id,
+        name=bot.name,
+        endpoint=bot.endpoint,
+        games=list(bot.games),
+        created_at=bot.created_at,
+        updated_at=bot.updated_at,
+        faults={"total": sum(faults.values()), "by_kind": faults},
+        ratings=ratings,
+    )

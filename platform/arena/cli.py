@@ -1,7 +1,8 @@
 """The ``arena`` command.
 
 Subcommands: ``play`` (whole matches in-process, with win rates and each seat's first fault),
-``replay verify``, ``bots serve`` (every reference bot over HTTP), and the platform's own ``serve``,
+``replay verify``, ``bots serve`` (every reference bot over HTTP), ``bots new-secret`` (a signing
+secret to register a bot with), and the platform's own ``serve``,
 ``worker`` and ``demo`` (:mod:`arena.commands`). Bad input prints one line on stderr and exits 2; a
 replay that does not verify exits 1; faults of the bots in ``play`` are results, exit 0.
 """
@@ -34,6 +35,7 @@ from arena.local_play import (
 from arena.replay_show import add_show_command
 from referee.game import SetupError
 from referee.match import DEFAULT_MAX_FAULTS, TimeControl
+from referee.protocol import new_secret
 from referee.registry import GAME_MODULES
 from referee.replay import Replay
 
@@ -143,6 +145,11 @@ def _bots_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bots_new_secret(args: argparse.Namespace) -> int:
+    print(new_secret())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="arena", description="Volcano Arena: a tournament platform for game bots."
@@ -210,7 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify_parser.set_defaults(func=_replay_verify)
     add_show_command(replay_commands)
 
-    bots_parser = commands.add_parser("bots", help="reference bots")
+    bots_parser = commands.add_parser("bots", help="reference bots, signing secrets")
     bots_commands = bots_parser.add_subparsers(dest="bots_command", required=True, metavar="COMMAND")
     serve_parser = bots_commands.add_parser(
         "serve", help="serve every reference bot at http://HOST:PORT/<game>/<bot> (GET / lists them)"
@@ -218,9 +225,20 @@ def build_parser() -> argparse.ArgumentParser:
     serve_parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve_parser.add_argument("--port", type=port_number, default=8100, help="port (default 8100)")
     serve_parser.add_argument(
-        "--secrets", metavar="FILE", help='JSON mapping "<game>/<bot>" to the secret given at registration'
+        "--secrets",
+        metavar="FILE",
+        help='JSON mapping "<game>/<bot>" to the secret each bot is (to be) registered with; '
+        "a bot without one accepts unsigned requests",
     )
     serve_parser.set_defaults(func=_bots_serve)
+    secret_parser = bots_commands.add_parser(
+        "new-secret",
+        help="print a fresh signing secret to start a bot with and register it with",
+        description="Print a fresh signing secret (256 random bits, 64 hex digits). Start the bot with "
+        "it, then send it as `secret` in POST /api/v1/bots (or POST /api/v1/bots/<id>/secret): the "
+        "platform pings the bot signed with it before it accepts it.",
+    )
+    secret_parser.set_defaults(func=_bots_new_secret)
 
     add_commands(commands)
     archive_command.add_commands(commands)

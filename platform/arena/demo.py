@@ -1,8 +1,9 @@
 """``arena demo``: the whole platform on its embedded default, with every game's reference bots.
 
 It starts the embedded platform (in-memory Redis, Celery worker thread), serves the reference bots
-over loopback HTTP (``bots.server``), registers each through the API, runs a round robin per game,
-shows progress on stderr, prints standings and ladders, and writes every replay as JSON.
+over loopback HTTP (``bots.server``), registers each through the API with a fresh secret (the bot
+server knows it first: registration pings the bot), runs a round robin per game, shows progress on
+stderr, prints standings and ladders, and writes every replay as JSON.
 
 Games needing more seats than they have reference bots get copies of their bots, each served by its
 own bot server so that every copy keeps its own signing secret.
@@ -28,6 +29,7 @@ from arena.settings import Settings
 from bots.registry import bots_for
 from referee.endpoints import EndpointPolicy
 from referee.game import Game
+from referee.protocol import new_secret
 from referee.registry import GAME_MODULES, get_game
 
 LOOPBACK = EndpointPolicy.from_text("127.0.0.0/8,::1/128")
@@ -154,9 +156,11 @@ def _register(api: _Api, plans: list[GamePlan], bot_servers: list[tuple[str, dic
             for name in plan.bot_names:
                 path = f"{plan.game.id}/{name}"
                 label = path if copy == 0 else f"{path} #{copy + 1}"
+                # the bot knows its secret before it is registered: registration pings it
+                secrets[path] = secret = new_secret()
                 body = {"name": label, "endpoint": f"{base}/{path}", "games": [plan.game.id]}
+                body["secret"] = secret
                 created = api.call("POST", "/api/v1/bots", 201, json=body)
-                secrets[path] = created["secret"]
                 plan.bot_ids.append(created["id"])
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from arena.replays import DEPLOYMENT_DIR, FileStore, check_location, open_file_store
 from referee.endpoints import ALLOWLIST_ENV, EndpointPolicy
+from referee.ping import PING_TIMEOUT_S
 
 
 class SettingsError(ValueError):
@@ -75,6 +76,9 @@ class Settings:
     """Where replays and archived matches go (``ARENA_REPLAY_URL`` or ``ARENA_REPLAY_DIR``)."""
     s3_endpoint: str | None = None
     archive_after_days: int = 30
+    ping_timeout_s: float = PING_TIMEOUT_S
+    """How long a bot has to answer the ping of a registration, a new secret or a new endpoint (not
+    read from the environment: the protocol promises bots this much)."""
 
     @property
     def embedded(self) -> bool:

@@ -20,13 +20,15 @@ from pathlib import Path
 
 import pytest
 
+from arena.api import create_app
 from arena.cli import main
-from referee.protocol import SIGNATURE_HEADER, encode, sign
+from referee.protocol import SIGNATURE_HEADER, encode, new_secret, sign
+from tests.platform.conftest import ListQueue, make_runtime
 
 pytestmark = pytest.mark.integration
 
 BOT_JS = Path(__file__).resolve().parents[2] / "bots" / "starter-js" / "bot.js"
-SECRET = "js-test-secret"
+SECRET = "js-test-secret-long-enough-to-register"
 
 
 def _node() -> str:
@@ -90,6 +92,18 @@ def test_arena_play_with_another_secret_is_refused_and_explained(js_bot: tuple[s
     assert "http_status: HTTP status 401" in out and "check --secret" in out
 
 
+def test_the_platform_registers_it_once_its_ping_passes(
+    js_bot: tuple[str, int], nim_registered: None
+) -> None:
+    url, _port = js_bot
+    client = create_app(make_runtime(ListQueue())).test_client()
+    body = {"name": "js", "endpoint": url, "games": ["nim"], "secret": new_secret()}
+    refused = client.post("/api/v1/bots", json=body)  # the bot runs with SECRET, not this one
+    assert refused.status_code == 422 and "check the secret" in refused.get_json()["errors"]["secret"][0]
+    registered = client.post("/api/v1/bots", json={**body, "secret": SECRET})
+    assert registered.status_code == 201, registered.get_json()
+
+
 def _post(port: int, body: bytes, headers: dict[str, str]) -> tuple[int, dict]:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
@@ -112,3 +126,6 @@ def test_only_requests_signed_with_its_secret_are_answered(js_bot: tuple[str, in
     assert _post(port, tampered, {SIGNATURE_HEADER: sign(SECRET, body)})[0] == 401
     notice = encode({"protocol": 1, "type": "start", "match_id": "m", "seat": 0})
     assert _post(port, notice, {SIGNATURE_HEADER: sign(SECRET, notice)}) == (200, {"ok": True})
+    ping = encode({"protocol": 1, "type": "ping", "nonce": "n-41"})
+    assert _post(port, ping, {SIGNATURE_HEADER: sign(SECRET, ping)}) == (200, {"pong": "n-41"})
+    assert _post(port, ping, {SIGNATURE_HEADER: sign("another secret", ping)})[0] == 401

@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
 import re
 import shlex
+import shutil
+import signal
 import socket
 import subprocess
 import sys
+import textwrap
 import threading
 from pathlib import Path
 
 import pytest
 
 from arena.cli import main
-from bots.sdk import DEFAULT_PORT, create_bot_app, run_bot
-from referee.protocol import SIGNATURE_HEADER, encode, sign
+from bots.sdk import DEFAULT_PORT, create_bot_app, new_secret, run_bot
+from referee.protocol import MIN_SECRET_LENGTH, SIGNATURE_HEADER, encode, sign
 
 SECRET = "s3cret"
 
@@ -72,6 +76,19 @@ def test_notices_are_answered_and_each_match_seat_gets_its_own_bot() -> None:
     assert _post(client, _message("end")).get_json() == {"ok": True}
     assert _post(client, _message("move")).get_json() == {"move": {"take": 1}}  # a new bot after end
     assert built == [("m1", 0), ("m2", 0), ("m1", 0)]
+
+
+def test_a_signed_ping_is_answered_with_its_nonce_and_an_unsigned_one_refused() -> None:
+    client = create_bot_app(lambda request: request["legal_moves"][0], secret=SECRET).test_client()
+    ping = {"protocol": 1, "type": "ping", "nonce": "n-7f3a"}
+    assert _post(client, ping).get_json() == {"pong": "n-7f3a"}
+    assert _post(client, ping, secret="another").status_code == 401
+    assert _post(client, ping, secret=None).status_code == 401
+
+
+def test_new_secret_is_long_enough_to_register_and_fresh_each_time() -> None:
+    first, second = new_secret(), new_secret()
+    assert first != second and len(first) >= MIN_SECRET_LENGTH and first.isalnum()
 
 
 def test_garbage_is_a_400_not_a_crash() -> None:
@@ -154,3 +171,65 @@ def test_a_busy_port_is_one_clear_line_not_a_traceback() -> None:
             run_bot(lambda request: request["legal_moves"][0], port=port)
     assert f"cannot listen on 127.0.0.1 port {port}" in str(exited.value.code)
     assert "set PORT" in str(exited.value.code)
+
+
+def _registration_blocks() -> list[str]:
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    start = text.index("### Registering it")
+    section = text[start : text.index("\n## ", start)]
+    return [textwrap.dedent(block) for block in re.findall(r"```sh\n(.*?)```", section, re.S)]
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    """Stop a process started in its own session, with whatever it started."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    process.wait(timeout=10)
+
+
+@pytest.mark.integration
+def test_the_readme_registration_walkthrough_registers_the_bot_with_the_ping_passing(tmp_path: Path) -> None:
+    """The README's three terminals, as written (ports moved to free ones): the platform, the bot
+    started with a fresh secret, and the curl registration, whose answer is the bot with its token."""
+    if shutil.which("curl") is None:
+        pytest.skip("curl is not installed")
+    serve, bot, register = _registration_blocks()
+    (tmp_path / "my_bot.py").write_text(_code_block(_readme_section(), "python"))
+    (tmp_path / ".venv").symlink_to(sys.prefix)  # the README's commands name .venv/bin/...
+    api_port, bot_port = _free_port(), _free_port()
+    assert "arena serve" in serve and "8000" in register and ":8700/" in register
+    platform = subprocess.Popen(
+        ["bash", "-c", f"{serve.strip()} --port {api_port}"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
+    new_secret_line, run_line = bot.strip().splitlines()
+    processes = [platform]
+    try:
+        assert "Volcano Arena API at" in _first_line(platform, 60.0)
+        subprocess.run(["bash", "-c", new_secret_line], cwd=tmp_path, check=True, timeout=60)
+        running = subprocess.Popen(
+            ["bash", "-c", run_line],
+            cwd=tmp_path,
+            env={**os.environ, "PORT": str(bot_port), "PYTHONUNBUFFERED": "1"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        processes.append(running)
+        assert f"bot listening on http://127.0.0.1:{bot_port}/" in _first_line(running, 30.0)
+        command = register.replace("8000", str(api_port)).replace(":8700/", f":{bot_port}/")
+        answer = subprocess.run(
+            ["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, timeout=60
+        )
+        created = json.loads(answer.stdout)
+        assert created["id"].startswith("b-") and created["token"], created
+        assert "secret" not in created
+    finally:
+        for process in processes:
+            _stop(process)

@@ -66,3 +66,13 @@ def test_the_same_match_and_seat_get_the_same_play() -> None:
     first = create_app().test_client().post("/vulkan/random", data=encode(_move_request("vulkan", "x")))
     again = create_app().test_client().post("/vulkan/random", data=encode(_move_request("vulkan", "x")))
     assert first.get_json() == again.get_json()
+
+
+def test_every_reference_bot_answers_the_ping_signed_with_its_secret() -> None:
+    secrets = {path: f"secret of {path}" for path in reference_paths()}
+    client = create_app(secrets).test_client()
+    for path in reference_paths():
+        body = encode({"protocol": 1, "type": "ping", "nonce": path})
+        answer = client.post(f"/{path}", data=body, headers={SIGNATURE_HEADER: sign(secrets[path], body)})
+        assert answer.get_json() == {"pong": path}, path
+        assert client.post(f"/{path}", data=body).status_code == 401, path

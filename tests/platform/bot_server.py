@@ -1,11 +1,14 @@
 """Well-behaved HTTP bots on loopback for the platform's tests, checking signatures when told the secret.
 
 ``/first`` plays the first legal move, ``/last`` the last one, ``/sleepy`` the first after 0.3 s,
-``/oddlog`` the first with a log UTF-8 cannot encode (notices are answered at once); anything
-after the first path segment only names the bot (``/first/alice``). The paths of :data:`RAW`
-answer every request with bytes no HTTP client library would produce, to check that the referee
-turns each into a fault. ``secrets`` maps a full path to the secret the platform gave the bot
-registered there; requests to such a path must carry a valid signature (401 if not).
+``/oddlog`` the first with a log UTF-8 cannot encode (notices and pings are answered at once);
+anything after the first path segment only names the bot (``/first/alice``). ``/noping`` plays
+like ``/first`` but answers a ping as a notice (``{"ok": true}``, no pong), as a bot written before
+the ping would; ``/hang`` answers nothing, and closes once :data:`HANG` is set (at most 10 s). The
+paths of :data:`RAW` answer every request but the ping with bytes no HTTP client library would
+produce, to check that the referee turns each into a fault. ``secrets`` maps a full path to the
+secret the bot registered there was started with; requests to such a path must carry a valid
+signature (401 if not).
 """
 
 from __future__ import annotations
@@ -18,6 +21,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from referee.protocol import SIGNATURE_HEADER, signature_matches
 
+PINGS: list[tuple[str, dict]] = []
+"""Every ping any path answered, with its path, in order (signed right, where a secret is set)."""
+HANG = threading.Event()
+"""``/hang`` holds every request until this is set (never, in the tests: a ping's deadline passes)."""
 GATE = threading.Event()
 """``/gated`` answers its second and later moves only once this is set: a test holds a match
 ``running`` for exactly as long as it needs, without guessing timings."""
@@ -28,6 +35,8 @@ CHOICES = {
     "/last": (0.0, -1),
     "/sleepy": (0.3, 0),
     "/oddlog": (0.0, 0),
+    "/noping": (0.0, 0),
+    "/hang": (0.0, 0),
 }
 LOGS = {"/oddlog": "\ud800 a lone surrogate: JSON can carry it, UTF-8 cannot"}
 _DEEP = b"[" * 30_000 + b"]" * 30_000
@@ -62,14 +71,22 @@ def start(secrets: MutableMapping[str, str]) -> tuple[ThreadingHTTPServer, str]:
             if secret is not None and not signature_matches(secret, body, self.headers.get(SIGNATURE_HEADER)):
                 self._send(401, {"error": "bad signature"})
                 return
+            if path not in CHOICES and path not in RAW:
+                self._send(404, {"error": "no such bot"})
+                return
+            message = json.loads(body)
+            if path == "/hang":
+                HANG.wait(10)
+                self.close_connection = True  # the caller gave up long ago: nothing to answer
+                return
+            if message["type"] == "ping" and path != "/noping":
+                PINGS.append((self.path, message))
+                self._send(200, {"pong": message["nonce"]})
+                return
             if path in RAW:
                 self.close_connection = True
                 self.wfile.write(RAW[path])
                 return
-            if path not in CHOICES:
-                self._send(404, {"error": "no such bot"})
-                return
-            message = json.loads(body)
             if message["type"] != "move":
                 self._send(200, {"ok": True})
                 return

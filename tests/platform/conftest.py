@@ -16,6 +16,7 @@ from arena.settings import Settings
 from arena.store import Store
 from referee import registry
 from referee.endpoints import EndpointPolicy
+from referee.protocol import new_secret
 from tests.platform import bot_server
 
 ADMIN = "organizer-secret-token"
@@ -49,6 +50,17 @@ def bots() -> Iterator[BotServer]:
     server.shutdown()
 
 
+def register_bot(
+    client: FlaskClient, bots: BotServer, name: str, path: str, games: list[str]
+) -> dict[str, Any]:
+    """Register the loopback bot at ``path`` with a fresh secret, given to the bot server first."""
+    bots.secrets[path] = secret = new_secret()
+    body = {"name": name, "endpoint": bots.url(path), "games": games, "secret": secret}
+    answer = client.post("/api/v1/bots", json=body)
+    assert answer.status_code == 201, answer.get_json()
+    return answer.get_json()
+
+
 @dataclass
 class ListQueue:
     """A queue that only remembers: the test decides when the worker side runs."""
@@ -75,14 +87,9 @@ class Arena:
         return {"Authorization": f"Bearer {ADMIN}"}
 
     def register(self, name: str, path: str, games: list[str]) -> dict[str, Any]:
-        """Register a loopback bot at ``path`` and tell the bot server its secret."""
-        answer = self.client.post(
-            "/api/v1/bots", json={"name": name, "endpoint": self.bots.url(path), "games": games}
-        )
-        assert answer.status_code == 201, answer.get_json()
-        body = answer.get_json()
-        self.bots.secrets[path] = body["secret"]
-        return body
+        """Register a loopback bot at ``path``: the bot server learns a fresh secret first, then the
+        registration sends it (and pings the bot with it). The secret is in ``bots.secrets[path]``."""
+        return register_bot(self.client, self.bots, name, path, games)
 
     def match(self, **request: Any) -> dict[str, Any]:
         answer = self.client.post("/api/v1/matches", json=request, headers=self.admin())

@@ -8,6 +8,7 @@ import pytest
 
 from arena.api import create_app
 from referee.endpoints import EndpointPolicy
+from referee.protocol import new_secret
 from tests.platform.conftest import ADMIN, Arena, ListQueue, make_runtime
 
 ERROR_KEYS = {"code", "status", "message", "errors"}
@@ -42,13 +43,16 @@ def test_an_unknown_game_is_404_with_the_error_body(arena: Arena) -> None:
     assert set(body) == ERROR_KEYS and body["status"] == "Not Found" and "chess" in body["message"]
 
 
-def test_registration_returns_token_and_secret_once(arena: Arena) -> None:
+def test_registration_takes_the_secret_and_shows_the_token_once_and_never_the_secret(arena: Arena) -> None:
+    secret = arena.bots.secrets["/first/a"] = new_secret()
     answer = arena.client.post(
-        "/api/v1/bots", json={"name": "Alice", "endpoint": arena.bots.url("/first/a"), "games": ["nim"]}
+        "/api/v1/bots",
+        json={"name": "Alice", "endpoint": arena.bots.url("/first/a"), "games": ["nim"], "secret": secret},
     )
     assert answer.status_code == 201
     created = answer.get_json()
-    assert created["id"].startswith("b-") and created["token"] and created["secret"]
+    assert created["id"].startswith("b-") and created["token"] and "secret" not in created
+    assert secret not in answer.get_data(as_text=True)
     assert created["endpoint"] == arena.bots.url("/first/a")
     assert answer.headers["Location"].endswith(f"/api/v1/bots/{created['id']}")
     shown = arena.get(f"/api/v1/bots/{created['id']}")
@@ -56,10 +60,11 @@ def test_registration_returns_token_and_secret_once(arena: Arena) -> None:
     assert shown["name"] == "Alice" and shown["games"] == ["nim"]
     assert shown["faults"] == {"total": 0, "by_kind": {}} and shown["ratings"] == []
     listed = arena.get("/api/v1/bots")
-    assert [bot["id"] for bot in listed] == [created["id"]] and "secret" not in listed[0]
+    assert [bot["id"] for bot in listed] == [created["id"]]
+    assert {"token", "secret", "endpoint"}.isdisjoint(listed[0])
 
 
-def test_the_token_is_stored_hashed_and_the_secret_usable(arena: Arena) -> None:
+def test_the_token_is_stored_hashed_and_the_secret_as_given(arena: Arena) -> None:
     created = arena.register("Alice", "/first/a", ["nim"])
     redis = arena.runtime.store.redis
     strings = [key for key in redis.keys("*") if redis.type(key) == "string"]
@@ -67,7 +72,7 @@ def test_the_token_is_stored_hashed_and_the_secret_usable(arena: Arena) -> None:
     everything = "".join(redis.get(key) or "" for key in strings)
     assert created["id"] in everything and created["token"] not in everything
     record = arena.runtime.store.get_bot(created["id"])
-    assert record.token_hash.startswith("sha256:") and record.secret == created["secret"]
+    assert record.token_hash.startswith("sha256:") and record.secret == arena.bots.secrets["/first/a"]
 
 
 def test_listing_filters_by_game(arena: Arena) -> None:
@@ -77,16 +82,49 @@ def test_listing_filters_by_game(arena: Arena) -> None:
     assert [b["id"] for b in arena.get("/api/v1/bots?game=nim")] == [nim_bot["id"], both["id"]]
 
 
+SECRET = "0123456789abcdef" * 2
+"""A well-formed secret for requests refused before any ping."""
+
+
 @pytest.mark.parametrize(
     ("body", "field", "fragment"),
     [
-        ({"endpoint": "http://127.0.0.1/x", "games": ["nim"]}, "name", "Missing data"),
-        ({"name": "", "endpoint": "http://127.0.0.1/x", "games": ["nim"]}, "name", "Length"),
-        ({"name": "n", "endpoint": "http://127.0.0.1/x", "games": []}, "games", "Length"),
-        ({"name": "n", "endpoint": "http://127.0.0.1/x", "games": "nim"}, "games", "Not a valid list"),
+        ({"endpoint": "http://127.0.0.1/x", "games": ["nim"], "secret": SECRET}, "name", "Missing data"),
         (
-            {"name": "n", "endpoint": "http://127.0.0.1/x", "games": ["nim"], "colour": 1},
+            {"name": "", "endpoint": "http://127.0.0.1/x", "games": ["nim"], "secret": SECRET},
+            "name",
+            "Length",
+        ),
+        ({"name": "n", "endpoint": "http://127.0.0.1/x", "games": [], "secret": SECRET}, "games", "Length"),
+        (
+            {"name": "n", "endpoint": "http://127.0.0.1/x", "games": "nim", "secret": SECRET},
+            "games",
+            "Not a valid list",
+        ),
+        (
+            {"name": "n", "endpoint": "http://127.0.0.1/x", "games": ["nim"], "secret": SECRET, "colour": 1},
             "colour",
+            "Unknown field",
+        ),
+        ({"name": "n", "endpoint": "http://127.0.0.1/x", "games": ["nim"]}, "secret", "Missing data"),
+        (
+            {"name": "n", "endpoint": "http://127.0.0.1/x", "games": ["nim"], "secret": "local"},
+            "secret",
+            "32 to 256 characters",
+        ),
+        (
+            {"name": "n", "endpoint": "http://127.0.0.1/x", "games": ["nim"], "secret": SECRET + "\n"},
+            "secret",
+            "printable ASCII",
+        ),
+        (
+            {"name": "n", "endpoint": "http://127.0.0.1/x", "games": ["nim"], "secret": SECRET, "token": "t"},
+            "token",
+            "Unknown field",
+        ),
+        (
+            {"name": "n", "endpoint": "http://127.0.0.1/x", "games": ["nim"], "secret": SECRET, "id": "b-1"},
+            "id",
             "Unknown field",
         ),
     ],
@@ -101,12 +139,19 @@ def test_schema_errors_are_422_with_field_messages(arena: Arena, body, field, fr
 
 def test_unknown_and_repeated_games_are_named_by_position(arena: Arena) -> None:
     answer = arena.client.post(
-        "/api/v1/bots", json={"name": "n", "endpoint": arena.bots.url("/first/x"), "games": ["nim", "chess"]}
+        "/api/v1/bots",
+        json={
+            "name": "n",
+            "endpoint": arena.bots.url("/first/x"),
+            "games": ["nim", "chess"],
+            "secret": SECRET,
+        },
     )
     assert answer.status_code == 422
     assert "unknown game 'chess'" in answer.get_json()["errors"]["games"]["1"][0]
     answer = arena.client.post(
-        "/api/v1/bots", json={"name": "n", "endpoint": arena.bots.url("/first/x"), "games": ["nim", "nim"]}
+        "/api/v1/bots",
+        json={"name": "n", "endpoint": arena.bots.url("/first/x"), "games": ["nim", "nim"], "secret": SECRET},
     )
     assert answer.get_json()["errors"]["games"] == ["each game may be named once"]
 
@@ -126,12 +171,14 @@ def test_malformed_json_is_400_with_the_error_body(arena: Arena) -> None:
         ("http://[::1]:8000/bot", "not public (loopback)"),
         ("http://user:pw@127.0.0.1/bot", "user name or password"),
         ("not a url", "http or https"),
+        ("http://127.0.0.1/бот", "endpoint must be ASCII"),
     ],
 )
 def test_endpoints_outside_public_space_and_the_allowlist_are_refused(
     arena: Arena, endpoint, fragment
 ) -> None:
-    answer = arena.client.post("/api/v1/bots", json={"name": "n", "endpoint": endpoint, "games": ["nim"]})
+    body = {"name": "n", "endpoint": endpoint, "games": ["nim"], "secret": SECRET}
+    answer = arena.client.post("/api/v1/bots", json=body)
     assert answer.status_code == 422
     assert fragment in answer.get_json()["errors"]["endpoint"][0]
 
@@ -140,7 +187,8 @@ def test_loopback_is_refused_without_an_allowlist(toy_games: None) -> None:
     runtime = make_runtime(ListQueue(), policy=EndpointPolicy())
     client = create_app(runtime).test_client()
     answer = client.post(
-        "/api/v1/bots", json={"name": "n", "endpoint": "http://127.0.0.1:9/x", "games": ["nim"]}
+        "/api/v1/bots",
+        json={"name": "n", "endpoint": "http://127.0.0.1:9/x", "games": ["nim"], "secret": SECRET},
     )
     assert answer.status_code == 422
     assert answer.get_json()["errors"]["endpoint"] == ["endpoint address 127.0.0.1 is not public (loopback)"]

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from arena.api import MAX_BODY_BYTES
+from referee.protocol import new_secret
 from tests.platform.conftest import ADMIN, Arena
 
 ERROR_KEYS = {"code", "status", "message", "errors"}
@@ -102,6 +103,9 @@ def plausible(arena: Arena, bot_ids: list[str]) -> dict[str, st.SearchStrategy]:
             ]
         ),
         "games": st.lists(games | st.text(max_size=5), max_size=3),
+        # a fresh one (the fuzz bots' server checks no signature on /first/fuzz, so a ping passes; the
+        # registered fuzz bots refuse it), the right one of a fuzz bot, or too short
+        "secret": st.sampled_from([new_secret(), arena.bots.secrets.get("/first/fuzz-a", ""), "short"]),
         "game": games,
         "variant": st.sampled_from(["standard", "open", "coop", "crew", "competitive", "solitaire"]),
         "bots": st.lists(bots, min_size=1, max_size=4, unique=True) | st.lists(bots | st.text(max_size=5)),
@@ -122,6 +126,8 @@ def plausible(arena: Arena, bot_ids: list[str]) -> dict[str, st.SearchStrategy]:
 
 def bodies(names: list[str], required: list[str], values: dict[str, st.SearchStrategy]) -> st.SearchStrategy:
     """Plausible objects (deep checks), objects of garbage fields (schema checks), any JSON at all."""
+    # read-only fields of a schema used both ways (id, token...) have no plausible value: any JSON
+    values = {name: values.get(name, json_values) for name in names}
     plausible_only = st.fixed_dictionaries(
         {name: values[name] for name in required},
         optional={name: values[name] for name in names if name not in required},
@@ -135,6 +141,7 @@ def bodies(names: list[str], required: list[str], values: dict[str, st.SearchStr
 WRITES = [
     ("post", "/api/v1/bots"),
     ("patch", "/api/v1/bots/{bot_id}"),
+    ("post", "/api/v1/bots/{bot_id}/secret"),
     ("post", "/api/v1/matches"),
     ("post", "/api/v1/tournaments"),
 ]

@@ -26,7 +26,7 @@ from arena.api import create_app
 from arena.celery_app import redis_runtime
 from arena.settings import Settings
 from referee.replay import verify_replay
-from tests.platform.conftest import ADMIN, BotServer
+from tests.platform.conftest import ADMIN, BotServer, register_bot
 from tests.platform.own_redis import free_port
 
 pytestmark = pytest.mark.integration
@@ -152,11 +152,7 @@ def test_a_tournament_survives_redis_restarts_and_killed_workers(
         ids = []
         for name in ("c1", "c2", "c3", "c4"):
             path = f"/sleepy/{name}"
-            answer = client.post(
-                "/api/v1/bots", json={"name": name, "endpoint": bots.url(path), "games": ["nim"]}
-            )
-            bots.secrets[path] = answer.get_json()["secret"]
-            ids.append(answer.get_json()["id"])
+            ids.append(register_bot(client, bots, name, path, ["nim"])["id"])
         start_worker()
         start_worker()
         answer = client.post(

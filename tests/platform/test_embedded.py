@@ -13,7 +13,7 @@ from arena.embedded import EmbeddedPlatform
 from arena.settings import Settings
 from referee.replay import verify_replay
 from tests.platform import bot_server
-from tests.platform.conftest import ADMIN, LOOPBACK, BotServer
+from tests.platform.conftest import ADMIN, LOOPBACK, BotServer, register_bot
 
 
 @pytest.fixture
@@ -42,11 +42,7 @@ def test_a_tournament_runs_through_the_celery_queue_in_process(
     admin = {"Authorization": f"Bearer {ADMIN}"}
     ids = []
     for path in ("/first/e1", "/last/e2", "/sleepy/e3"):
-        answer = client.post(
-            "/api/v1/bots", json={"name": path, "endpoint": bots.url(path), "games": ["nim"]}
-        )
-        bots.secrets[path] = answer.get_json()["secret"]
-        ids.append(answer.get_json()["id"])
+        ids.append(register_bot(client, bots, path, path, ["nim"])["id"])
     answer = client.post(
         "/api/v1/tournaments",
         json={
@@ -80,10 +76,7 @@ def test_a_single_match_reports_running_then_finished(embedded: EmbeddedPlatform
     client = create_app(embedded.runtime).test_client()
     ids = []
     for path in ("/gated/s1", "/gated/s2"):
-        answer = client.post(
-            "/api/v1/bots", json={"name": path, "endpoint": bots.url(path), "games": ["nim"]}
-        )
-        ids.append(answer.get_json()["id"])
+        ids.append(register_bot(client, bots, path, path, ["nim"])["id"])
     answer = client.post(
         "/api/v1/matches",
         json={"game": "nim", "bots": ids, "options": {"stones": 6}},

@@ -11,7 +11,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -30,8 +29,10 @@ from arena.api import create_app
 from arena.celery_app import redis_runtime
 from arena.runtime import Runtime
 from arena.settings import Settings
+from referee.protocol import new_secret
 from referee.replay import verify_replay
 from tests import misbehaving_bots
+from tests.platform import bot_server
 from tests.platform.conftest import ADMIN, BotServer
 
 pytestmark = pytest.mark.integration
@@ -95,10 +96,13 @@ class Platform:
         return worker
 
     def register(self, name: str, endpoint: str, bots: BotServer | None = None, path: str = "") -> str:
-        answer = self.client.post("/api/v1/bots", json={"name": name, "endpoint": endpoint, "games": ["nim"]})
-        assert answer.status_code == 201, answer.get_json()
+        """Register a bot with a fresh secret, told first to ``bots`` (for ``path``) when given."""
+        secret = new_secret()
         if bots is not None:
-            bots.secrets[path] = answer.get_json()["secret"]
+            bots.secrets[path] = secret
+        body = {"name": name, "endpoint": endpoint, "games": ["nim"], "secret": secret}
+        answer = self.client.post("/api/v1/bots", json=body)
+        assert answer.status_code == 201, answer.get_json()
         return answer.get_json()["id"]
 
     def post(self, url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -165,12 +169,6 @@ def misbehaving() -> Iterator[str]:
     server.shutdown()
 
 
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def finished(platform: Platform, match_ids: list[str], timeout: float) -> list[dict[str, Any]]:
     def all_done() -> list[dict[str, Any]] | None:
         matches = [platform.get(f"/api/v1/matches/{match_id}") for match_id in match_ids]
@@ -193,9 +191,13 @@ def test_misbehaving_bots_get_faults_and_forfeit_while_matches_finish(
         "/illegal": "illegal_move",
         "refused": "connection_error",
     }
-    endpoints = {path: misbehaving + path for path in expected}
-    endpoints["refused"] = f"http://127.0.0.1:{closed_port()}/bot"
+    # each passed the ping at registration and misbehaves from then on
+    endpoints = {path: f"{misbehaving}/registered{path}" for path in expected}
+    gone, gone_base = bot_server.start({})
+    endpoints["refused"] = f"{gone_base}/first/gone"
     bad_ids = {path: platform.register(path, endpoint) for path, endpoint in endpoints.items()}
+    gone.shutdown()
+    gone.server_close()  # nothing listens there any more: every request is refused
     match_ids = {
         path: platform.post(
             "/api/v1/matches",
@@ -254,7 +256,7 @@ def test_a_tournament_runs_to_its_end_across_two_workers(
     ids = [
         platform.register("first", bots.url("/first/t1"), bots, "/first/t1"),
         platform.register("last", bots.url("/last/t2"), bots, "/last/t2"),
-        platform.register("chunked", misbehaving + "/chunked"),
+        platform.register("chunked", misbehaving + "/registered/chunked"),
     ]
     tournament = platform.post(
         "/api/v1/tournaments",

@@ -6,12 +6,18 @@ import pytest
 
 from arena.api import create_app
 from arena.settings import Settings, SettingsError
-from tests.platform.conftest import ListQueue, make_runtime
+from referee.protocol import new_secret
+from tests.platform.conftest import BotServer, ListQueue, make_runtime
 
 
-def test_registrations_past_the_limit_are_429_with_retry_after(toy_games: None) -> None:
+def _body(bots: BotServer, path: str) -> dict[str, object]:
+    bots.secrets[path] = secret = new_secret()
+    return {"name": "x", "endpoint": bots.url(path), "games": ["nim"], "secret": secret}
+
+
+def test_registrations_past_the_limit_are_429_with_retry_after(toy_games: None, bots: BotServer) -> None:
     client = create_app(make_runtime(ListQueue(), registration_limit="3 per minute")).test_client()
-    body = {"name": "x", "endpoint": "http://127.0.0.1:9/bot", "games": ["nim"]}
+    body = _body(bots, "/first/limited")
     codes = [client.post("/api/v1/bots", json=body).status_code for _ in range(3)]
     assert codes == [201, 201, 201]
     refused = client.post("/api/v1/bots", json=body)
@@ -21,9 +27,9 @@ def test_registrations_past_the_limit_are_429_with_retry_after(toy_games: None) 
     assert client.get("/api/v1/bots").status_code == 200, "reading is not limited"
 
 
-def test_another_client_address_has_its_own_count(toy_games: None) -> None:
+def test_another_client_address_has_its_own_count(toy_games: None, bots: BotServer) -> None:
     client = create_app(make_runtime(ListQueue(), registration_limit="1 per minute")).test_client()
-    body = {"name": "x", "endpoint": "http://127.0.0.1:9/bot", "games": ["nim"]}
+    body = _body(bots, "/first/counted")
     assert client.post("/api/v1/bots", json=body).status_code == 201
     assert client.post("/api/v1/bots", json=body).status_code == 429
     other = {"REMOTE_ADDR": "127.0.0.2"}

@@ -43,8 +43,10 @@ def test_schemas_and_security_are_named(arena: Arena) -> None:
     spec = arena.get("/api/v1/openapi.json")
     schemas = spec["components"]["schemas"]
     assert {
+        "Bot",
+        "BotOwner",
         "BotCreate",
-        "BotCreated",
+        "BotSecret",
         "Match",
         "TournamentCreate",
         "Tournament",
@@ -60,6 +62,14 @@ def test_schemas_and_security_are_named(arena: Arena) -> None:
     }
     match_post = spec["paths"]["/api/v1/matches"]["post"]
     assert match_post["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith("/Match")
+    # one bot schema both ways: the secret is taken, never shown; what the platform makes is shown only
+    bot = schemas["BotCreate"]
+    assert set(bot["required"]) == {"name", "endpoint", "games", "secret"}
+    assert bot["properties"]["secret"]["writeOnly"] is True and bot["properties"]["secret"]["minLength"] == 32
+    assert all(bot["properties"][name]["readOnly"] for name in ("id", "token", "created_at", "faults"))
+    assert "endpoint" not in schemas["Bot"]["properties"]
+    assert "secret" not in schemas["BotOwner"]["properties"]
+    assert schemas["BotSecret"]["properties"]["secret"]["writeOnly"] is True
     assert spec["components"]["securitySchemes"]["bearerAuth"] == {"type": "http", "scheme": "bearer"}
     assert spec["paths"]["/api/v1/matches"]["post"]["security"] == [{"bearerAuth": []}]
     assert "security" not in spec["paths"]["/api/v1/matches"]["get"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from flask import url_for
@@ -12,7 +13,6 @@ from arena import bot_accounts
 from arena.api.context import bot_owner_only, presented_token, runtime
 from arena.api.parsing import ArenaBlueprint
 from arena.api.schemas import (
-    BotCreatedSchema,
     BotCreateSchema,
     BotOwnerSchema,
     BotQuerySchema,
@@ -29,42 +29,52 @@ class Bots(MethodView):
     @blp.arguments(BotQuerySchema, location="query")
     @blp.response(200, BotSchema(many=True))
     @blp.paginate()
-    def get(self, query: dict[str, Any], pagination_parameters: PaginationParameters) -> list[dict[str, Any]]:
+    def get(
+        self, query: dict[str, Any], pagination_parameters: PaginationParameters
+    ) -> list[bot_accounts.BotView]:
         """List the bots, oldest first, a page at a time (optionally those playing one game)"""
         store = runtime().store
         ids, pagination_parameters.item_count = store.bot_ids_page(
             query.get("game"), pagination_parameters.first_item, pagination_parameters.page_size
         )
         found = store.get_bots(ids)
-        return [bot_accounts.public_view(runtime(), found[bot_id]) for bot_id in ids if bot_id in found]
+        return [bot_accounts.view(runtime(), found[bot_id]) for bot_id in ids if bot_id in found]
 
     @blp.arguments(BotCreateSchema)
-    @blp.response(201, BotCreatedSchema)
+    @blp.response(201, BotCreateSchema)
     def post(self, data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
-        """Register a bot; the answer holds its token and secret, this once only
+        """Register a bot, once it answered a ping signed with the secret given; the answer holds
+        its token, this once only
 
-        The endpoint must be http or https and resolve to public addresses only, unless the
-        platform's ARENA_ENDPOINT_ALLOWLIST admits them.
+        The author chooses the secret (at least 32 characters: `arena bots new-secret` prints one)
+        and starts the bot with it first: the platform sends the endpoint a signed ping and
+        registers the bot only if the answer is the pong (422 naming `secret` or `endpoint` with
+        the reason otherwise). The endpoint must be http or https and resolve to public addresses
+        only, unless the platform's ARENA_ENDPOINT_ALLOWLIST admits them. The secret is never
+        shown back.
         """
         created, token = bot_accounts.register(runtime(), data)
-        body = {**bot_accounts.owner_view(runtime(), created), "token": token, "secret": created.secret}
+        body = {**asdict(bot_accounts.view(runtime(), created)), "token": token}
         return body, {"Location": url_for("bots.BotById", bot_id=created.id)}
 
 
 @blp.route("/<bot_id:bot_id>")
 class BotById(MethodView):
     @blp.response(200, BotSchema)
-    def get(self, bot_id: str) -> dict[str, Any]:
+    def get(self, bot_id: str) -> bot_accounts.BotView:
         """One bot: its games, faults and ratings"""
-        return bot_accounts.public_view(runtime(), bot_accounts.get(runtime(), bot_id))
+        return bot_accounts.view(runtime(), bot_accounts.get(runtime(), bot_id))
 
     @bot_owner_only(blp)
     @blp.arguments(BotUpdateSchema)
     @blp.response(200, BotOwnerSchema)
-    def patch(self, changes: dict[str, Any], bot_id: str) -> dict[str, Any]:
-        """Change a bot's name, endpoint or games (needs the bot's token)"""
+    def patch(self, changes: dict[str, Any], bot_id: str) -> bot_accounts.BotView:
+        """Change a bot's name, endpoint or games (needs the bot's token)
+
+        A new endpoint is pinged, signed with the bot's secret, before it replaces the old one.
+        """
         bot = bot_accounts.update(runtime(), bot_id, presented_token(), changes)
-        return bot_accounts.owner_view(runtime(), bot)
+        return bot_accounts.view(runtime(), bot)
 
     @bot_owner_only(blp)
     @blp.response(204)
@@ -76,11 +86,16 @@ class BotById(MethodView):
 @blp.route("/<bot_id:bot_id>/secret")
 class BotSecret(MethodView):
     @bot_owner_only(blp)
-    @blp.response(200, BotSecretSchema)
-    def post(self, bot_id: str) -> dict[str, str]:
-        """Replace the bot's signing secret (needs the bot's token); the answer holds the new one, once
+    @blp.arguments(BotSecretSchema)
+    @blp.response(200, BotOwnerSchema)
+    def post(self, data: dict[str, str], bot_id: str) -> bot_accounts.BotView:
+        """Replace the bot's signing secret with the one given (needs the bot's token), once the bot
+        answered a ping signed with it
 
-        The referee signs every later request with the new secret; a bot still checking the old one
-        answers 401 (a fault) until it is given the new one.
+        Start the bot with the new secret first (a bot may accept both while it changes over): the
+        platform pings the endpoint signed with the new secret and keeps the old one if the ping
+        fails (422 naming `secret` or `endpoint`). The referee signs every later request with the
+        new secret. The token stays the same. The answer is the bot, without the secret.
         """
-        return {"secret": bot_accounts.new_secret_for(runtime(), bot_id, presented_token())}
+        bot = bot_accounts.replace_secret(runtime(), bot_id, presented_token(), data["secret"])
+        return bot_accounts.view(runtime(), bot)

@@ -16,6 +16,9 @@ from arena.match_requests import MatchView
 from arena.records import MatchStatus
 from arena.tournament_requests import TournamentView
 from arena.tournaments import FORMATS
+from referee.protocol import MIN_SECRET_LENGTH
+
+MAX_SECRET_LENGTH = 256
 
 MAX_MOVE_MS = 60_000
 MAX_BANK_MS = 600_000
@@ -102,21 +105,33 @@ class GameSchema(Schema):
 # -- bots ---------------------------------------------------------------------------------------
 
 
-class BotCreateSchema(Schema):
-    name = fields.String(required=True, validate=validate.Length(1, 64))
-    endpoint = fields.String(
+def _secret(description: str) -> fields.String:
+    """A signing secret chosen by the bot's author: taken, never shown (``load_only``)."""
+    return fields.String(
         required=True,
-        validate=validate.Length(1, 2048),
-        metadata={
-            "description": "http(s) URL the referee POSTs requests to; must resolve to public addresses"
-        },
+        load_only=True,
+        validate=[
+            validate.Length(
+                MIN_SECRET_LENGTH,
+                MAX_SECRET_LENGTH,
+                error=f"the secret must be {MIN_SECRET_LENGTH} to {MAX_SECRET_LENGTH} characters long "
+                "(`arena bots new-secret` prints a fresh one)",
+            ),
+            validate.Regexp(
+                r"[!-~]*\Z",
+                error="the secret must be printable ASCII, no spaces (`arena bots new-secret` prints one)",
+            ),
+        ],
+        metadata={"description": description},
     )
-    games = fields.List(_id(), required=True, validate=validate.Length(1, 32))
 
 
 class BotUpdateSchema(Schema):
     name = fields.String(validate=validate.Length(1, 64))
-    endpoint = fields.String(validate=validate.Length(1, 2048))
+    endpoint = fields.String(
+        validate=validate.Length(1, 2048),
+        metadata={"description": "pinged with the bot's secret before it replaces the old one"},
+    )
     games = fields.List(_id(), validate=validate.Length(1, 32))
 
     @validates_schema
@@ -147,8 +162,9 @@ class MatchQuerySchema(PagedQuerySchema):
 
 
 class BotSecretSchema(Schema):
-    secret = fields.String(
-        metadata={"description": "the bot's new HMAC key of X-Arena-Signature; the old one stops working"}
+    secret = _secret(
+        "the bot's new HMAC key of X-Arena-Signature, pinged with before it replaces the old one; "
+        "never shown back"
     )
 
 
@@ -199,22 +215,42 @@ class BotRatingSchema(LadderEntrySchema):
 
 
 class BotSchema(Schema):
-    id = fields.String()
-    name = fields.String()
-    games = fields.List(fields.String())
-    created_at = fields.String()
-    updated_at = fields.String()
-    faults = fields.Nested(FaultsSchema)
-    ratings = fields.List(fields.Nested(BotRatingSchema))
+    """A bot as anyone may see it. The ``dump_only`` fields are the platform's and refused in a
+    request; the endpoint (:class:`BotOwnerSchema`) is shown to its owner only, the secret
+    (:class:`BotCreateSchema`) never, and the token only in the answer that creates it."""
+
+    id = fields.String(dump_only=True)
+    name = fields.String(required=True, validate=validate.Length(1, 64))
+    games = fields.List(_id(), required=True, validate=validate.Length(1, 32))
+    created_at = fields.String(dump_only=True)
+    updated_at = fields.String(dump_only=True)
+    faults = fields.Nested(FaultsSchema, dump_only=True)
+    ratings = fields.List(fields.Nested(BotRatingSchema), dump_only=True)
 
 
 class BotOwnerSchema(BotSchema):
-    endpoint = fields.String()
+    endpoint = fields.String(
+        required=True,
+        validate=validate.Length(1, 2048),
+        metadata={
+            "description": "http(s) URL the referee POSTs requests to; must resolve to public addresses "
+            "and answer the ping signed with the secret"
+        },
+    )
 
 
-class BotCreatedSchema(BotOwnerSchema):
-    token = fields.String(metadata={"description": "to change or delete the bot; shown this once only"})
-    secret = fields.String(metadata={"description": "HMAC key of X-Arena-Signature; shown this once only"})
+class BotCreateSchema(BotOwnerSchema):
+    """``POST /bots``: the request (name, endpoint, games, secret) and its answer (the bot, with
+    its token); one schema for both, so what is taken and what is shown cannot drift apart."""
+
+    secret = _secret(
+        "HMAC key of X-Arena-Signature, chosen by the bot's author (the bot must be running with it: "
+        "registration pings it); never shown back"
+    )
+    token = fields.String(
+        dump_only=True,
+        metadata={"description": "to change or delete the bot; shown this once only"},
+    )
 
 
 # -- matches ------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 the store or the runtime.
 
 The pages show the same data as the JSON API, so where the API has a function that builds a view
-(``bot_accounts.public_view``, ``match_requests.MatchView``, ``tournament_requests.view``,
+(``bot_accounts.view``, ``match_requests.MatchView``, ``tournament_requests.view``,
 ``ladder.ranked``) it is used here too. Each function returns None for a thing that does not
 exist; the views turn that into a 404 page.
 
@@ -247,8 +247,15 @@ def bot(runtime: Runtime, bot_id: str, recent: int = 30) -> dict[str, Any] | Non
     record = runtime.store.get_bot(bot_id)
     if record is None:
         return None
-    view = bot_accounts.public_view(runtime, record)
-    for row in view["ratings"]:
-        row["game_title"] = game_title(row["game"])
-    view["matches"] = matches(runtime, bot_id=bot_id, limit=recent)["matches"]
-    return view
+    view = bot_accounts.view(runtime, record)
+    # the public fields of BotSchema only: the page never shows the endpoint
+    return {
+        "id": view.id,
+        "name": view.name,
+        "games": view.games,
+        "created_at": view.created_at,
+        "updated_at": view.updated_at,
+        "faults": view.faults,
+        "ratings": [{**row, "game_title": game_title(row["game"])} for row in view.ratings],
+        "matches": matches(runtime, bot_id=bot_id, limit=recent)["matches"],
+    }

@@ -31,6 +31,7 @@ from arena.api import create_app
 from arena.embedded import EmbeddedPlatform
 from arena.settings import Settings
 from referee import registry
+from referee.protocol import new_secret
 from tests.platform import bot_server
 from tests.platform.conftest import ADMIN, LOOPBACK
 
@@ -102,12 +103,15 @@ class Site:
         return answer.json()
 
     def register(self, name: str, path: str) -> str:
-        body = self.api(
-            "POST", "/api/v1/bots", json={"name": name, "endpoint": self.bot_base + path, "games": ["nim"]}
-        )
-        self.secrets[path] = body["secret"]
-        self.bots[name] = body["id"]
-        return body["id"]
+        self.bots[name] = self.register_bot(name, path, "nim")
+        return self.bots[name]
+
+    def register_bot(self, name: str, path: str, game: str) -> str:
+        """Register the bot at ``path`` with a fresh secret, given to the bot server first (the
+        registration pings it); returns its id."""
+        self.secrets[path] = secret = new_secret()
+        body = {"name": name, "endpoint": self.bot_base + path, "games": [game], "secret": secret}
+        return str(self.api("POST", "/api/v1/bots", json=body)["id"])
 
     def wait(self, path: str, done: Callable[[dict[str, Any]], bool], timeout: float = 60) -> dict[str, Any]:
         deadline = time.monotonic() + timeout

@@ -30,6 +30,7 @@ from arena.settings import Settings
 from bots.registry import bots_for
 from bots.server import serve_in_thread
 from referee.endpoints import EndpointPolicy
+from referee.protocol import new_secret
 from tests.platform.web.conftest import CHROMIUM_FLAGS, _chromium
 
 ADMIN = "screenshots-organizer-token"
@@ -65,10 +66,9 @@ def main(out: Path) -> int:
                 for name in sorted(bots_for(game)):
                     path = f"{game}/{name}"
                     label = path if copy == 0 else f"{path} #{copy + 1}"
-                    body = {"name": label, "endpoint": f"{base}/{path}", "games": [game]}
-                    created = call("POST", "/api/v1/bots", json=body)
-                    secrets[path] = created["secret"]
-                    ids.append(created["id"])
+                    secrets[path] = secret = new_secret()  # the bot knows it first: registration pings
+                    body = {"name": label, "endpoint": f"{base}/{path}", "games": [game], "secret": secret}
+                    ids.append(call("POST", "/api/v1/bots", json=body)["id"])
             return ids
 
         def tournament(game: str, seats: int, title: str) -> str:

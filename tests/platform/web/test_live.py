@@ -16,11 +16,7 @@ pytestmark = pytest.mark.integration
 
 
 def register(site: Site, name: str, path: str, game: str) -> str:
-    body = site.api(
-        "POST", "/api/v1/bots", json={"name": name, "endpoint": site.bot_base + path, "games": [game]}
-    )
-    site.secrets[path] = body["secret"]
-    return body["id"]
+    return site.register_bot(name, path, game)
 
 
 def mark_page(visitor: Visitor) -> None:

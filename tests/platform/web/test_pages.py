@@ -123,14 +123,12 @@ def test_live_moves_are_null_while_the_store_keeps_only_a_count(site: Site) -> N
 
 def test_names_are_shown_as_text_never_as_markup(visitor: Visitor, site: Site) -> None:
     name = "<img src=x onerror=\"document.title='owned'\"> O'Brien & co"
-    body = site.api(
-        "POST", "/api/v1/bots", json={"name": name, "endpoint": site.bot_base + "/first/x", "games": ["nim"]}
-    )
-    visitor.visit(f"/bots/{body['id']}")
+    bot_id = site.register_bot(name, "/first/x", "nim")
+    visitor.visit(f"/bots/{bot_id}")
     assert heading(visitor) == name
     assert visitor.driver.title == f"{name} · Volcano Arena"
     assert visitor.driver.find_elements(By.CSS_SELECTOR, "main img") == []
-    visitor.visit(f"/matches?bot={body['id']}")
+    visitor.visit(f"/matches?bot={bot_id}")
     selected = visitor.driver.find_element(By.CSS_SELECTOR, "select[name=bot] option[selected]")
     assert selected.text == name
     assert visitor.console_errors() == []

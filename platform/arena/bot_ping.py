@@ -1,0 +1,78 @@
+"""Pinging a bot before the platform relies on it, and saying in the bot author's words what failed.
+
+A registration, a new secret and a new endpoint are each accepted only once a signed ``ping``
+(:mod:`referee.ping`) passed with the secret and the endpoint they would leave in force. A failure
+becomes field errors of the usual 422: ``secret`` when the bot refused the signature (401 or 403,
+so the bot runs with another secret), ``endpoint`` for everything else (not allowed, unreachable,
+too slow, another status, an answer that is not a pong).
+"""
+
+from __future__ import annotations
+
+from arena.errors import FieldErrors, InvalidRequest, field_error
+from arena.runtime import Runtime
+from referee.ping import PingResult, ping
+from referee.protocol import Fault
+
+REFUSED_MESSAGE = "The bot did not pass the ping."
+INVALID_MESSAGE = "The request has invalid fields."
+
+
+def reasons(result: PingResult, timeout_s: float) -> FieldErrors:
+    """The field errors that explain a failed ping (empty when it passed).
+
+    >>> reasons(PingResult(Fault.HTTP_STATUS, "HTTP status 404", 3.0, 404), 3.0)
+    {'endpoint': ["the bot answered 404 to the ping: check the endpoint's path"]}
+    """
+    if result.ok:
+        return {}
+    fault, detail, status = result.fault, result.detail, result.status
+    if fault is Fault.HTTP_STATUS and status in (401, 403):
+        return field_error(
+            "secret",
+            f"the bot answered {status} to the ping: check the secret it was started with "
+            "(it must be the one sent here)",
+        )
+    if fault is Fault.HTTP_STATUS:
+        return field_error("endpoint", _status_message(status))
+    if fault is Fault.ENDPOINT_REFUSED:
+        return field_error("endpoint", detail)
+    if fault is Fault.TIMEOUT:
+        return field_error(
+            "endpoint",
+            f"the bot did not answer the ping within {timeout_s:g} s ({detail}): is it running, "
+            "and reachable from the platform at this address?",
+        )
+    if fault is Fault.CONNECTION:
+        return field_error(
+            "endpoint",
+            f"the bot could not be reached ({detail}): is it running, and reachable from the "
+            "platform at this address?",
+        )
+    return field_error(
+        "endpoint",
+        f'the bot\'s answer to the ping is not {{"pong": <the ping\'s nonce>}}: {detail} '
+        "(see the ping in docs/protocol.md)",
+    )
+
+
+def _status_message(status: int | None) -> str:
+    prefix = f"the bot answered {status} to the ping"
+    if status in (404, 405):
+        return f"{prefix}: check the endpoint's path"
+    if status is not None and 300 <= status < 400:
+        return f"{prefix}: redirects are not followed, register the URL it points to"
+    if status is not None and status >= 500:
+        return f"{prefix}: the bot failed on it"
+    return f"{prefix}, not 200 with a pong: does the bot know the ping request (docs/protocol.md)?"
+
+
+def check(runtime: Runtime, endpoint: str, secret: str) -> None:
+    """Ping ``endpoint`` signed with ``secret``; raise a 422 naming the field to blame if it fails."""
+    timeout_s = runtime.settings.ping_timeout_s
+    result = ping(endpoint, secret, runtime.settings.policy, timeout_s)
+    if result.ok:
+        return
+    # an endpoint the policy refuses was never called: that is a plain invalid field
+    message = INVALID_MESSAGE if result.fault is Fault.ENDPOINT_REFUSED else REFUSED_MESSAGE
+    raise InvalidRequest(message, reasons(result, timeout_s))

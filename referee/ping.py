@@ -1,0 +1,95 @@
+"""The ``ping`` request: one signed exchange that tells whether a bot endpoint is ready to play.
+
+The platform pings a bot before it accepts a registration, a new secret or a new endpoint, so that
+a wrong secret or an unreachable bot is refused there and then, with the reason, instead of
+showing up later as a forfeited match. The ping goes through the same connection code as a move
+(:mod:`referee.bot_connection`): the endpoint policy is checked, the address pinned, and the whole
+exchange, name resolution included, runs under one short deadline.
+
+The bot must answer ``200`` with ``{"pong": <the request's nonce>}``: echoing a fresh nonce shows
+that the answer comes from a bot that read this very request, not from any web server that says
+200 to everything.
+"""
+
+from __future__ import annotations
+
+import secrets
+import ssl
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from referee.bot_connection import BotConnection, Cut
+from referee.endpoints import EndpointPolicy
+from referee.protocol import PROTOCOL_VERSION, Fault, decode, encode, sign
+
+PING_TIMEOUT_S = 3.0
+"""How long the bot has to answer a ping, from name resolution to the answer's last byte."""
+PING_MAX_BYTES = 4096
+"""A pong is a few dozen bytes; anything much larger is not one."""
+
+
+@dataclass(frozen=True)
+class PingResult:
+    """How a ping went: ``fault`` is None when the bot answered as the protocol says."""
+
+    fault: Fault | None
+    detail: str
+    round_trip_ms: float
+    status: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.fault is None
+
+
+def ping_request(nonce: str) -> dict[str, Any]:
+    """The ``ping`` message: no match, only a nonce to echo."""
+    return {"protocol": PROTOCOL_VERSION, "type": "ping", "nonce": nonce}
+
+
+def judge_pong(document: Any, nonce: str) -> str | None:
+    """What is wrong with a decoded answer to a ping, or None if it is the expected pong."""
+    if not isinstance(document, dict) or "pong" not in document:
+        return 'the answer has no "pong"'
+    if document["pong"] != nonce:
+        return "the answer's pong is not the ping's nonce"
+    return None
+
+
+def ping(
+    url: str,
+    secret: str,
+    policy: EndpointPolicy,
+    timeout_s: float = PING_TIMEOUT_S,
+    tls: ssl.SSLContext | None = None,
+) -> PingResult:
+    """Send one signed ping to ``url`` on a fresh connection and judge the answer; never raises."""
+    nonce = secrets.token_hex(16)
+    body = encode(ping_request(nonce))
+    started = time.perf_counter()
+    connection = BotConnection(url, policy, PING_MAX_BYTES, tls)
+    try:
+        status, answer = connection.post(body, sign(secret, body), started + timeout_s)
+    except Cut as cut:
+        return PingResult(cut.fault, cut.detail[:300], _since(started))
+    except ValueError as error:  # a URL that cannot be put in a request line (non-Latin-1 path)
+        detail = f"the endpoint cannot be sent in an HTTP request ({type(error).__name__})"
+        return PingResult(Fault.ENDPOINT_REFUSED, detail, _since(started))
+    finally:
+        connection.close()
+    elapsed = _since(started)
+    if status != 200:
+        return PingResult(Fault.HTTP_STATUS, f"HTTP status {status}", elapsed, status)
+    try:
+        document = decode(answer)
+    except (ValueError, RecursionError):
+        return PingResult(Fault.INVALID_RESPONSE, "the answer is not JSON", elapsed, status)
+    problem = judge_pong(document, nonce)
+    if problem is not None:
+        return PingResult(Fault.INVALID_RESPONSE, problem, elapsed, status)
+    return PingResult(None, "pong", elapsed, status)
+
+
+def _since(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000.0, 3)
