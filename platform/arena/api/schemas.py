@@ -341,6 +341,9 @@ class StandingSchema(Schema):
     draws = fields.Integer()
     losses = fields.Integer()
     score_sum = fields.Float()
+    buchholz = fields.Float(
+        metadata={"description": "sum of the opponents' points over its matches; swiss ranks ties by it"}
+    )
 
 
 class TournamentMatchSchema(Schema):
@@ -376,6 +379,10 @@ class TournamentSchema(Schema):
     matches = fields.List(fields.Nested(TournamentMatchSchema))
     rounds = fields.Integer(metadata={"description": "swiss and knockout: rounds planned; 0 otherwise"})
     advance = fields.Integer(metadata={"description": "knockout: bots of each pod that go on"})
+    seeds = fields.List(
+        fields.String(),
+        metadata={"description": "knockout: the bots in seed order, by ladder rating (unrated last)"},
+    )
     rounds_made = fields.List(fields.Nested(RoundSchema), metadata={"description": "the rounds made so far"})
 
 
