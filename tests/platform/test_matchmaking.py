@@ -156,3 +156,11 @@ def test_two_schedulers_in_one_period_make_one_ticks_matches(arena: Arena, field
     put(arena, matches_per_minute=600, max_in_flight=10)
     made = [matchmaking.tick_all(arena.runtime, now=4000.0 + offset) for offset in (0.0, 0.5)]
     assert [len(ids) for found in made for ids in found.values()] == [2, 0]
+
+
+def test_the_ladder_page_says_when_matchmaking_is_on(arena: Arena, field: list[str]) -> None:
+    page = "/games/party/ladder?variant=open"
+    assert "Matchmaking on" not in arena.client.get(page).get_data(as_text=True)
+    put(arena, matches_per_minute=6)
+    assert "Matchmaking on: 6 matches a minute" in arena.client.get(page).get_data(as_text=True)
+    assert "Matchmaking on" not in arena.client.get("/games/party/ladder?variant=crew").get_data(as_text=True)

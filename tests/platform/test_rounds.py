@@ -68,3 +68,11 @@ def test_the_next_round_follows_when_the_last_match_of_a_round_is_aborted(arena:
     one, other = played["bots"]
     assert (buchholz[one], buchholz[other]) == (points[other], points[one])
     assert points[one] + points[other] == 1.0, "the aborted match gave no points, so no Buchholz"
+
+
+def test_the_swiss_page_shows_buchholz_and_other_formats_do_not(arena: Arena) -> None:
+    bots = register(arena, 4)
+    swiss = create(arena, name="s", game="party", format="swiss", bots=bots, seats_per_match=2)
+    knockout = create(arena, name="k", game="party", format="knockout", bots=bots, seats_per_match=2)
+    assert "Buchholz" in arena.client.get(f"/tournaments/{swiss['id']}").get_data(as_text=True)
+    assert "Buchholz" not in arena.client.get(f"/tournaments/{knockout['id']}").get_data(as_text=True)
