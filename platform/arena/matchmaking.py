@@ -27,17 +27,19 @@ Nothing here imports the API.
 from __future__ import annotations
 
 import logging
+import secrets
 import threading
 import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from redis.exceptions import RedisError
 
-from arena import match_requests, pairing, skill
-from arena.errors import InvalidRequest, QueueUnavailable, merge_errors
+from arena import pairing, skill
+from arena.errors import InvalidRequest, merge_errors
 from arena.records import MatchRecord, now_iso
 from arena.runtime import Runtime
 from referee.game import SetupError
@@ -49,6 +51,11 @@ log = logging.getLogger(__name__)
 STOPPED = "matchmaking stopped"
 LOCK_S = 30.0
 """The longest a tick may hold a ladder's lock (a tick takes milliseconds; a dead one frees it)."""
+
+
+def iso_time(moment: float) -> str:
+    """A timestamp as the platform writes times (UTC, ISO 8601, milliseconds)."""
+    return datetime.fromtimestamp(moment, UTC).isoformat(timespec="milliseconds")
 
 
 def default_seats(game_id: str, variant: str) -> int:
@@ -138,11 +145,13 @@ def stop(runtime: Runtime, game_id: str, variant: str) -> dict[str, Any]:
 
 
 def status(runtime: Runtime, game_id: str, variant: str) -> dict[str, Any]:
-    """What ``GET /api/v1/ladders/<game>/<variant>/matchmaking`` shows."""
+    """What ``GET /api/v1/ladders/<game>/<variant>/matchmaking`` shows; ``last_tick_at`` is when the
+    scheduler last ran (any ladder's), so a deployment without a beat process shows it."""
     store = runtime.store
     config = store.matchmaking_config(game_id, variant)
     flight = in_flight(runtime, game_id, variant)
     window_start = time.time() - pairing.WINDOW_S
+    last_tick = store.matchmaking_last_tick()
     view: dict[str, Any] = {
         "game": game_id,
         "variant": variant,
@@ -155,6 +164,7 @@ def status(runtime: Runtime, game_id: str, variant: str) -> dict[str, Any]:
         "max_faults": None,
         "started_at": None,
         "tick_seconds": runtime.settings.matchmaking_tick_s,
+        "last_tick_at": None if last_tick is None else iso_time(last_tick),
         "bots": len(store.bot_ids_of_game(game_id)),
         "in_flight": len(flight.match_ids),
         "running": len(flight.running),
@@ -233,7 +243,7 @@ def _make_matches(runtime: Runtime, game_id: str, variant: str, now: float) -> l
     )
     if count == 0:
         return []
-    tick_seed = derive_seed(match_requests.new_seed(), "matchmaking", game_id, variant)
+    tick_seed = derive_seed(_new_seed(), "matchmaking", game_id, variant)
     pods = pairing.pair(
         _candidates(runtime, game_id, variant, flight.busy),
         config["seats"],
@@ -253,21 +263,34 @@ def _make_matches(runtime: Runtime, game_id: str, variant: str, now: float) -> l
     for pod in pods:
         if any(bot not in bots for bot in pod):  # deleted since it was listed
             continue
-        spec = shared.reseated(pod, match_requests.new_seed())
-        matches.append((match_requests.new_match(spec, bots, rated=True), spec))
+        spec = shared.reseated(pod, _new_seed())
+        names = tuple(bots[bot].name for bot in spec.bots)
+        record = MatchRecord.new(
+            "m-" + secrets.token_hex(8), game_id, spec.variant, spec.bots, names, rated=True
+        )
+        matches.append((record, spec))
     if not matches or not store.add_matchmaking_matches(game_id, variant, config, matches, now):
         return []
     ids = [match.id for match, _ in matches]
-    try:
-        match_requests.enqueue(runtime, ids)
-    except QueueUnavailable:  # enqueue aborted those it could not queue; the next tick tries again
-        log.warning("matchmaking %s/%s: the queue is unavailable", game_id, variant)
+    for position, match_id in enumerate(ids):
+        try:
+            runtime.queue.enqueue(match_id)
+        except Exception as error:  # those not queued end now; the next tick makes others
+            log.warning("matchmaking %s/%s: the queue is unavailable: %s", game_id, variant, error)
+            for stranded in ids[position:]:
+                store.abort_match(stranded, f"could not be queued: {type(error).__name__}")
+            return ids[:position]
     return ids
+
+
+def _new_seed() -> int:
+    return secrets.randbelow(2**62)
 
 
 def tick_all(runtime: Runtime, now: float | None = None) -> dict[str, list[str]]:
     """One tick of every ladder with matchmaking on: ``"game/variant"`` -> the matches made."""
     made: dict[str, list[str]] = {}
+    runtime.store.matchmaking_ticked(time.time() if now is None else now)
     for game_id, variant in runtime.store.matchmaking_ladders():
         try:
             made[f"{game_id}/{variant}"] = tick(runtime, game_id, variant, now)

@@ -51,6 +51,7 @@ Keys (after the prefix)::
     ladder:<g>:<v>:refit:at  JSON {matches, samples, seed, at} of that refit
     ladder-names             hash bot id -> name, for showing ladders without reading bot records
     matchmaking:ladders      set of the ladders with matchmaking on, each JSON [game, variant]
+    matchmaking:ticked       when the scheduler last ticked (a timestamp)
     matchmaking:<g>:<v>      JSON: the ladder's matchmaking settings (absent: matchmaking is off)
     matchmaking:<g>:<v>:in-flight   set of the ids of its matches not yet seen ended
     matchmaking:<g>:<v>:made        zset match id -> when made (the last minute's, for the rate)
@@ -107,6 +108,7 @@ class LadderPage:
     entries: list[LadderEntry]
     refit: dict[str, Any] | None = None
     """What the ladder's last batch refit was (matches, samples, seed, at), None before one."""
+
 
 LIVE_TTL_S = 7 * 24 * 3600
 ARCHIVE_FORMAT = "arena-archived-match/1"
@@ -851,6 +853,14 @@ class Store:
             pipe.srem(self.key("matchmaking", "ladders"), _dumps([game_id, variant]))
             removed, _ = pipe.execute()
         return bool(removed)
+
+    def matchmaking_ticked(self, moment: float) -> None:
+        """Note that the scheduler ticked (shown, so that a scheduler that is not running shows)."""
+        self.redis.set(self.key("matchmaking", "ticked"), repr(moment))
+
+    def matchmaking_last_tick(self) -> float | None:
+        raw = self.redis.get(self.key("matchmaking", "ticked"))
+        return None if raw is None else float(raw)
 
     def matchmaking_in_flight(self, game_id: str, variant: str) -> list[str]:
         return sorted(str(m) for m in self.redis.smembers(self._mm_key((game_id, variant), "in-flight")))

@@ -454,6 +454,9 @@ class MatchmakingSchema(Schema):
     max_faults = fields.Integer(allow_none=True)
     started_at = fields.String(allow_none=True, metadata={"description": "when matchmaking was turned on"})
     tick_seconds = fields.Integer(metadata={"description": "how often the scheduler makes matches"})
+    last_tick_at = fields.String(
+        allow_none=True, metadata={"description": "when the scheduler last ran: null or stale if none runs"}
+    )
     bots = fields.Integer(metadata={"description": "bots registered for the game (all are paired)"})
     in_flight = fields.Integer(metadata={"description": "the ladder's matches queued or running"})
     running = fields.Integer(metadata={"description": "of those, the ones being played"})
