@@ -933,8 +933,12 @@ class Store:
                 if matches:
                     pipe.sadd(self._mm_key(ladder, "in-flight"), *[m.id for m, _ in matches])
                     pipe.zadd(self._mm_key(ladder, "made"), {m.id: made_at for m, _ in matches})
-                    last = {bot: _dumps(sorted(set(m.bots) - {bot})) for m, _ in matches for bot in m.bots}
-                    pipe.hset(self._mm_key(ladder, "last"), mapping=last)
+                    pipe.hset(
+                        self._mm_key(ladder, "last"),
+                        mapping={
+                            bot: _dumps(sorted(set(m.bots) - {bot})) for m, _ in matches for bot in m.bots
+                        },
+                    )
                 pipe.execute()
                 return True
             except WatchError:

@@ -164,3 +164,26 @@ def test_the_ladder_page_says_when_matchmaking_is_on(arena: Arena, field: list[s
     put(arena, matches_per_minute=6)
     assert "Matchmaking on: 6 matches a minute" in arena.client.get(page).get_data(as_text=True)
     assert "Matchmaking on" not in arena.client.get("/games/party/ladder?variant=crew").get_data(as_text=True)
+
+
+def test_a_tick_waits_while_another_holds_the_ladders_lock(arena: Arena, field: list[str]) -> None:
+    put(arena, matches_per_minute=600)
+    store = arena.runtime.store
+    assert store.take_matchmaking_lock("party", "open", "another tick", 30)
+    assert matchmaking.tick(arena.runtime, "party", "open", now=5000.0) == []
+    store.release_matchmaking_lock("party", "open", "another tick")
+    assert len(matchmaking.tick(arena.runtime, "party", "open", now=5010.0)) == 2
+
+
+def test_matches_the_queue_refuses_end_aborted_and_free_their_bots(arena: Arena, field: list[str]) -> None:
+    put(arena, matches_per_minute=600)
+
+    def refuse(match_id: str) -> None:
+        raise ConnectionError("broker down")
+
+    arena.queue.enqueue = refuse  # type: ignore[method-assign]
+    assert matchmaking.tick(arena.runtime, "party", "open", now=6000.0) == []
+    assert arena.get(URL)["in_flight"] == 0
+    assert arena.runtime.store.matchmaking_made_since("party", "open", 5990.0) == 2, "they count for the rate"
+    statuses = arena.get("/api/v1/matches?game=party")
+    assert [match["error"] for match in statuses] == ["could not be queued: ConnectionError"] * 2
