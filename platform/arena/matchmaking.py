@@ -40,7 +40,7 @@ from redis.exceptions import RedisError
 
 from arena import pairing, skill
 from arena.errors import InvalidRequest, merge_errors
-from arena.records import MatchRecord, now_iso
+from arena.records import MatchRecord, MatchStatus, now_iso
 from arena.runtime import Runtime
 from referee.game import SetupError
 from referee.match import MatchSpec, TimeControl
@@ -64,14 +64,14 @@ def default_seats(game_id: str, variant: str) -> int:
     return next((count for count in counts if count >= 2), counts[0])
 
 
-def template(config: Mapping[str, Any], bots: tuple[str, ...] | None = None, seed: int = 0) -> MatchSpec:
-    """The spec a ladder's matches share but for their bots and seed (raises :class:`SetupError`)."""
-    seats = config["seats"]
+def template(config: Mapping[str, Any]) -> MatchSpec:
+    """The spec a ladder's matches share but for their bots and seed (raises :class:`SetupError`);
+    placeholders hold its seats until :meth:`MatchSpec.reseated` seats a pod."""
     return MatchSpec.build(
         game=config["game"],
         variant=config["variant"],
-        bots=bots or tuple(f"seat-{n}" for n in range(seats)),
-        seed=seed,
+        bots=tuple(f"seat-{n}" for n in range(config["seats"])),
+        seed=0,
         options=config["options"],
         time=TimeControl(config["time"]["move_ms"], config["time"]["bank_ms"]),
         max_faults=config["max_faults"],
@@ -127,7 +127,7 @@ def in_flight(runtime: Runtime, game_id: str, variant: str) -> InFlight:
     live = [matches[match_id] for match_id in ids if match_id not in ended]
     return InFlight(
         match_ids=tuple(match.id for match in live),
-        running=tuple(match.id for match in live if match.status.value == "running"),
+        running=tuple(match.id for match in live if match.status is MatchStatus.RUNNING),
         busy=frozenset(bot for match in live for bot in match.bots),
     )
 
