@@ -16,12 +16,14 @@ Who meets (:func:`pair`): only bots that are free (no match of this ladder queue
   uncertainty: ``(mu_a - mu_b)**2 / (2 beta**2 + sigma_a**2 + sigma_b**2)``, openskill's own measure of
   how open a match is. A small gap, or a gap the model is unsure of, makes an informative match, so
   uncertain bots are tried over a wider range and sure ones only against their neighbours.
-- Nobody meets again a bot of its previous match while another choice exists.
+- Nobody meets again a bot of its previous match while another choice exists (among the
+  :data:`SCAN` free bots nearest in rating).
 - Seats are shuffled from the tick's seed, so nobody always moves first.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 from collections.abc import Mapping, Sequence
@@ -74,6 +76,11 @@ def _priority(bot: Candidate) -> tuple[int, float, str]:
     return (bot.games, -bot.sigma, bot.bot_id)
 
 
+SCAN = 256
+"""At most this many free bots, the nearest in ``mu`` to the pod's first bot, are weighed for each seat
+of a pod: a tick over thousands of bots stays quick, and the best pick is nearly always among them."""
+
+
 def pair(
     candidates: Sequence[Candidate],
     seats: int,
@@ -88,25 +95,70 @@ def pair(
     """
     if seats < 1 or count < 1:
         return []
-    free = sorted({bot.bot_id: bot for bot in candidates}.values(), key=_priority)
+    unique = {bot.bot_id: bot for bot in candidates}
+    by_priority = sorted(unique.values(), key=_priority)
+    by_mu = sorted(unique.values(), key=lambda bot: (bot.mu, bot.bot_id))
+    sigma_max = max((bot.sigma for bot in by_mu), default=0.0)
+    taken: set[str] = set()
     shuffle = random.Random(seed)
     pods: list[tuple[str, ...]] = []
-    while len(pods) < count and len(free) >= seats:
-        pod = [free.pop(0)]
+    for anchor in by_priority:
+        if len(pods) >= count or len(unique) - len(taken) < seats:
+            break
+        if anchor.bot_id in taken:
+            continue
+        taken.add(anchor.bot_id)
+        pod = [anchor]
         while len(pod) < seats:
-
-            def cost(other: Candidate, pod: list[Candidate] = pod) -> tuple[bool, float, int, float, str]:
-                repeat = any(_met(member.bot_id, other.bot_id, last_opponents) for member in pod)
-                spread = sum(gap(member, other) for member in pod)
-                return (repeat, round(spread, 9), other.games, -other.sigma, other.bot_id)
-
-            chosen = min(free, key=cost)
-            free.remove(chosen)
+            chosen = _closest(pod, by_mu, taken, sigma_max, last_opponents)
+            taken.add(chosen.bot_id)
             pod.append(chosen)
         order = [member.bot_id for member in pod]
         shuffle.shuffle(order)
         pods.append(tuple(order))
     return pods
+
+
+def _closest(
+    pod: Sequence[Candidate],
+    by_mu: Sequence[Candidate],
+    taken: set[str],
+    sigma_max: float,
+    last_opponents: Mapping[str, frozenset[str]],
+) -> Candidate:
+    """The free bot that best joins ``pod``: not a repeat, then the least spread, fewest games,
+    highest sigma, id. The free bots are walked outward from the first bot's ``mu``; the walk stops
+    once no bot further away can have a smaller spread (every spread is at least the gap to the first
+    bot, and that grows with the distance), or after :data:`SCAN` bots."""
+    anchor = pod[0]
+    widest = 2 * BETA**2 + anchor.sigma**2 + sigma_max**2
+    lo = bisect.bisect_left(by_mu, (anchor.mu, anchor.bot_id), key=lambda bot: (bot.mu, bot.bot_id)) - 1
+    hi = lo + 1
+    best: Candidate | None = None
+    best_key: tuple[bool, float, int, float, str] | None = None
+    scanned = 0
+    while (lo >= 0 or hi < len(by_mu)) and scanned < SCAN:
+        if hi >= len(by_mu) or (lo >= 0 and anchor.mu - by_mu[lo].mu <= by_mu[hi].mu - anchor.mu):
+            other, lo = by_mu[lo], lo - 1
+        else:
+            other, hi = by_mu[hi], hi + 1
+        if other.bot_id in taken:
+            continue
+        if (
+            best_key is not None
+            and not best_key[0]
+            and (other.mu - anchor.mu) ** 2 / widest > best_key[1] + 1e-9
+        ):
+            break
+        scanned += 1
+        repeat = any(_met(member.bot_id, other.bot_id, last_opponents) for member in pod)
+        spread = round(sum(gap(member, other) for member in pod), 9)
+        key = (repeat, spread, other.games, -other.sigma, other.bot_id)
+        if best_key is None or key < best_key:
+            best, best_key = other, key
+    if best is None:  # unreachable while enough bots are free: the caller checks
+        raise ValueError("no free bot left to seat")
+    return best
 
 
 def _met(a: str, b: str, last_opponents: Mapping[str, frozenset[str]]) -> bool:

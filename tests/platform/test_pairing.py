@@ -119,3 +119,62 @@ def test_a_run_of_ticks_never_pairs_a_bot_with_itself_nor_exceeds_rate_or_cap(
         made += [now] * len(pods)
         assert sum(1 for moment in made if moment > now - 60) <= rate
         assert len(flight) <= cap
+
+
+def reference_pair(
+    candidates: list[Candidate], seats: int, count: int, last: dict[str, frozenset[str]], seed: int
+) -> list[tuple[str, ...]]:
+    """The module's rules by brute force: every free bot weighed for every seat."""
+    import random
+
+    free = sorted(candidates, key=lambda b: (b.games, -b.sigma, b.bot_id))
+    shuffle = random.Random(seed)
+    pods: list[tuple[str, ...]] = []
+    while len(pods) < count and len(free) >= seats:
+        pod = [free.pop(0)]
+        while len(pod) < seats:
+
+            def key(other: Candidate, pod: list[Candidate] = pod) -> tuple:
+                repeat = any(
+                    other.bot_id in last.get(m.bot_id, frozenset())
+                    or m.bot_id in last.get(other.bot_id, frozenset())
+                    for m in pod
+                )
+                spread = round(sum(gap(m, other) for m in pod), 9)
+                return (repeat, spread, other.games, -other.sigma, other.bot_id)
+
+            chosen = min(free, key=key)
+            free.remove(chosen)
+            pod.append(chosen)
+        order = [m.bot_id for m in pod]
+        shuffle.shuffle(order)
+        pods.append(tuple(order))
+    return pods
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    field=st.lists(
+        st.tuples(
+            st.sampled_from([20.0, 25.0, 30.0]) | st.floats(0, 50), st.floats(0.5, 8.5), st.integers(0, 5)
+        ),
+        max_size=40,
+    ),
+    seats=st.integers(1, 4),
+    count=st.integers(0, 12),
+    repeats=st.lists(st.tuples(st.integers(0, 39), st.integers(0, 39)), max_size=20),
+    seed=st.integers(0, 1000),
+)
+def test_the_walk_outward_in_rating_finds_what_weighing_every_bot_finds(
+    field: list[tuple[float, float, int]],
+    seats: int,
+    count: int,
+    repeats: list[tuple[int, int]],
+    seed: int,
+) -> None:
+    bots = [Candidate(f"b{i}", mu, sigma, games) for i, (mu, sigma, games) in enumerate(field)]
+    last: dict[str, frozenset[str]] = {}
+    for a, b in repeats:
+        if a != b and a < len(bots) and b < len(bots):
+            last[f"b{a}"] = frozenset({f"b{b}"})
+    assert pair(bots, seats, count, last, seed) == reference_pair(bots, seats, count, last, seed)
