@@ -21,6 +21,12 @@ a match another worker is playing is dropped (its lease shows it). When the stor
 cannot be sent (the broker is the same Redis), the sweeper queues the match once Redis is back. The
 match's attempts bound how often it is played again; its end counts once.
 
+The app also has the continuous ladders' tick (``arena.matchmaking_tick``,
+:func:`arena.matchmaking.tick_all`) on a beat schedule every ``ARENA_MATCHMAKING_SECONDS``: run one
+``celery -A arena.celery_app beat`` process (two do no harm: each ladder's tick takes a per-period
+key and a lock). A tick left waiting longer than its period expires unplayed: the next one does its
+work.
+
 Importing this module builds nothing: ``arena.celery_app.app`` (what ``celery -A`` looks up) is made
 from the environment on first access.
 """
@@ -36,6 +42,7 @@ from celery.signals import worker_ready, worker_shutdown
 from kombu.exceptions import ChannelError
 from redis.exceptions import RedisError
 
+from arena import matchmaking
 from arena.execution import execute
 from arena.runtime import Runtime
 from arena.settings import Settings
@@ -43,6 +50,7 @@ from arena.store import Store
 from arena.sweeper import Sweeper
 
 TASK_NAME = "arena.run_match"
+TICK_TASK_NAME = "arena.matchmaking_tick"
 log = logging.getLogger(__name__)
 
 RuntimeFactory = Callable[[Celery], Runtime]
@@ -119,6 +127,13 @@ def make_celery(settings: Settings, build_runtime: RuntimeFactory | None = None)
         worker_pool=settings.worker_pool,
         worker_concurrency=settings.worker_concurrency,
         worker_prefetch_multiplier=1,
+        beat_schedule={
+            "continuous-ladders": {
+                "task": TICK_TASK_NAME,
+                "schedule": float(settings.matchmaking_tick_s),
+                "options": {"queue": settings.queue, "expires": float(settings.matchmaking_tick_s)},
+            }
+        },
     )
     factory = build_runtime or redis_runtime_factory(settings)
 
@@ -153,6 +168,12 @@ def make_celery(settings: Settings, build_runtime: RuntimeFactory | None = None)
         # BUSY: another worker is playing the match (a redelivery after the visibility timeout); it
         # holds the lease and will store the end, and the sweeper queues the match again if it dies
         return outcome.value
+
+    @app.task(name=TICK_TASK_NAME, base=MatchTask, shared=False, bind=True, ignore_result=True)
+    def matchmaking_tick(self: MatchTask) -> int:
+        """Make the continuous ladders' matches of this tick; how many were made."""
+        made = matchmaking.tick_all(self.runtime)
+        return sum(len(ids) for ids in made.values())
 
     _sweep_while_working(app, settings)
     return app

@@ -3,7 +3,9 @@
 The store is an in-memory Redis (fakeredis), its replays in a temporary directory (or the one
 ``ARENA_REPLAY_DIR``/``ARENA_REPLAY_URL`` names); matches go through the very same Celery task and queue
 path as in a deployment, on Celery's in-process memory broker, to a Celery worker (threads pool)
-running in a thread of this process. What is stored is lost when the process ends.
+running in a thread of this process; the continuous ladders' scheduler is a thread too
+(:class:`arena.matchmaking.Ticker`, where a deployment runs Celery beat). What is stored is lost
+when the process ends.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from celery import Celery
 from celery.worker import WorkController
 
 from arena.celery_app import CeleryQueue, make_celery, runtime_of
+from arena.matchmaking import Ticker
 from arena.replays import DirectoryStore
 from arena.runtime import Runtime
 from arena.settings import Settings
@@ -86,13 +89,15 @@ class EmbeddedPlatform:
         self.thread.start()
         if not self.worker.ready.wait(30):
             raise RuntimeError("the embedded match worker did not start within 30 s")
+        self.ticker = Ticker(self.runtime).start()
 
     @property
     def settings(self) -> Settings:
         return self.runtime.settings
 
     def close(self) -> None:
-        """Stop taking matches, let running ones end, and stop the worker thread."""
+        """Stop making and taking matches, let running ones end, and stop the worker thread."""
+        self.ticker.stop()
         self.worker.stop(in_sighandler=False)
         self.thread.join(30)
         if self.thread.is_alive():

@@ -141,10 +141,21 @@ def _play_and_finish(runtime: Runtime, match: MatchRecord, spec: MatchSpec, owne
 
 
 def _abort(runtime: Runtime, match: MatchRecord, reason: str) -> RunOutcome:
-    """End the match as aborted (unless it ended meanwhile) and count it."""
+    """End the match as aborted (unless it ended meanwhile) and count it; an aborted match may be
+    the last of its tournament's round, so the next round is looked for as after a finish."""
     if runtime.store.abort_match(match.id, reason) is not None:
         metrics.match_ended(match.game, "aborted")
+    _advance_tournament(runtime, match)
     return RunOutcome.ABORTED
+
+
+def _advance_tournament(runtime: Runtime, match: MatchRecord) -> None:
+    if not match.tournament:
+        return
+    try:  # a failure here is retried by the next ended match of the round
+        rounds.advance(runtime, match.tournament)
+    except Exception:
+        log.exception("could not make the next round of tournament %s", match.tournament)
 
 
 class _ProgressReporter:
@@ -200,9 +211,5 @@ def finish(runtime: Runtime, match: MatchRecord, replay: Replay) -> bool:
         update_ladder if match.rated else (lambda rows: {}),
         replay.faults_by_bot(),
     )
-    if match.tournament:
-        try:  # a failure here is retried by the next finished match of the round
-            rounds.advance(runtime, match.tournament)
-        except Exception:
-            log.exception("could not make the next round of tournament %s", match.tournament)
+    _advance_tournament(runtime, match)
     return stored

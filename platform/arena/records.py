@@ -204,11 +204,13 @@ class TournamentRecord:
     cancelled_at: str | None = None  # set by DELETE: no further match is played
     rounds: int = 0  # swiss: rounds to play; knockout: rounds of the bracket; 0: all at once
     advance: int = 0  # knockout: how many of each pod go on
+    seeds: tuple[str, ...] = ()  # knockout: the bots in seed order, best first; () = as in bots
 
     def to_json(self) -> dict[str, Any]:
         return {
             **self.__dict__,
             "bots": list(self.bots),
+            "seeds": list(self.seeds),
             "names": dict(self.names),
             "options": dict(self.options),
             "time": dict(self.time),
@@ -216,7 +218,7 @@ class TournamentRecord:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TournamentRecord:
-        return cls(**{**data, "bots": tuple(data["bots"])})
+        return cls(**{**data, "bots": tuple(data["bots"]), "seeds": tuple(data.get("seeds", ()))})
 
 
 class RoundRecord(TypedDict):

@@ -3,7 +3,12 @@
 The worker calls :func:`advance` after storing a match's end; creation calls :func:`make_round` for
 round 1. A round is made only when every match of the previous round has ended (finished or
 aborted), and exactly once: a ``SET NX`` mark per round lets only the first of two concurrent
-callers make it. Nothing here imports the API.
+callers make it. The worker calls :func:`advance` whenever a tournament's match ends, finished or
+aborted, so a round whose last match is aborted is followed all the same.
+
+A knockout is seeded by rating (:func:`knockout_seeds`): the ladder's conservative estimate of the
+game and variant, best first, bots without a rating last, in entry order.
+Nothing here imports the API.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import secrets
 from collections import Counter
 from collections.abc import Sequence
 
-from arena import tournaments
+from arena import skill, tournaments
 from arena.records import MatchRecord, RoundRecord, TournamentRecord
 from arena.runtime import Runtime
 from arena.scoring import seat_points
@@ -83,7 +88,7 @@ def next_round(
                         points[bot] = points.get(bot, 0.0) + share
         made_round = tournaments.swiss_pairing(tournament.bots, seats, points, history, byes)
         return made_round.pods, made_round.byes
-    seeds = {bot: index for index, bot in enumerate(tournament.bots)}
+    seeds = {bot: index for index, bot in enumerate(tournament.seeds or tournament.bots)}
     last = made[-1]
     survivors = list(last["byes"])
     for match_id in last["matches"]:
@@ -94,6 +99,21 @@ def next_round(
     survivors.sort(key=lambda bot: seeds[bot])
     knock = tournaments.knockout_round(survivors, seats, tournament.advance)
     return knock.pods, knock.byes
+
+
+def knockout_seeds(runtime: Runtime, tournament: TournamentRecord) -> tuple[str, ...]:
+    """The tournament's bots in seed order: by their conservative rating on the game and variant's
+    ladder (:func:`arena.tournaments.seed_by_rating`); an unrated variant seeds in entry order."""
+    try:
+        rated = get_game(tournament.game).variant(tournament.variant).rated
+    except SetupError:
+        rated = False
+    rows = runtime.store.ladder_rows_of(tournament.game, tournament.variant, tournament.bots) if rated else {}
+    ratings: dict[str, float | None] = {}
+    for bot, row in rows.items():
+        if row.get("mu") is not None and row.get("sigma") is not None:
+            ratings[bot] = round(skill.Skill(float(row["mu"]), float(row["sigma"])).conservative, 3)
+    return tuple(tournaments.seed_by_rating(tournament.bots, ratings))
 
 
 def advance(runtime: Runtime, tournament_id: str) -> bool:

@@ -79,6 +79,8 @@ class Settings:
     ping_timeout_s: float = PING_TIMEOUT_S
     """How long a bot has to answer the ping of a registration, a new secret or a new endpoint (not
     read from the environment: the protocol promises bots this much)."""
+    matchmaking_tick_s: int = 10
+    """How often the continuous ladders' scheduler makes matches (``ARENA_MATCHMAKING_SECONDS``)."""
 
     @property
     def embedded(self) -> bool:
@@ -119,6 +121,8 @@ class Settings:
         - ``ARENA_S3_ENDPOINT``: the S3 server's URL when it is not AWS (MinIO, Ceph...).
         - ``ARENA_ARCHIVE_AFTER_DAYS``: ended matches older than this many days move out of Redis
           into the replay store (default 30; 0 archives every ended match).
+        - ``ARENA_MATCHMAKING_SECONDS``: how often the scheduler of the continuous ladders (Celery
+          beat, or a thread of the embedded platform) makes their matches (default 10).
         """
         env = os.environ if env is None else env
         pool = _choice(env, "ARENA_WORKER_POOL", ("gevent", "threads"), "gevent")
@@ -150,6 +154,7 @@ class Settings:
             replay_store=replay_store,
             s3_endpoint=env.get("ARENA_S3_ENDPOINT", "").strip() or None,
             archive_after_days=_int(env, "ARENA_ARCHIVE_AFTER_DAYS", 30, minimum=0),
+            matchmaking_tick_s=_int(env, "ARENA_MATCHMAKING_SECONDS", 10),
         )
 
     def file_store(self) -> FileStore:

@@ -126,8 +126,9 @@ def _create_in_rounds(
     else:
         advance = data.get("advance") or tournaments.knockout_advance_default(seats)
         planned = tournaments.knockout_round_count(count, seats, advance)
-        tournament = replace(tournament, rounds=planned, advance=advance, match_count=0)
-        knock = tournaments.knockout_round(tournament.bots, seats, advance)
+        seeds = rounds.knockout_seeds(runtime, tournament)
+        tournament = replace(tournament, rounds=planned, advance=advance, match_count=0, seeds=seeds)
+        knock = tournaments.knockout_round(seeds, seats, advance)
         pods, byes = knock.pods, knock.byes
     runtime.store.add_tournament(tournament, [])
     runtime.store.take_round_mark(tournament.id, 1)
@@ -213,7 +214,9 @@ def view(runtime: Runtime, tournament: TournamentRecord) -> TournamentView:
         },
         points="one point per match, shared equally by the seats in first place; "
         + ("a game the team lost gives no points" if team else "a shared first place splits it"),
-        standings=tournaments.standings(tournament.bots, tournament.names, matches, team),
+        standings=tournaments.standings(
+            tournament.bots, tournament.names, matches, team, buchholz_first=tournament.format == "swiss"
+        ),
         rounds_made=[
             {"round": number + 1, "matches": made["matches"], "byes": made["byes"]}
             for number, made in enumerate(runtime.store.tournament_rounds(tournament.id))

@@ -12,7 +12,9 @@ seat equally often, and so over the whole tournament. The games of one rotation 
 so each bot plays the same deal from every seat.
 
 Standings use :mod:`arena.scoring`: one point per match, shared by the seats in first place;
-ranked by points, then wins, then the sum of scores.
+ranked by points, then wins, then the sum of scores. Each row also has its Buchholz score: the sum,
+over the bot's finished matches, of its opponents' points; a Swiss ranks ties on points by it
+first (who drew the harder opponents), then wins, then scores.
 
 >>> [m.bots for m in schedule("round_robin", ["a", "b", "c"], 2, 1, seed=1)]
 [('a', 'b'), ('b', 'a'), ('a', 'c'), ('c', 'a'), ('b', 'c'), ('c', 'b')]
@@ -87,9 +89,14 @@ def match_count(format_name: str, bots: int, seats: int, requested_games: int) -
 
 
 def standings(
-    bots: Sequence[str], names: Mapping[str, str], matches: Iterable[MatchRecord], team: bool
+    bots: Sequence[str],
+    names: Mapping[str, str],
+    matches: Iterable[MatchRecord],
+    team: bool,
+    buchholz_first: bool = False,
 ) -> list[dict[str, Any]]:
-    """Points, wins, draws, losses and score sums of each bot over the finished matches."""
+    """Points, wins, draws, losses, score sums and Buchholz of each bot over the finished matches;
+    ``buchholz_first`` (a Swiss) breaks ties on points by Buchholz before wins."""
     table: dict[str, dict[str, Any]] = {
         bot: {
             "bot_id": bot,
@@ -100,9 +107,11 @@ def standings(
             "draws": 0,
             "losses": 0,
             "score_sum": 0.0,
+            "buchholz": 0.0,
         }
         for bot in bots
     }
+    opponents: dict[str, list[str]] = {bot: [] for bot in bots}
     for match in matches:
         result = match.result
         if match.status is not MatchStatus.FINISHED or result is None:
@@ -115,10 +124,19 @@ def standings(
             row["points"] += points[seat]
             row[{"win": "wins", "draw": "draws", "loss": "losses"}[verdicts[seat]]] += 1
             row["score_sum"] += result.scores[seat]
-    rows = sorted(table.values(), key=lambda r: (-r["points"], -r["wins"], -r["score_sum"], r["name"]))
+            opponents[bot] += [other for other in match.bots if other != bot]
+    for bot, row in table.items():
+        row["buchholz"] = sum(table[other]["points"] for other in opponents[bot] if other in table)
+
+    def order(row: dict[str, Any]) -> tuple[Any, ...]:
+        tiebreak = -round(row["buchholz"], 4) if buchholz_first else 0.0
+        return (-row["points"], tiebreak, -row["wins"], -row["score_sum"], row["name"])
+
+    rows = sorted(table.values(), key=order)
     for position, row in enumerate(rows):
         row["points"] = round(row["points"], 4)
         row["score_sum"] = round(row["score_sum"], 4)
+        row["buchholz"] = round(row["buchholz"], 4)
         row["rank"] = position + 1
     return rows
 
@@ -225,6 +243,22 @@ def swiss_pairing(
 
 
 # -- knockout -----------------------------------------------------------------------------------
+
+
+def seed_by_rating(bots: Sequence[str], ratings: Mapping[str, float | None]) -> list[str]:
+    """A knockout's seeds, best first: by rating (the ladder's conservative estimate), highest
+    first; bots without a rating after every rated one; ties, and the unrated, in entry order.
+
+    >>> seed_by_rating(["a", "b", "c", "d"], {"a": 1.0, "b": None, "c": 7.5, "d": 1.0})
+    ['c', 'a', 'd', 'b']
+    """
+    entry = {bot: index for index, bot in enumerate(bots)}
+
+    def key(bot: str) -> tuple[bool, float, int]:
+        rating = ratings.get(bot)
+        return (rating is None, -(rating or 0.0), entry[bot])
+
+    return sorted(bots, key=key)
 
 
 def knockout_advance_default(seats: int) -> int:

@@ -121,6 +121,9 @@ def plausible(arena: Arena, bot_ids: list[str]) -> dict[str, st.SearchStrategy]:
         "games_per_pairing": st.integers(min_value=0, max_value=1001),
         "rounds": st.integers(min_value=0, max_value=65),
         "advance": st.integers(min_value=0, max_value=4),
+        "matches_per_minute": st.integers(min_value=-1, max_value=601),
+        "max_in_flight": st.integers(min_value=-1, max_value=1001),
+        "seats": st.integers(min_value=0, max_value=17),
     }
 
 
@@ -144,6 +147,7 @@ WRITES = [
     ("post", "/api/v1/bots/{bot_id}/secret"),
     ("post", "/api/v1/matches"),
     ("post", "/api/v1/tournaments"),
+    ("put", "/api/v1/ladders/{game_id}/{variant}/matchmaking"),
 ]
 
 
@@ -160,7 +164,7 @@ def test_garbage_bodies_get_a_4xx_with_the_error_body(offline: Arena, method, pa
     bot = bots[0]
     names, required = request_fields(spec, spec["paths"][path][method])
     body = data.draw(bodies(names, required, plausible(arena, [b.id for b in bots])), label="body")
-    url = path.replace("{bot_id}", bot.id)
+    url = path.replace("{bot_id}", bot.id).replace("{game_id}", "party").replace("{variant}", "open")
     headers = {"Authorization": f"Bearer {ADMIN}"}
     answer = arena.client.open(url, method=method.upper(), json=body, headers=headers)
     assert_well_formed(answer, f"{method} {path} {body!r}")
@@ -176,6 +180,8 @@ GET_PATHS = [
     "/api/v1/tournaments",
     "/api/v1/tournaments/{id}",
     "/api/v1/ladders/{id}",
+    "/api/v1/ladders/{id}/open/matchmaking",
+    "/api/v1/ladders/party/{id}/matchmaking",
 ]
 query_names = st.sampled_from(["limit", "game", "variant", "x"]) | st.text(min_size=1, max_size=6)
 query_values = st.sampled_from(

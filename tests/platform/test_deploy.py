@@ -108,10 +108,10 @@ def test_everything_a_service_names_is_declared(compose: dict) -> None:
 
 def test_the_services(compose: dict) -> None:
     services = compose["services"]
-    assert set(services) == {"redis", "api", "worker", "flower", "bots", "prometheus"}
+    assert set(services) == {"redis", "api", "worker", "beat", "flower", "bots", "prometheus"}
     assert services["api"]["command"][-1] == "arena.wsgi:app"
     assert services["prometheus"]["profiles"] == ["monitoring"]  # started only when asked for
-    for name in ("worker", "flower", "bots"):
+    for name in ("worker", "beat", "flower", "bots"):
         assert services[name]["image"] == services["api"]["image"]  # one image for the platform
 
 
@@ -151,7 +151,7 @@ def test_workers_can_be_scaled(compose: dict) -> None:
 def test_every_platform_process_shares_the_settings_and_redis(compose: dict) -> None:
     services = compose["services"]
     environment = services["api"]["environment"]
-    for name in ("worker", "flower"):
+    for name in ("worker", "beat", "flower"):
         assert services[name]["environment"].items() >= environment.items(), name
     assert environment["ARENA_ADMIN_TOKEN"].startswith("${ARENA_ADMIN_TOKEN:?")
     subnet = compose["networks"]["bots"]["ipam"]["config"][0]["subnet"]
@@ -160,7 +160,7 @@ def test_every_platform_process_shares_the_settings_and_redis(compose: dict) -> 
 
 
 def test_the_platform_starts_once_redis_is_healthy(compose: dict) -> None:
-    for name in ("api", "worker", "flower"):
+    for name in ("api", "worker", "beat", "flower"):
         assert compose["services"][name]["depends_on"]["redis"] == {"condition": "service_healthy"}, name
 
 
@@ -454,3 +454,15 @@ def test_the_deploy_doc_names_every_metric() -> None:
         kind = next((f.type for f in REGISTRY.collect() if f.name == family), "gauge")
         name = f"{family}_total" if kind == "counter" else family
         assert f"`{name}`" in DOC, name
+
+
+def test_beat_sends_the_matchmaking_tick_of_the_celery_app(compose: dict) -> None:
+    from arena.celery_app import TICK_TASK_NAME, make_celery
+    from arena.settings import Settings
+
+    command = compose["services"]["beat"]["command"]
+    assert command[:4] == ["celery", "-A", "arena.celery_app", "beat"]
+    app = make_celery(Settings(redis_url="redis://127.0.0.1:1/0", matchmaking_tick_s=7))
+    (entry,) = app.conf.beat_schedule.values()
+    assert entry["task"] == TICK_TASK_NAME and entry["schedule"] == 7.0
+    assert TICK_TASK_NAME in app.tasks

@@ -12,6 +12,7 @@ from arena.tournaments import (
     knockout_field_error,
     knockout_round,
     knockout_round_count,
+    seed_by_rating,
     swiss_pairing,
     swiss_rounds_default,
 )
@@ -89,6 +90,7 @@ def test_default_rounds_is_ceil_log2() -> None:
 
 # -- knockout brackets ---------------------------------------------------------------------------
 
+
 def run_bracket(count: int, seats: int, advance: int) -> list[int]:
     """Play a bracket where the best seed of every pod goes on; the entrants of each round."""
     entrants = [f"s{i:02d}" for i in range(count)]
@@ -139,3 +141,37 @@ def test_fields_that_cannot_come_down_to_one_full_pod_are_refused(
     count: int, seats: int, advance: int
 ) -> None:
     assert knockout_field_error(count, seats, advance) is not None
+
+
+@pytest.mark.parametrize(
+    ("ratings", "seeds"),
+    [
+        ({"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0}, ["d", "c", "b", "a"]),
+        ({"a": None, "b": 2.0, "c": None, "d": -4.0}, ["b", "d", "a", "c"]),  # unrated last, entry order
+        ({}, ["a", "b", "c", "d"]),  # nobody rated (an unrated variant): entry order
+        ({"a": 5.0, "b": 5.0, "c": 6.0}, ["c", "a", "b", "d"]),  # a tie keeps entry order
+        ({"a": -0.0, "b": 0.0, "c": 0.0, "d": None}, ["a", "b", "c", "d"]),
+    ],
+)
+def test_knockout_seeds_follow_the_rating_unrated_last(ratings: dict, seeds: list[str]) -> None:
+    assert seed_by_rating(["a", "b", "c", "d"], ratings) == seeds
+
+
+@pytest.mark.parametrize(
+    ("field", "rounds"),
+    [
+        (8, [[(1, 8), (2, 7), (3, 6), (4, 5)], [(1, 4), (2, 3)], [(1, 2)]]),
+        (6, [[(3, 6), (4, 5)], [(1, 4), (2, 3)], [(1, 2)]]),  # byes to seeds 1 and 2
+        (5, [[(4, 5)], [(1, 4), (2, 3)], [(1, 2)]]),
+    ],
+)
+def test_when_the_better_seed_always_wins_seed_1_meets_seed_2_only_in_the_final(
+    field: int, rounds: list[list[tuple[int, int]]]
+) -> None:
+    entrants = list(range(1, field + 1))  # seed numbers, best first
+    played = []
+    while len(entrants) > 1:
+        made = knockout_round(entrants, 2, 1)
+        played.append(list(made.pods))
+        entrants = sorted([*made.byes, *(min(pod) for pod in made.pods)])
+    assert played == rounds

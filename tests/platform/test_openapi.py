@@ -24,6 +24,9 @@ OPERATIONS = {
     ("/api/v1/tournaments/{tournament_id}", "get"): "200",
     ("/api/v1/tournaments/{tournament_id}", "delete"): "204",
     ("/api/v1/ladders/{game_id}", "get"): "200",
+    ("/api/v1/ladders/{game_id}/{variant}/matchmaking", "get"): "200",
+    ("/api/v1/ladders/{game_id}/{variant}/matchmaking", "put"): "200",
+    ("/api/v1/ladders/{game_id}/{variant}/matchmaking", "delete"): "200",
 }
 
 
@@ -104,3 +107,14 @@ def test_health_and_unknown_routes(arena: Arena) -> None:
     assert answer.status_code == 404 and set(answer.get_json()) == {"code", "status", "message", "errors"}
     answer = arena.client.put("/api/v1/games")
     assert answer.status_code == 405 and answer.get_json()["code"] == 405
+
+
+def test_matchmaking_is_documented_with_its_schemas_and_the_organizer_token(arena: Arena) -> None:
+    spec = arena.get("/api/v1/openapi.json")
+    path = spec["paths"]["/api/v1/ladders/{game_id}/{variant}/matchmaking"]
+    assert {"MatchmakingSet", "Matchmaking"} <= set(spec["components"]["schemas"])
+    assert spec["components"]["schemas"]["MatchmakingSet"]["required"] == ["matches_per_minute"]
+    for method in ("put", "delete"):
+        assert path[method]["security"] == [{"bearerAuth": []}] and "401" in path[method]["responses"]
+    assert "security" not in path["get"]
+    assert "422" in path["put"]["responses"]

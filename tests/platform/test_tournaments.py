@@ -106,6 +106,7 @@ def test_standings_add_points_wins_draws_losses_and_scores() -> None:
         "draws": 1,
         "losses": 1,
         "score_sum": 17.0,
+        "buchholz": 2.0,  # its opponents' points: b twice (0.5 each) and c once (1.0)
         "rank": 1,
     }
     assert (by_bot["c"]["points"], by_bot["c"]["rank"]) == (1.0, 2)
@@ -122,3 +123,28 @@ def test_team_standings_give_nothing_for_a_lost_game() -> None:
         ("b", 1.0, 1, 1),
         ("a", 0.0, 0, 2),
     ]
+
+
+@pytest.mark.parametrize(
+    ("buchholz_first", "order"),
+    [
+        (True, ["a", "d", "b", "e", "c"]),  # a's opponent scored more than d's; b's more than e's
+        (False, ["d", "a", "b", "e", "c"]),  # without it: wins, then score sums (d 5 > a 1), then names
+    ],
+)
+def test_a_swiss_breaks_ties_on_points_by_buchholz(buchholz_first: bool, order: list[str]) -> None:
+    matches = [
+        finished(["a", "b"], [1, 2], [1, 0]),
+        finished(["d", "c"], [1, 2], [5, 0]),
+        finished(["b", "e"], [1, 1], [0, 0]),
+    ]
+    table = standings(["a", "b", "c", "d", "e"], {}, matches, team=False, buchholz_first=buchholz_first)
+    assert [row["bot_id"] for row in table] == order
+    # points: a 1, d 1, b 0.5, e 0.5, c 0; Buchholz sums the points of each bot's opponents
+    assert {row["bot_id"]: row["buchholz"] for row in table} == {
+        "a": 0.5,
+        "d": 0.0,
+        "b": 1.5,
+        "e": 0.5,
+        "c": 1.0,
+    }

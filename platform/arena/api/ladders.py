@@ -1,4 +1,5 @@
-"""``/api/v1/ladders/<game>``: the ladder of one game and variant, a page at a time."""
+"""``/api/v1/ladders/<game>``: the ladder of one game and variant, a page at a time; and
+``/api/v1/ladders/<game>/<variant>/matchmaking``: the continuous ladder, on and off."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from flask import Response, jsonify
 from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
-from arena import ladder, match_requests
-from arena.api.context import runtime
+from arena import ladder, match_requests, matchmaking
+from arena.api.context import organizer_only, runtime
 from arena.api.parsing import ArenaBlueprint
-from arena.api.schemas import LadderQuerySchema, LadderSchema
+from arena.api.schemas import LadderQuerySchema, LadderSchema, MatchmakingSchema, MatchmakingSetSchema
 from arena.errors import InvalidRequest, NotFound
 
 blp = ArenaBlueprint(
@@ -59,3 +60,47 @@ class Ladder(MethodView):
         )
         pagination_parameters.item_count = shown["total"]
         return jsonify({name: shown[name] for name in SHOWN})
+
+
+def _ladder(game_id: str, variant: str) -> None:
+    """404 for an unknown game, 422 naming ``variant`` for an unknown variant."""
+    try:
+        match_requests.resolve_game(game_id, variant)
+    except InvalidRequest as error:
+        if "game" in error.errors:
+            raise NotFound(error.message, error.errors) from None
+        raise
+
+
+@blp.route("/<game_id>/<variant>/matchmaking")
+class Matchmaking(MethodView):
+    @blp.response(200, MatchmakingSchema)
+    def get(self, game_id: str, variant: str) -> dict[str, Any]:
+        """Whether the continuous ladder is on: its rate, and its matches in flight"""
+        _ladder(game_id, variant)
+        return matchmaking.status(runtime(), game_id, variant)
+
+    @organizer_only(blp)
+    @blp.arguments(MatchmakingSetSchema)
+    @blp.response(200, MatchmakingSchema)
+    def put(self, data: dict[str, Any], game_id: str, variant: str) -> dict[str, Any]:
+        """Turn the continuous ladder on, or change its settings (needs the organizer token)
+
+        Every bot registered for the game is then kept playing rated matches of this variant: bots
+        of close rating and high uncertainty meet, those that played least first, never the same
+        opponents twice in a row where avoidable. At most matches_per_minute are made in any 60 s,
+        and none while max_in_flight of the ladder's matches are queued or running.
+        """
+        _ladder(game_id, variant)
+        return matchmaking.start(runtime(), game_id, variant, data)
+
+    @organizer_only(blp)
+    @blp.response(200, MatchmakingSchema)
+    def delete(self, game_id: str, variant: str) -> dict[str, Any]:
+        """Turn the continuous ladder off (needs the organizer token)
+
+        No match is made after this. The ladder's queued matches are cancelled (aborted with the
+        error "matchmaking stopped", listed in cancelled); matches being played finish and count.
+        """
+        _ladder(game_id, variant)
+        return matchmaking.stop(runtime(), game_id, variant)

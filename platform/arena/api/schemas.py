@@ -382,6 +382,9 @@ class StandingSchema(Schema):
     draws = fields.Integer()
     losses = fields.Integer()
     score_sum = fields.Float()
+    buchholz = fields.Float(
+        metadata={"description": "sum of the opponents' points over its matches; swiss ranks ties by it"}
+    )
 
 
 class TournamentMatchSchema(Schema):
@@ -426,6 +429,10 @@ class TournamentSchema(Schema):
     matches = fields.List(fields.Nested(TournamentMatchSchema))
     rounds = fields.Integer(metadata={"description": "swiss and knockout: rounds planned; 0 otherwise"})
     advance = fields.Integer(metadata={"description": "knockout: bots of each pod that go on"})
+    seeds = fields.List(
+        fields.String(),
+        metadata={"description": "knockout: the bots in seed order, by ladder rating (unrated last)"},
+    )
     rounds_made = fields.List(fields.Nested(RoundSchema), metadata={"description": "the rounds made so far"})
 
     @pre_dump
@@ -468,6 +475,51 @@ class LadderSchema(Schema):
     total = fields.Integer(metadata={"description": "rows in the whole ladder"})
     refit = fields.Nested(RefitAboutSchema, allow_none=True, metadata={"description": "null before a refit"})
     entries = fields.List(fields.Nested(LadderEntrySchema), metadata={"description": "this page's rows"})
+
+
+class MatchmakingSetSchema(Schema):
+    matches_per_minute = WholeNumber(
+        required=True,
+        validate=validate.Range(1, 600),
+        metadata={"description": "at most this many matches are made in any 60 s"},
+    )
+    max_in_flight = WholeNumber(
+        load_default=None,
+        validate=validate.Range(1, 1000),
+        metadata={"description": "cap of the ladder's matches queued or running (default: the rate)"},
+    )
+    seats = WholeNumber(
+        load_default=None,
+        validate=validate.Range(1, 16),
+        metadata={"description": "seats of each match (default: the variant's fewest, at least 2)"},
+    )
+    options = fields.Dict(load_default=dict)
+    time = fields.Nested(TimeSchema, load_default=lambda: {"move_ms": 2000, "bank_ms": 0})
+    max_faults = WholeNumber(load_default=3, validate=validate.Range(1, 1000))
+
+
+class MatchmakingSchema(Schema):
+    game = fields.String()
+    variant = fields.String()
+    enabled = fields.Boolean(metadata={"description": "the scheduler makes this ladder's matches"})
+    matches_per_minute = fields.Integer(allow_none=True)
+    max_in_flight = fields.Integer(allow_none=True)
+    seats = fields.Integer(allow_none=True)
+    options = fields.Dict(allow_none=True)
+    time = fields.Nested(TimeSchema, allow_none=True)
+    max_faults = fields.Integer(allow_none=True)
+    started_at = fields.String(allow_none=True, metadata={"description": "when matchmaking was turned on"})
+    tick_seconds = fields.Integer(metadata={"description": "how often the scheduler makes matches"})
+    last_tick_at = fields.String(
+        allow_none=True, metadata={"description": "when the scheduler last ran: null or stale if none runs"}
+    )
+    bots = fields.Integer(metadata={"description": "bots registered for the game (all are paired)"})
+    in_flight = fields.Integer(metadata={"description": "the ladder's matches queued or running"})
+    running = fields.Integer(metadata={"description": "of those, the ones being played"})
+    made_last_minute = fields.Integer()
+    cancelled = fields.List(
+        fields.String(), metadata={"description": "DELETE only: the queued matches it cancelled"}
+    )
 
 
 class HealthSchema(Schema):

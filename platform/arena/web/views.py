@@ -145,7 +145,8 @@ def _ladder(game_id: str, variant: str | None) -> str:
     ladder = data.ladder_page(runtime(), game_id, variant, offset, limit)
     if ladder is None:
         abort(404, f"{game['title']} has no variant {variant!r}")
-    return render_template("ladder.html", game=game, ladder=ladder)
+    matchmaking = runtime().store.matchmaking_config(game_id, ladder["variant"])
+    return render_template("ladder.html", game=game, ladder=ladder, matchmaking=matchmaking)
 
 
 @blueprint.get("/games/<game_id>")
