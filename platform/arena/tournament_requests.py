@@ -201,6 +201,8 @@ def view(runtime: Runtime, tournament: TournamentRecord) -> TournamentView:
     status = "finished" if done == total else "running" if done or statuses["running"] else "queued"
     if tournament.cancelled_at:
         status = "cancelled"
+    swiss = tournament.format == "swiss"
+    rounds_made = runtime.store.tournament_rounds(tournament.id)
     return TournamentView(
         record=tournament,
         status=status,
@@ -215,11 +217,16 @@ def view(runtime: Runtime, tournament: TournamentRecord) -> TournamentView:
         points="one point per match, shared equally by the seats in first place; "
         + ("a game the team lost gives no points" if team else "a shared first place splits it"),
         standings=tournaments.standings(
-            tournament.bots, tournament.names, matches, team, buchholz_first=tournament.format == "swiss"
+            tournament.bots,
+            tournament.names,
+            matches,
+            team,
+            buchholz_first=swiss,
+            byes=Counter(bot for made in rounds_made for bot in made["byes"]) if swiss else None,
         ),
         rounds_made=[
             {"round": number + 1, "matches": made["matches"], "byes": made["byes"]}
-            for number, made in enumerate(runtime.store.tournament_rounds(tournament.id))
+            for number, made in enumerate(rounds_made)
         ],
         matches=[
             {

@@ -94,9 +94,15 @@ def standings(
     matches: Iterable[MatchRecord],
     team: bool,
     buchholz_first: bool = False,
+    byes: Mapping[str, int] | None = None,
 ) -> list[dict[str, Any]]:
-    """Points, wins, draws, losses, score sums and Buchholz of each bot over the finished matches;
-    ``buchholz_first`` (a Swiss) breaks ties on points by Buchholz before wins."""
+    """Points, wins, draws, losses, byes, score sums and Buchholz of each bot over the finished matches.
+
+    ``buchholz_first`` (a Swiss) breaks ties on points by Buchholz before wins. ``byes`` counts the
+    Swiss rounds each bot sat out: a bye scores a point, as the pairing already counts it, so the
+    standings and the next round's pairing agree; it has no opponent, so it adds nothing to Buchholz
+    (the opponents' points, byes included, are summed over the matches played).
+    """
     table: dict[str, dict[str, Any]] = {
         bot: {
             "bot_id": bot,
@@ -107,10 +113,13 @@ def standings(
             "draws": 0,
             "losses": 0,
             "score_sum": 0.0,
+            "byes": (byes or {}).get(bot, 0),
             "buchholz": 0.0,
         }
         for bot in bots
     }
+    for row in table.values():
+        row["points"] += float(row["byes"])
     opponents: dict[str, list[str]] = {bot: [] for bot in bots}
     for match in matches:
         result = match.result

@@ -106,6 +106,7 @@ def test_standings_add_points_wins_draws_losses_and_scores() -> None:
         "draws": 1,
         "losses": 1,
         "score_sum": 17.0,
+        "byes": 0,
         "buchholz": 2.0,  # its opponents' points: b twice (0.5 each) and c once (1.0)
         "rank": 1,
     }
@@ -148,3 +149,14 @@ def test_a_swiss_breaks_ties_on_points_by_buchholz(buchholz_first: bool, order: 
         "e": 0.5,
         "c": 1.0,
     }
+
+
+def test_a_swiss_bye_scores_a_point_in_the_standings_as_in_the_pairing_but_adds_no_buchholz() -> None:
+    # round 1: a beat b, c sat out; round 2: c beat a, b sat out
+    matches = [finished(["a", "b"], [1, 2], [1, 0]), finished(["c", "a"], [1, 2], [1, 0])]
+    table = standings(["a", "b", "c"], {}, matches, team=False, buchholz_first=True, byes={"c": 1, "b": 1})
+    rows = {row["bot_id"]: (row["points"], row["played"], row["byes"], row["buchholz"]) for row in table}
+    # c: a bye and a win; a: one win; b: a bye. Buchholz sums the opponents met: c met a (1),
+    # a met b (1) and c (2), b met a (1)
+    assert rows == {"c": (2.0, 1, 1, 1.0), "a": (1.0, 2, 0, 3.0), "b": (1.0, 1, 1, 1.0)}
+    assert [row["bot_id"] for row in table] == ["c", "a", "b"], "a, b tie on points; a has more Buchholz"

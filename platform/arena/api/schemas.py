@@ -382,6 +382,7 @@ class StandingSchema(Schema):
     draws = fields.Integer()
     losses = fields.Integer()
     score_sum = fields.Float()
+    byes = fields.Integer(metadata={"description": "swiss rounds sat out; each scores a point"})
     buchholz = fields.Float(
         metadata={"description": "sum of the opponents' points over its matches; swiss ranks ties by it"}
     )
