@@ -59,7 +59,10 @@
       row.appendChild(text("td", String(r.draws), "n"));
       row.appendChild(text("td", String(r.losses), "n"));
       row.appendChild(text("td", number(r.score_sum), "n"));
-      if (t.format === "swiss") row.appendChild(text("td", number(r.buchholz), "n"));
+      if (t.format === "swiss") {
+        row.appendChild(text("td", number(r.byes), "n"));
+        row.appendChild(text("td", number(r.buchholz), "n"));
+      }
       body.appendChild(row);
     });
 
