@@ -61,6 +61,7 @@ def new_row(spec: VariantSpec) -> Row:
         "score_sum": 0.0,
         "team_games": 0,
         "team_wins": 0,
+        "forfeits_in_a_row": 0,
     }
 
 
@@ -133,6 +134,8 @@ def apply_result(
             row["team_games"] += 1
             row["team_wins"] += 1 if result.team_won is True else 0
         row["last_match"] = match_id
+        forfeited_all = all(seat in result.forfeited for seat in own)
+        row["forfeits_in_a_row"] = row.get("forfeits_in_a_row", 0) + 1 if forfeited_all else 0
         row["key"] = rank_key(row, spec)
     return updated
 

@@ -11,7 +11,7 @@ process on the embedded default (:class:`Ticker`). A tick of one ladder:
 3. works out how many matches it may make (:func:`arena.pairing.allowance`: the rate over the last
    minute, the cap of matches in flight, the tick's share) and pairs the free bots
    (:func:`arena.pairing.pair`: close ratings, high uncertainty, those that played least first, no
-   repeat of a bot's last match where avoidable);
+   repeat of a bot's last match where avoidable), leaving out the bots that rest (below);
 4. stores the matches in one transaction that happens only if the settings are still those it
    read (so nothing is made after matchmaking is turned off), then queues them.
 
@@ -20,6 +20,12 @@ matches (aborted with the error "matchmaking stopped", as a cancelled tournament
 worker is already playing finish and count. A tick that read the settings before they were deleted
 cannot store its matches; one that stored them just before sees them cancelled (their task then
 finds them ended and does nothing). Nothing is left half-done.
+
+A bot that forfeited its last :data:`REST_AFTER_FORFEITS` matches of the ladder in a row (its
+endpoint down, a wrong secret, a crash on every move) rests: the scheduler leaves it out, so it
+neither burns the rate nor hands its opponents free wins, until its owner changes it (a new
+endpoint or secret, each pinged, or any other change: the bot's ``updated_at`` later than the end of
+its last match). Matches asked for by hand still seat it; one it plays to the end ends the rest.
 
 Nothing here imports the API.
 """
@@ -51,6 +57,8 @@ log = logging.getLogger(__name__)
 STOPPED = "matchmaking stopped"
 LOCK_S = 30.0
 """The longest a tick may hold a ladder's lock (a tick takes milliseconds; a dead one frees it)."""
+REST_AFTER_FORFEITS = 3
+"""Forfeits in a row after which the scheduler rests a bot until its owner changes it."""
 
 
 def iso_time(moment: float) -> str:
@@ -169,6 +177,7 @@ def status(runtime: Runtime, game_id: str, variant: str) -> dict[str, Any]:
         "in_flight": len(flight.match_ids),
         "running": len(flight.running),
         "made_last_minute": store.matchmaking_made_since(game_id, variant, window_start),
+        "resting": resting_bots(runtime, game_id, variant),
     }
     if config is not None:
         view.update(
@@ -194,9 +203,12 @@ def _candidates(
     store = runtime.store
     free = [bot for bot in store.bot_ids_of_game(game_id) if bot not in busy]
     rows = store.ladder_rows_of(game_id, variant, free)
+    resting = _resting(runtime, rows)
     fresh = skill.start()
     found = []
     for bot in free:
+        if bot in resting:
+            continue
         row = rows.get(bot, {})
         mu, sigma = row.get("mu"), row.get("sigma")
         found.append(
@@ -208,6 +220,31 @@ def _candidates(
             )
         )
     return found
+
+
+def _resting(runtime: Runtime, rows: Mapping[str, Mapping[str, Any]]) -> frozenset[str]:
+    """The bots of ``rows`` that rest (see the module): only they cost a read of their bot and of
+    their last match, so a ladder of bots that play costs nothing more."""
+    tired = {
+        bot: row["last_match"]
+        for bot, row in rows.items()
+        if row.get("forfeits_in_a_row", 0) >= REST_AFTER_FORFEITS and row.get("last_match")
+    }
+    if not tired:
+        return frozenset()
+    bots = runtime.store.get_bots(list(tired))
+    ended = {match.id: match.finished_at for match in runtime.store.get_matches(list(tired.values()))}
+    return frozenset(
+        bot
+        for bot, last_match in tired.items()
+        if bot in bots and bots[bot].updated_at <= (ended.get(last_match) or "")
+    )
+
+
+def resting_bots(runtime: Runtime, game_id: str, variant: str) -> list[str]:
+    """The ladder's bots the scheduler leaves out for forfeiting (see the module), for the status."""
+    store = runtime.store
+    return sorted(_resting(runtime, store.ladder_rows_of(game_id, variant, store.bot_ids_of_game(game_id))))
 
 
 def tick(runtime: Runtime, game_id: str, variant: str, now: float | None = None) -> list[str]:

@@ -7,6 +7,7 @@ import pytest
 
 from arena import matchmaking
 from arena.execution import execute
+from bots.sdk import new_secret
 from tests.platform.conftest import Arena
 
 URL = "/api/v1/ladders/party/open/matchmaking"
@@ -187,3 +188,39 @@ def test_matches_the_queue_refuses_end_aborted_and_free_their_bots(arena: Arena,
     assert arena.runtime.store.matchmaking_made_since("party", "open", 5990.0) == 2, "they count for the rate"
     statuses = arena.get("/api/v1/matches?game=party")
     assert [match["error"] for match in statuses] == ["could not be queued: ConnectionError"] * 2
+
+
+
+def test_a_bot_that_keeps_forfeiting_rests_until_its_owner_changes_it(arena: Arena, field: list[str]) -> None:
+    broken = arena.register("Broken", "/first/broken", ["party"])
+    arena.bots.secrets["/first/broken"] = new_secret()  # restarted with another secret: every move a 401
+    put(arena, matches_per_minute=600, max_in_flight=1, max_faults=1)
+
+    def tick_and_play(now: float) -> tuple[str, ...]:
+        made = matchmaking.tick(arena.runtime, "party", "open", now=now)
+        assert len(made) == 1
+        arena.run_queue()
+        return arena.runtime.store.get_match(made[0]).bots
+
+    now = 3000.0
+    seated = 0
+    while not arena.get(URL)["resting"]:
+        seated += broken["id"] in tick_and_play(now)
+        now += 10
+        assert now < 3200, "a bot forfeiting every match is rested within 20 ticks"
+    assert seated == matchmaking.REST_AFTER_FORFEITS and arena.get(URL)["resting"] == [broken["id"]]
+    for _ in range(4):  # resting: the scheduler leaves it out
+        assert broken["id"] not in tick_and_play(now)
+        now += 10
+    # the owner gives it the secret it now runs with (pinged): it plays again, and plays to the end
+    answer = arena.client.post(
+        f"/api/v1/bots/{broken['id']}/secret",
+        json={"secret": arena.bots.secrets["/first/broken"]},
+        headers={"Authorization": f"Bearer {broken['token']}"},
+    )
+    assert answer.status_code == 200 and arena.get(URL)["resting"] == []
+    while broken["id"] not in tick_and_play(now):
+        now += 10
+        assert now < 3600, "a bot back from rest is seated again"
+    row = arena.runtime.store.ladder_rows_of("party", "open", [broken["id"]])[broken["id"]]
+    assert row["forfeits_in_a_row"] == 0

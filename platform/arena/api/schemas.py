@@ -514,10 +514,18 @@ class MatchmakingSchema(Schema):
     last_tick_at = fields.String(
         allow_none=True, metadata={"description": "when the scheduler last ran: null or stale if none runs"}
     )
-    bots = fields.Integer(metadata={"description": "bots registered for the game (all are paired)"})
+    bots = fields.Integer(
+        metadata={"description": "bots registered for the game (all are paired but those resting)"}
+    )
     in_flight = fields.Integer(metadata={"description": "the ladder's matches queued or running"})
     running = fields.Integer(metadata={"description": "of those, the ones being played"})
     made_last_minute = fields.Integer()
+    resting = fields.List(
+        fields.String(),
+        metadata={
+            "description": "bots left out after 3 forfeits in a row, until their owner changes them"
+        },
+    )
     cancelled = fields.List(
         fields.String(), metadata={"description": "DELETE only: the queued matches it cancelled"}
     )
