@@ -96,7 +96,8 @@ def create(runtime: Runtime, data: Mapping[str, Any]) -> TournamentRecord:
         names={bot_id: bot.name for bot_id, bot in bots.items()},
         seats_per_match=seats,
         games_per_pairing_requested=data["games_per_pairing"],
-        games_per_pairing=tournaments.games_per_pairing(data["games_per_pairing"], seats),
+        # a Swiss or knockout pod meets once a round, whatever was asked for
+        games_per_pairing=1 if in_rounds else tournaments.games_per_pairing(data["games_per_pairing"], seats),
         seed=seed,
         options=template.config.options,
         time=template.time.to_json(),
