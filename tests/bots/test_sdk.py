@@ -15,6 +15,8 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -176,7 +178,7 @@ def test_a_busy_port_is_one_clear_line_not_a_traceback() -> None:
 def _registration_blocks() -> list[str]:
     text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     start = text.index("### Registering it")
-    section = text[start : text.index("\n## ", start)]
+    section = text[start : text.index("\n## ", start)]  # its own and "Getting games"
     return [textwrap.dedent(block) for block in re.findall(r"```sh\n(.*?)```", section, re.S)]
 
 
@@ -193,7 +195,7 @@ def test_the_readme_registration_walkthrough_registers_the_bot_with_the_ping_pas
     started with a fresh secret, and the curl registration, whose answer is the bot with its token."""
     if shutil.which("curl") is None:
         pytest.skip("curl is not installed")
-    serve, bot, register = _registration_blocks()
+    serve, bot, register, challenge = _registration_blocks()
     (tmp_path / "my_bot.py").write_text(_code_block(_readme_section(), "python"))
     (tmp_path / ".venv").symlink_to(sys.prefix)  # the README's commands name .venv/bin/...
     api_port, bot_port = _free_port(), _free_port()
@@ -230,6 +232,25 @@ def test_the_readme_registration_walkthrough_registers_the_bot_with_the_ping_pas
         created = json.loads(answer.stdout)
         assert created["id"].startswith("b-") and created["token"], created
         assert "secret" not in created
+        # "Getting games": the owner's challenge, the bot holding both seats, played to the end
+        ids = {"MY_BOT_ID": created["id"], "OTHER_BOT_ID": created["id"], "MY_BOT_TOKEN": created["token"]}
+        answer = subprocess.run(
+            ["bash", "-c", challenge.replace("8000", str(api_port))],
+            cwd=tmp_path,
+            env={**os.environ, **ids},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        match = json.loads(answer.stdout)
+        assert match["rated"] is False and match["bots"] == [created["id"]] * 2, match
+        deadline = time.monotonic() + 120
+        while match["status"] not in ("finished", "aborted") and time.monotonic() < deadline:
+            time.sleep(0.5)
+            url = f"http://127.0.0.1:{api_port}/api/v1/matches/{match['id']}"
+            with urllib.request.urlopen(url, timeout=10) as reply:
+                match = json.loads(reply.read())
+        assert match["status"] == "finished", match
     finally:
         for process in processes:
             _stop(process)
