@@ -146,6 +146,12 @@ def parse_endpoint(url: str) -> ParsedEndpoint:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
         raise EndpointRefused("endpoint has an invalid port") from None
+    if not url.isascii():
+        # the request line and the Host header are bytes: an IDN host or a path in another script
+        # must be written as it travels, so no request can fail to encode
+        raise EndpointRefused("endpoint must be ASCII: percent-encode the path, punycode the host")
+    if any(char.isspace() or not char.isprintable() for char in url):
+        raise EndpointRefused("endpoint must not contain spaces or control characters")
     path = parts.path or "/"
     if parts.query:
         path = f"{path}?{parts.query}"

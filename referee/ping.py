@@ -73,9 +73,6 @@ def ping(
         status, answer = connection.post(body, sign(secret, body), started + timeout_s)
     except Cut as cut:
         return PingResult(cut.fault, cut.detail[:300], _since(started))
-    except ValueError as error:  # a URL that cannot be put in a request line (non-Latin-1 path)
-        detail = f"the endpoint cannot be sent in an HTTP request ({type(error).__name__})"
-        return PingResult(Fault.ENDPOINT_REFUSED, detail, _since(started))
     finally:
         connection.close()
     elapsed = _since(started)

@@ -62,10 +62,6 @@ def _check_endpoint_form(endpoint: str) -> dict[str, Any]:
         parse_endpoint(endpoint)
     except EndpointRefused as refused:
         return field_error("endpoint", str(refused))
-    if not endpoint.isascii():
-        # the request line and Host header are bytes: an IDN host or a path in another script
-        # must be written as it travels (punycode, percent-encoding)
-        return field_error("endpoint", "endpoint must be ASCII: percent-encode the path, punycode the host")
     return {}
 
 

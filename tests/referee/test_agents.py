@@ -112,6 +112,12 @@ def test_the_endpoint_policy_is_checked_at_every_call(base_url: str) -> None:
     assert "loopback" in reply.detail
 
 
+def test_an_endpoint_no_request_line_can_carry_is_a_fault_not_a_crash(base_url: str) -> None:
+    # a bot registered before endpoints had to be ASCII: the seat faults, the referee goes on
+    reply = _ask(f"{base_url}/g\u0151\u2603d", timeout_s=2.0)
+    assert reply.fault is Fault.ENDPOINT_REFUSED and "ASCII" in reply.detail
+
+
 class _Raising:
     def choose(self, request: dict) -> dict:
         raise RuntimeError("bot bug")

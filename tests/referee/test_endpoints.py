@@ -88,6 +88,10 @@ def test_a_bad_allowlist_is_a_clear_error() -> None:
         ("http:///nohost", "no host"),
         ("http://example.com:99999/", "invalid port"),
         ("", "non-empty"),
+        ("http://127.0.0.1:8700/b\u00f6t", "must be ASCII"),
+        ("http://b\u00fccher.example/bot", "must be ASCII"),
+        ("http://127.0.0.1:8700/a bot", "spaces or control"),
+        ("http://127.0.0.1:8700/bot\x7f", "spaces or control"),
     ],
 )
 def test_urls_of_the_wrong_form_are_refused(url: str, message: str) -> None:
