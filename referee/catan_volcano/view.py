@@ -272,18 +272,14 @@ def _dice_view(dice: tuple[int, int] | None) -> list[int] | None:
     return shown
 
 
-_SHARED_RESOURCES: dict[tuple[int, ...], dict[str, int]] = {}
-"""Per-resource counts as JSON, shared between observations (read-only)."""
+_WOOD, _BRICK, _SHEEP, _WHEAT, _ORE = RESOURCES
 
 
 def _resource_counts(values: list[int]) -> dict[str, int]:
-    key = tuple(values)
-    shown = _SHARED_RESOURCES.get(key)
-    if shown is None:
-        if len(_SHARED_RESOURCES) > 65536:
-            _SHARED_RESOURCES.clear()
-        shown = _SHARED_RESOURCES[key] = dict(zip(RESOURCES, key, strict=True))
-    return shown
+    """Per-resource counts as JSON, built directly: hands and the bank take too many values to be
+    worth keeping (the engine's lists always hold the five resources in this order)."""
+    wood, brick, sheep, wheat, ore = values
+    return {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore}
 
 
 def public_view(state: CatanState, pieces: Derived | None = None) -> dict[str, Any]:
