@@ -190,9 +190,10 @@ def main() -> None:
         print("catanatron is not installed (pip install -e '.[bench]'): measured this engine alone, no ratio")
         return
     kinds = rival.by_type.most_common(8)
-    print(f"catanatron {metadata.version('catanatron')}: of its moves per game, " + ", ".join(
-        f"{name} {count / rival.games:.1f}" for name, count in kinds
-    ))
+    print(
+        f"catanatron {metadata.version('catanatron')}: of its moves per game, "
+        + ", ".join(f"{name} {count / rival.games:.1f}" for name, count in kinds)
+    )
     print(f"  catanatron           {spread([rate(r[2]) for r in runs], 'games/s')}")
     ratios = [rate(r[0]) / rate(r[2]) for r in runs]
     alone_ratios = [rate(r[1]) / rate(r[2]) for r in runs]
