@@ -2,8 +2,9 @@
 legal moves of each phase.
 
 A move is a flat JSON object: ``type`` and the fields of :data:`MOVES` in that order, each an
-integer, a string or null, e.g. ``{"type": "build_road", "edge": 17}``. Its key, the tuple of its
-values, is what the state compares, so checking a move costs one set look-up.
+integer, a string or null, e.g. ``{"type": "build_road", "edge": 17}``. The state finds a move sent
+to it in the legal list by equality (the engine's own object at once, by identity); its key, the
+tuple of its values in field order, is what the stage functions read.
 
 After each move the engine plays on by itself while the seat to decide has a single choice that
 the whole table can see is forced (:data:`FORCED_IN_PUBLIC`): the roll of a seat holding no
