@@ -9,7 +9,8 @@ engine alone (legal moves and ``apply``, no observation) is timed too, for refer
 The contestants are timed in alternating blocks of games, so that load from other work on the
 machine falls on all alike, and the whole is repeated ``--runs`` times: the script prints each
 run's games per second and the ratio to Catanatron, then min / median / max over the runs, the
-ratio next to its goal (:data:`GOAL`).
+ratio next to its goal (:data:`GOAL`), with the load average at the start, after each run and at the
+end.
 
 Moves are not the same unit in the two engines: here a move is a decision a bot was asked for (a
 roll with no card to play first, or the end of a turn with nothing else to do, is played by the
@@ -25,6 +26,7 @@ script measures this engine alone and says so.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -162,6 +164,7 @@ def main() -> None:
     per_block = max(1, args.games // args.blocks)
     runs: list[tuple[Tally, Tally, Tally]] = []
     print(f"random play, {SEATS} seats, variant {VARIANT}, trades between seats off, turn limit 1000")
+    print(f"load average at the start: {load()}")
     for run in range(args.runs):
         path, alone, rival = Tally("ours, referee path"), Tally("ours, engine alone"), Tally("catanatron")
         for block in range(args.blocks):
@@ -171,7 +174,7 @@ def main() -> None:
                 theirs(seeds, rival)
             engine_alone(seeds, alone)
         runs.append((path, alone, rival))
-        print(f"run {run + 1}")
+        print(f"run {run + 1} (load average {load()})")
         for tally in (path, alone, rival) if theirs is not None else (path, alone):
             print("  " + tally.line())
         if theirs is not None:
@@ -180,21 +183,27 @@ def main() -> None:
     by_type = all_moves_per_game(range(path.games))
     print(f"ours: mean game {sum(by_type.values()):7.1f} moves with forced ones, of which")
     print("  " + ", ".join(f"{name} {count:.1f}" for name, count in by_type.most_common(8)))
-    print(f"over {len(runs)} runs of {path.games} games each:")
+    print(f"over {len(runs)} runs of {path.games} games each (load average at the end: {load()}):")
     print(f"  ours, referee path   {spread([rate(r[0]) for r in runs], 'games/s')}")
     print(f"  ours, engine alone   {spread([rate(r[1]) for r in runs], 'games/s')}")
     if theirs is None:
         print("catanatron is not installed (pip install -e '.[bench]'): measured this engine alone, no ratio")
         return
     kinds = rival.by_type.most_common(8)
-    print(f"catanatron {metadata.version('catanatron')}: of its moves per game, " + ", ".join(
-        f"{name} {count / rival.games:.1f}" for name, count in kinds
-    ))
+    print(
+        f"catanatron {metadata.version('catanatron')}: of its moves per game, "
+        + ", ".join(f"{name} {count / rival.games:.1f}" for name, count in kinds)
+    )
     print(f"  catanatron           {spread([rate(r[2]) for r in runs], 'games/s')}")
     ratios = [rate(r[0]) / rate(r[2]) for r in runs]
     alone_ratios = [rate(r[1]) / rate(r[2]) for r in runs]
     print(f"ratio referee path / catanatron: {spread(ratios, 'x', 2)}   goal {GOAL:.0f}x")
     print(f"ratio engine alone / catanatron: {spread(alone_ratios, 'x', 2)}")
+
+
+def load() -> str:
+    """The 1, 5 and 15 minute load averages: other work on the machine slows every contestant."""
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def rate(tally: Tally) -> float:

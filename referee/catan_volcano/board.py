@@ -93,7 +93,7 @@ class Layout:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], where: str = "setup.board") -> Layout:
+    def from_json(cls, data: Any, where: str = "setup.board") -> Layout:
         """A layout from its JSON, checked field by field (:class:`SetupError` names the field)."""
         if not isinstance(data, Mapping) or set(data) - _BOARD_KEYS:
             raise SetupError(f"{where} must be an object with hexes and harbours only", where)

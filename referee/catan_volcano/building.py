@@ -16,6 +16,7 @@ from referee.catan_volcano.events import named, record
 from referee.catan_volcano.geometry import EDGE_NODES, NODE_COUNT, NODE_EDGES, NODE_HEXES, NODE_NODES
 
 if TYPE_CHECKING:
+    from referee.catan_volcano.moves import Key
     from referee.catan_volcano.state import CatanState
 
 ROADS, SETTLEMENTS, CITIES = 0, 1, 2
@@ -117,7 +118,7 @@ def setup_road_spots(state: CatanState) -> list[int]:
     return []
 
 
-def place_settlement(state: CatanState, key: tuple) -> None:
+def place_settlement(state: CatanState, key: Key) -> None:
     """Setup: a free settlement; the second one yields a card per neighbouring producing hex."""
     seat, node = state.current, key[1]
     place_building(state, seat, node)
@@ -136,7 +137,7 @@ def place_settlement(state: CatanState, key: tuple) -> None:
     state.phase = "place_road"
 
 
-def place_road(state: CatanState, key: tuple) -> None:
+def place_road(state: CatanState, key: Key) -> None:
     """A free road: in the setup, or from a road building card."""
     seat, edge = state.current, key[1]
     state.edge_owner[edge] = seat
@@ -160,7 +161,7 @@ def place_road(state: CatanState, key: tuple) -> None:
 # -- building after the setup ------------------------------------------------------------------
 
 
-def build_road(state: CatanState, key: tuple) -> None:
+def build_road(state: CatanState, key: Key) -> None:
     seat, edge = state.current, key[1]
     pay(state, seat, ROAD_COST)
     state.edge_owner[edge] = seat
@@ -169,14 +170,14 @@ def build_road(state: CatanState, key: tuple) -> None:
     awards.update_longest_road(state, (seat,))
 
 
-def build_settlement(state: CatanState, key: tuple) -> None:
+def build_settlement(state: CatanState, key: Key) -> None:
     seat, node = state.current, key[1]
     pay(state, seat, SETTLEMENT_COST)
     place_building(state, seat, node)
     record(state, {"type": "build_settlement", "seat": seat, "node": node})
 
 
-def build_city(state: CatanState, key: tuple) -> None:
+def build_city(state: CatanState, key: Key) -> None:
     seat, node = state.current, key[1]
     pay(state, seat, CITY_COST)
     state.node_level[node] = 2

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from referee.catan_volcano import awards, building, robber
 from referee.catan_volcano.building import ROADS
+from referee.catan_volcano.derived import derived
 from referee.catan_volcano.edition import (
     DEV_CARDS,
     EDITION,
@@ -24,6 +25,7 @@ from referee.catan_volcano.events import named, record
 from referee.game import Move
 
 if TYPE_CHECKING:
+    from referee.catan_volcano.moves import Key
     from referee.catan_volcano.state import CatanState
 
 RESOURCES = EDITION.resources
@@ -36,7 +38,7 @@ def can_buy(state: CatanState, seat: int) -> bool:
     return building.can_pay(state.hands[seat], CARD_COST) and any(state.deck)
 
 
-def buy(state: CatanState, key: tuple) -> None:
+def buy(state: CatanState, key: Key) -> None:
     seat = state.current
     building.pay(state, seat, CARD_COST)
     deck = state.deck
@@ -71,7 +73,7 @@ def play_moves(state: CatanState, seat: int) -> list[Move]:
     if (
         devs[ROAD_BUILDING] > new[ROAD_BUILDING]
         and state.pieces[seat][ROADS]
-        and building.road_spots(state, seat)
+        and derived(state).road_spots(state, seat)
     ):
         moves.append({"type": "play_road_building"})
     if devs[YEAR_OF_PLENTY] > new[YEAR_OF_PLENTY]:
@@ -92,7 +94,7 @@ def _played(state: CatanState, seat: int, kind: int) -> None:
     state.dev_played = True
 
 
-def play_knight(state: CatanState, key: tuple) -> None:
+def play_knight(state: CatanState, key: Key) -> None:
     seat = state.current
     _played(state, seat, KNIGHT)
     record(state, {"type": "play_knight", "seat": seat})
@@ -100,7 +102,7 @@ def play_knight(state: CatanState, key: tuple) -> None:
     robber.start(state, state.phase)
 
 
-def play_road_building(state: CatanState, key: tuple) -> None:
+def play_road_building(state: CatanState, key: Key) -> None:
     seat = state.current
     _played(state, seat, ROAD_BUILDING)
     record(state, {"type": "play_road_building", "seat": seat})
@@ -110,10 +112,11 @@ def play_road_building(state: CatanState, key: tuple) -> None:
 
 
 def road_building_moves(state: CatanState) -> list[Move]:
-    return [{"type": "place_road", "edge": edge} for edge in building.road_spots(state, state.current)]
+    seat = state.current
+    return [{"type": "place_road", "edge": edge} for edge in derived(state).road_spots(state, seat)]
 
 
-def play_year_of_plenty(state: CatanState, key: tuple) -> None:
+def play_year_of_plenty(state: CatanState, key: Key) -> None:
     seat = state.current
     _played(state, seat, YEAR_OF_PLENTY)
     taken = [0] * 5
@@ -125,7 +128,7 @@ def play_year_of_plenty(state: CatanState, key: tuple) -> None:
     record(state, {"type": "play_year_of_plenty", "seat": seat, "resources": named(taken)})
 
 
-def play_monopoly(state: CatanState, key: tuple) -> None:
+def play_monopoly(state: CatanState, key: Key) -> None:
     seat = state.current
     _played(state, seat, MONOPOLY)
     resource = RESOURCES.index(key[1])

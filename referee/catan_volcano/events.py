@@ -33,8 +33,12 @@ def record(
 
 def forget_before(state: CatanState, turn: int) -> None:
     """Drop the events of turns before ``turn``."""
-    if state.events and state.events[0]["turn"] < turn:
-        state.events = [event for event in state.events if event["turn"] >= turn]
+    events = state.events
+    drop = 0
+    while drop < len(events) and events[drop]["turn"] < turn:
+        drop += 1  # events are recorded in turn order: the old ones come first
+    if drop:
+        state.events = events[drop:]
 
 
 def visible(event: dict[str, Any], seat: int) -> dict[str, Any]:

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 def next_owed(state: CatanState, owed: list[int]) -> int:
     """The first seat, in order from the turn's seat, still owing a decision in ``owed``; -1 if none."""
+    if not any(owed):
+        return -1
     n = state.seats
     start = state.turn_seat
     for k in range(n):

@@ -2,8 +2,9 @@
 legal moves of each phase.
 
 A move is a flat JSON object: ``type`` and the fields of :data:`MOVES` in that order, each an
-integer, a string or null, e.g. ``{"type": "build_road", "edge": 17}``. Its key, the tuple of its
-values, is what the state compares, so checking a move costs one set look-up.
+integer, a string or null, e.g. ``{"type": "build_road", "edge": 17}``. The state finds a move sent
+to it in the legal list by equality (the engine's own object at once, by identity); its key, the
+tuple of its values in field order, is what the stage functions read.
 
 After each move the engine plays on by itself while the seat to decide has a single choice that
 the whole table can see is forced (:data:`FORCED_IN_PUBLIC`): the roll of a seat holding no
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.catan_volcano import building, cards, flow, production, robber, trading
 from referee.catan_volcano.building import CITIES, ROADS, SETTLEMENTS
+from referee.catan_volcano.derived import derived
 from referee.game import Move
 
 if TYPE_CHECKING:
@@ -95,15 +97,16 @@ def main_moves(state: CatanState) -> list[Move]:
     hand, pieces = state.hands[seat], state.pieces[seat]
     wood, brick, sheep, wheat, ore = hand
     moves: list[Move] = [{"type": "end_turn"}]
-    if wood and brick:
-        if pieces[ROADS]:
-            moves.extend({"type": "build_road", "edge": edge} for edge in building.road_spots(state, seat))
-        if sheep and wheat and pieces[SETTLEMENTS]:
-            moves.extend(
-                {"type": "build_settlement", "node": node} for node in building.settlement_spots(state, seat)
-            )
-    if wheat >= 2 and ore >= 3 and pieces[CITIES]:
-        moves.extend({"type": "build_city", "node": node} for node in building.city_spots(state, seat))
+    can_road, can_city = wood and brick, wheat >= 2 and ore >= 3
+    if can_road or can_city:
+        placed = derived(state)
+        if can_road and pieces[ROADS]:
+            moves.extend({"type": "build_road", "edge": edge} for edge in placed.road_spots(state, seat))
+        if can_road and sheep and wheat and pieces[SETTLEMENTS]:
+            spots = placed.settlement_spots(state, seat)
+            moves.extend({"type": "build_settlement", "node": node} for node in spots)
+        if can_city and pieces[CITIES]:
+            moves.extend({"type": "build_city", "node": node} for node in placed.city_spots(state, seat))
     if sheep and wheat and ore and cards.can_buy(state, seat):
         moves.append({"type": "buy_development_card"})
     moves.extend(cards.play_moves(state, seat))

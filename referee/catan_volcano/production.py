@@ -12,18 +12,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from referee.catan_volcano import flow, robber, volcano
-from referee.catan_volcano.edition import EDITION, GOLD, NOTHING
+from referee.catan_volcano.derived import derived
+from referee.catan_volcano.edition import EDITION, GOLD
 from referee.catan_volcano.events import record
-from referee.catan_volcano.geometry import HEX_NODES
 from referee.game import Move
 
 if TYPE_CHECKING:
+    from referee.catan_volcano.moves import Key
     from referee.catan_volcano.state import CatanState
 
 RESOURCES = EDITION.resources
 
 
-def roll(state: CatanState, key: tuple) -> None:
+def roll(state: CatanState, key: Key) -> None:
     rng = state.rng
     dice = (rng.randint(1, 6), rng.randint(1, 6))
     total = dice[0] + dice[1]
@@ -47,29 +48,29 @@ def produce(state: CatanState, number: int) -> None:
     n = state.seats
     owed = [[0] * 5 for _ in range(n)]
     gold = [0] * n
-    production, node_owner, node_level = state.tables.production, state.node_owner, state.node_level
-    for hex_id in state.tables.hexes_by_number[number]:
-        resource = production[hex_id]
-        if hex_id == state.robber or resource == NOTHING:
+    robber = state.robber
+    wanted = [False] * 5
+    for hex_id, resource, paid in derived(state).payouts(state, number):
+        if hex_id == robber or not paid:
             continue
-        for node in HEX_NODES[hex_id]:
-            owner = node_owner[node]
-            if owner >= 0:
-                if resource == GOLD:
-                    gold[owner] += node_level[node]
-                else:
-                    owed[owner][resource] += node_level[node]
+        if resource == GOLD:
+            for owner, cards in paid:
+                gold[owner] += cards
+        else:
+            wanted[resource] = True
+            for owner, cards in paid:
+                owed[owner][resource] += cards
     bank, hands = state.bank, state.hands
     gains: list[dict[str, int]] = [{} for _ in range(n)]
     short: list[str] = []
-    single_takes_rest = state.option("bank_shortage") == "single_takes_rest"
     for resource in range(5):
-        takers = [seat for seat in range(n) if owed[seat][resource]]
-        if not takers:
+        if not wanted[resource]:
             continue
+        takers = [seat for seat in range(n) if owed[seat][resource]]
         total = sum(owed[seat][resource] for seat in takers)
         if total > bank[resource]:
             short.append(RESOURCES[resource])
+            single_takes_rest = state.option("bank_shortage") == "single_takes_rest"
             if not (single_takes_rest and len(takers) == 1 and bank[resource]):
                 continue
             owed[takers[0]][resource] = bank[resource]
@@ -105,7 +106,7 @@ def gold_moves(state: CatanState) -> list[Move]:
     return [{"type": "choose_gold", "resource": RESOURCES[r]} for r in range(5) if bank[r]]
 
 
-def choose_gold(state: CatanState, key: tuple) -> None:
+def choose_gold(state: CatanState, key: Key) -> None:
     seat, resource = state.current, RESOURCES.index(key[1])
     state.bank[resource] -= 1
     state.hands[seat][resource] += 1

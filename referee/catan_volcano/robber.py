@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from referee.catan_volcano import flow
+from referee.catan_volcano.derived import derived
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.events import record
-from referee.catan_volcano.geometry import HEX_COUNT, HEX_NODES
 from referee.game import Move
 
 if TYPE_CHECKING:
+    from referee.catan_volcano.moves import Key
     from referee.catan_volcano.state import CatanState
 
 RESOURCES = EDITION.resources
@@ -46,7 +47,7 @@ def discard_moves(state: CatanState) -> list[Move]:
     return [{"type": "discard", "resource": RESOURCES[r]} for r in range(5) if hand[r]]
 
 
-def discard(state: CatanState, key: tuple) -> None:
+def discard(state: CatanState, key: Key) -> None:
     seat, resource = state.current, RESOURCES.index(key[1])
     state.hands[seat][resource] -= 1
     state.bank[resource] += 1
@@ -62,28 +63,18 @@ def start(state: CatanState, resume: str) -> None:
     state.current = state.turn_seat
 
 
-def victims(state: CatanState, hex_id: int, thief: int) -> list[int]:
-    """Seats other than the thief with a building on the hex and at least one card, in seat order."""
-    node_owner, hands = state.node_owner, state.hands
-    found = {node_owner[node] for node in HEX_NODES[hex_id]} - {-1, thief}
-    return [seat for seat in sorted(found) if any(hands[seat])]
-
-
 def robber_moves(state: CatanState) -> list[Move]:
-    thief = state.current
-    moves: list[Move] = []
-    for hex_id in range(HEX_COUNT):
-        if hex_id == state.robber:
-            continue
-        targets = victims(state, hex_id, thief)
-        if targets:
-            moves.extend({"type": "move_robber", "hex": hex_id, "victim": seat} for seat in targets)
-        else:
-            moves.append({"type": "move_robber", "hex": hex_id, "victim": None})
-    return moves
+    """Every hex but the robber's, with each other seat holding a card that has a building there
+    (in seat order), or with no victim if none."""
+    has_cards = 0
+    for seat, hand in enumerate(state.hands):
+        if any(hand):
+            has_cards |= 1 << seat
+    targets = derived(state).robber_targets(state.robber, state.current, has_cards)
+    return [{"type": "move_robber", "hex": hex_id, "victim": victim} for hex_id, victim in targets]
 
 
-def move_robber(state: CatanState, key: tuple) -> None:
+def move_robber(state: CatanState, key: Key) -> None:
     thief, hex_id, victim = state.current, key[1], key[2]
     state.robber = hex_id
     record(state, {"type": "move_robber", "seat": thief, "hex": hex_id, "victim": victim})

@@ -19,6 +19,7 @@ from typing import Any
 
 from referee.catan_volcano import flow, moves, view
 from referee.catan_volcano.board import BoardTables, Layout
+from referee.catan_volcano.derived import Derived
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.geometry import EDGE_COUNT, NODE_COUNT
 from referee.catan_volcano.variants import RULES, VOLCANO_OPTIONS, VariantRules
@@ -87,7 +88,10 @@ class CatanState(State):
         "tables",
         "rng",
         "options_view",
-        "piece_views",
+        "board_view",
+        "placed",
+        "event_views",
+        "player_views",
         "_legal",
         "_public",
         "_observed",
@@ -142,9 +146,15 @@ class CatanState(State):
         self.tables = layout.tables(self.rules.gold)
         self.options_view: dict[str, JSON] = dict(self.options)
         """The options as observations show them (shared by every observation: read-only)."""
-        self.piece_views = view.PieceViews()
+        self.board_view = view.board_view(layout, self.tables, self.rules.variable_lava)
+        """The board as observations show it (the same object for every observation: read-only)."""
+        self.placed: Derived | None = None
+        """What the pieces on the board imply (:func:`referee.catan_volcano.derived.derived`)."""
+        self.event_views = view.EventViews()
+        self.player_views = view.PlayerViews()
         self._legal: list[Move] | None = None
-        self._public: tuple[dict[str, Any], dict[str, Any]] | None = None
+        self._public: dict[str, Any] | None = None
+        """The first observation built of this position: the public parts the others copy."""
         self._observed: dict[int, dict[str, JSON]] = {}
 
     # -- construction ------------------------------------------------------------------------
@@ -227,9 +237,21 @@ class CatanState(State):
     def copy(self) -> CatanState:
         """An independent copy (for search): lists copied, the static board shared."""
         clone = CatanState.__new__(CatanState)
-        shared = ("variant", "seats", "options", "rules", "layout", "tables", "options_view", "piece_views")
+        shared = (
+            "variant",
+            "seats",
+            "options",
+            "rules",
+            "layout",
+            "tables",
+            "options_view",
+            "board_view",
+            "placed",
+        )
         for name in shared:
             setattr(clone, name, getattr(self, name))
+        clone.event_views = view.EventViews()
+        clone.player_views = view.PlayerViews()
         clone.rng = Rng(self.rng.state)
         clone._legal = self._legal
         clone._public = self._public
@@ -250,17 +272,22 @@ class CatanState(State):
         return list(self._legal)
 
     def apply(self, move: Move) -> None:
-        key = moves.key_of(move)
-        if key is None:
-            raise IllegalMove(f"not a move of this game: {move!r}"[:200])
-        if self._legal is None:
-            self._legal = moves.generate(self)
-        # key_of has vetted every field's type (no True for 1, no 1.0), so dict equality is exact
-        if move not in self._legal:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = moves.generate(self)
+        try:
+            known = legal[legal.index(move)]  # dict equality: key order aside, as the protocol says
+        except ValueError:
+            known = None
+        # equality also takes 1.0 or true for 1: unless the move is the engine's own object, its
+        # fields' types are vetted too (key_of), so only the exact spelling of a legal move plays
+        if known is None or (known is not move and moves.key_of(move) is None):
+            if moves.key_of(move) is None:
+                raise IllegalMove(f"not a move of this game: {move!r}"[:200])
             raise IllegalMove(f"not a legal move now: {move!r}"[:200])
         self._public = None
         self._observed = {}
-        self._legal = moves.play(self, key)
+        self._legal = moves.play(self, tuple(known.values()))
 
     def remember_legal(self, legal: list[Move]) -> None:
         """Keep the legal moves just generated for the next :meth:`legal_moves` and :meth:`apply`."""
@@ -272,9 +299,9 @@ class CatanState(State):
         """The seat's view, built once per position (until the next move): read-only, shared."""
         seen = self._observed.get(seat)
         if seen is None:
-            if self._public is None:
-                self._public = view.public_view(self)
             seen = self._observed[seat] = view.observation(self, seat, self._public)
+            if self._public is None:
+                self._public = seen  # what other seats' observations of this position copy
         return seen
 
     def outcome(self) -> Outcome | None:

@@ -12,12 +12,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from referee.catan_volcano import flow
-from referee.catan_volcano.board import GENERIC_HARBOUR_INDEX
+from referee.catan_volcano.derived import derived
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.events import record
 from referee.game import Move
 
 if TYPE_CHECKING:
+    from referee.catan_volcano.moves import Key
     from referee.catan_volcano.state import CatanState
 
 RESOURCES = EDITION.resources
@@ -25,24 +26,11 @@ RESOURCE_INDEX = {name: index for index, name in enumerate(RESOURCES)}
 OFFER_FIELDS = ("to", "give", "give_count", "get", "get_count")
 
 
-def rates(state: CatanState, seat: int) -> list[int]:
-    """The seat's maritime rate per resource: 4, 3 with a 3:1 harbour, 2 with that resource's."""
-    best = [EDITION.bank_rate] * 5
-    node_owner = state.node_owner
-    for node, kind in state.tables.harbour_nodes:
-        if node_owner[node] == seat:
-            if kind == GENERIC_HARBOUR_INDEX:
-                best = [min(rate, EDITION.generic_harbour_rate) for rate in best]
-            else:
-                best[kind] = EDITION.resource_harbour_rate
-    return best
-
-
 def maritime_moves(state: CatanState, seat: int) -> list[Move]:
     hand, bank = state.hands[seat], state.bank
     if max(hand) < EDITION.resource_harbour_rate:
         return []
-    rate = rates(state, seat)
+    rate = derived(state).rates(state, seat)
     return [
         {"type": "maritime_trade", "give": RESOURCES[give], "get": RESOURCES[get]}
         for give in range(5)
@@ -52,9 +40,9 @@ def maritime_moves(state: CatanState, seat: int) -> list[Move]:
     ]
 
 
-def maritime_trade(state: CatanState, key: tuple) -> None:
+def maritime_trade(state: CatanState, key: Key) -> None:
     seat, give, get = state.current, RESOURCE_INDEX[key[1]], RESOURCE_INDEX[key[2]]
-    count = rates(state, seat)[give]
+    count = derived(state).rates(state, seat)[give]
     hand, bank = state.hands[seat], state.bank
     hand[give] -= count
     bank[give] += count
@@ -86,7 +74,7 @@ def offer_moves(state: CatanState, seat: int) -> list[Move]:
     ]
 
 
-def offer_trade(state: CatanState, key: tuple) -> None:
+def offer_trade(state: CatanState, key: Key) -> None:
     seat = state.current
     _, to, give, give_count, get, get_count = key
     addressed = [(seat + k) % state.seats for k in range(1, state.seats)] if to == "all" else [to]
@@ -131,11 +119,11 @@ def _answered(state: CatanState, accepted: bool) -> None:
         flow.enter_main(state)
 
 
-def accept_trade(state: CatanState, key: tuple) -> None:
+def accept_trade(state: CatanState, key: Key) -> None:
     _answered(state, True)
 
 
-def decline_trade(state: CatanState, key: tuple) -> None:
+def decline_trade(state: CatanState, key: Key) -> None:
     _answered(state, False)
 
 
@@ -147,7 +135,7 @@ def confirm_moves(state: CatanState) -> list[Move]:
     return moves
 
 
-def confirm_trade(state: CatanState, key: tuple) -> None:
+def confirm_trade(state: CatanState, key: Key) -> None:
     offer = state.offer
     assert offer is not None
     seat, partner = offer["seat"], key[1]
@@ -162,7 +150,7 @@ def confirm_trade(state: CatanState, key: tuple) -> None:
     flow.enter_main(state)
 
 
-def cancel_trade(state: CatanState, key: tuple) -> None:
+def cancel_trade(state: CatanState, key: Key) -> None:
     record(state, {"type": "cancel_trade", "seat": state.current})
     state.offer = None
     flow.enter_main(state)

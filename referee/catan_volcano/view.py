@@ -13,17 +13,17 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from referee.catan_volcano import awards, geometry, trading
+from referee.catan_volcano import awards, geometry
 from referee.catan_volcano.board import BoardTables, Layout
+from referee.catan_volcano.derived import Derived, derived
 from referee.catan_volcano.edition import DEV_CARDS, EDITION
 from referee.catan_volcano.events import visible
-from referee.catan_volcano.geometry import HEX_NODES, NODE_COUNT, corner_node
+from referee.catan_volcano.geometry import HEX_NODES, corner_node
 
 if TYPE_CHECKING:
     from referee.catan_volcano.state import CatanState
 
 RESOURCES = EDITION.resources
-LEVELS = {1: "settlement", 2: "city"}
 _SETTLEMENTS = EDITION.pieces["settlements"]
 _CITIES = EDITION.pieces["cities"]
 _LONGEST_POINTS = EDITION.longest_road_points
@@ -67,10 +67,6 @@ def board_view(layout: Layout, tables: BoardTables, variable_lava: bool) -> dict
     return {"hexes": hexes, "harbours": harbours, "volcanoes": volcanoes, **geometry.describe()}
 
 
-def _counts(values: list[int], names: tuple[str, ...]) -> dict[str, int]:
-    return dict(zip(names, values, strict=True))
-
-
 _SHARED_COUNTS: dict[tuple[int, ...], dict[str, int]] = {}
 """Per-kind counts of development cards as JSON, shared between observations: few distinct
 values occur (a seat's played cards change a handful of times a game)."""
@@ -112,7 +108,7 @@ def player_view(state: CatanState, seat: int) -> dict[str, Any]:
 
 
 def players_view(state: CatanState) -> list[dict[str, Any]]:
-    """Every seat's :func:`player_view`, in one pass (built on every move: kept free of calls)."""
+    """Every seat's :func:`player_view`, built in one pass (see :class:`PlayerViews`)."""
     hands, devs, played, pieces = state.hands, state.devs, state.played, state.pieces
     lengths, longest, largest = state.road_length, state.longest_road, state.largest_army
     shared_played, shared_pieces = _SHARED_COUNTS, _SHARED_PIECES
@@ -141,6 +137,55 @@ def players_view(state: CatanState) -> list[dict[str, Any]]:
     return views
 
 
+class PlayerViews:
+    """The seats' public views (:func:`players_view`), kept from one position to the next.
+
+    Most moves change only card counts (a roll, a trade, a discard): the played cards, pieces, road
+    lengths and awards are compared whole with copies of what the views were built from, and while
+    they are the same only the seats whose card counts moved get a new view. The list handed out is
+    new whenever a view in it changed, and shared (read-only) when none did.
+    """
+
+    __slots__ = ("views", "played", "pieces", "lengths", "awards")
+
+    def __init__(self) -> None:
+        self.views: list[dict[str, Any]] = []
+        self.played: list[list[int]] = []
+        self.pieces: list[list[int]] = []
+        self.lengths: list[int] = []
+        self.awards = (-1, -1)
+
+    def current(self, state: CatanState) -> list[dict[str, Any]]:
+        if (
+            state.played != self.played
+            or state.pieces != self.pieces
+            or state.road_length != self.lengths
+            or (state.longest_road, state.largest_army) != self.awards
+            or len(self.views) != state.seats
+        ):
+            self.views = players_view(state)
+            self.played = [list(row) for row in state.played]
+            self.pieces = [list(row) for row in state.pieces]
+            self.lengths = list(state.road_length)
+            self.awards = (state.longest_road, state.largest_army)
+            return self.views
+        views, fresh = self.views, None
+        hands, devs = state.hands, state.devs
+        for seat, shown in enumerate(views):
+            resource_cards, development_cards = sum(hands[seat]), sum(devs[seat])
+            if shown["resource_cards"] != resource_cards or shown["development_cards"] != development_cards:
+                if fresh is None:
+                    fresh = list(views)
+                fresh[seat] = {
+                    **shown,
+                    "resource_cards": resource_cards,
+                    "development_cards": development_cards,
+                }
+        if fresh is not None:
+            self.views = fresh
+        return self.views
+
+
 def pending_view(state: CatanState) -> dict[str, Any]:
     """The decisions under way: discards and gold owed, free roads, the trade offer."""
     pending: dict[str, Any] = {}
@@ -160,89 +205,139 @@ def pending_view(state: CatanState) -> dict[str, Any]:
     return pending
 
 
-class PieceViews:
-    """The buildings, roads and bank trade rates as JSON, rebuilt only when a piece moved.
+class EventViews:
+    """Where the secrets are in the event log, kept from one observation to the next.
 
-    A state keeps one and hands it on to its copies (a refresh makes a new one, never changes one in
-    use); it remembers the ownership lists it was built from and compares them whole, so however
-    they were changed (a move, lava, a test setting up a position) a stale view is never shown.
+    Most events are the same for every seat; only those with a secret (a steal, a development card
+    bought) differ. So a seat's view is a copy of the log with those few replaced by what the seat
+    may see of them, and only their places are kept: events are never changed once recorded, the log
+    grows during a turn and loses its oldest turns when a turn ends
+    (:func:`referee.catan_volcano.events.forget_before`, which makes a new, shorter list), so each
+    event is looked at once. The events scanned are kept and checked by identity at both ends, so a
+    log changed in any other way (a position set up by hand, say) is scanned again from scratch.
     """
 
-    __slots__ = ("owner", "level", "edges", "buildings", "roads", "rates")
+    __slots__ = ("source", "secrets", "seen")
 
     def __init__(self) -> None:
-        self.owner: list[int] | None = None
-        self.level: list[int] = []
-        self.edges: list[int] = []
-        self.buildings: list[dict[str, Any]] = []
-        self.roads: list[dict[str, Any]] = []
-        self.rates: list[dict[str, int]] = []
+        self.source: list[dict[str, Any]] = []
+        self.secrets: list[int] = []
+        self.seen: dict[tuple[int, int], tuple[dict[str, Any], dict[str, Any]]] = {}
 
-    def refresh(self, state: CatanState) -> PieceViews:
-        owner, level, edges = state.node_owner, state.node_level, state.edge_owner
-        if owner == self.owner and level == self.level and edges == self.edges:
-            return self
-        fresh = PieceViews()
-        fresh.owner, fresh.level, fresh.edges = list(owner), list(level), list(edges)
-        fresh.buildings = [
-            {"node": node, "seat": owner[node], "kind": LEVELS[level[node]]}
-            for node in range(NODE_COUNT)
-            if owner[node] >= 0
-        ]
-        fresh.roads = [{"edge": edge, "seat": who} for edge, who in enumerate(edges) if who >= 0]
-        fresh.rates = [_counts(trading.rates(state, seat), RESOURCES) for seat in range(state.seats)]
-        return fresh
+    def for_seat(self, events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+        """The log as ``seat`` sees it, a new list (an observation keeps what it showed)."""
+        source = self.source
+        if source and events and source[0] is not events[0]:
+            first = events[0]["turn"]
+            drop = 0
+            while drop < len(source) and source[drop]["turn"] < first:
+                drop += 1
+            del source[:drop]
+            self.secrets = [index - drop for index in self.secrets if index >= drop]
+        count = len(source)
+        if count and (
+            count > len(events) or source[0] is not events[0] or source[-1] is not events[count - 1]
+        ):
+            source.clear()
+            self.secrets = []
+            count = 0
+        if count < len(events):
+            self.secrets.extend(index for index in range(count, len(events)) if "secret" in events[index])
+            source.extend(events[count:])
+        shown = list(events)
+        for index in self.secrets:
+            event = events[index]
+            known = self.seen.get((id(event), seat))
+            if known is None:
+                if len(self.seen) > 256:
+                    self.seen.clear()
+                # the event is kept beside its view, so its id is not reused while the entry lives
+                known = self.seen[(id(event), seat)] = (event, visible(event, seat))
+            shown[index] = known[1]
+        return shown
 
 
-def public_view(state: CatanState) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Everything every seat sees alike, in two parts (before and after the viewer's own ``you``);
-    the events aside, whose secrets depend on the viewer."""
-    pieces = state.piece_views = state.piece_views.refresh(state)
-    head = {
+_NOTHING_PENDING: dict[str, Any] = {}
+"""The pending decisions of a position with none, shared (read-only like every observation)."""
+
+_DICE: dict[tuple[int, int], list[int]] = {}
+
+
+def _dice_view(dice: tuple[int, int] | None) -> list[int] | None:
+    if dice is None:
+        return None
+    shown = _DICE.get(dice)
+    if shown is None:
+        shown = _DICE[dice] = list(dice)
+    return shown
+
+
+_WOOD, _BRICK, _SHEEP, _WHEAT, _ORE = RESOURCES
+
+
+def _resource_counts(values: list[int]) -> dict[str, int]:
+    """Per-resource counts as JSON, built directly: hands and the bank take too many values to be
+    worth keeping (the engine's lists always hold the five resources in this order)."""
+    wood, brick, sheep, wheat, ore = values
+    return {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore}
+
+
+def public_view(state: CatanState, pieces: Derived | None = None) -> dict[str, Any]:
+    """Everything every seat sees alike, in the observation's key order; ``seat``, ``you`` and
+    ``events`` (whose secrets depend on the viewer) are left as None for :func:`observation`.
+    ``pieces`` is :func:`derived` of the state if the caller has it."""
+    phase = state.phase
+    if pieces is None:
+        pieces = derived(state)
+    return {
+        "seat": None,
         "seats": state.seats,
         "variant": state.variant,
         "options": state.options_view,
-        "board": board_view(state.layout, state.tables, state.rules.variable_lava),
+        "board": state.board_view,
         "robber": state.robber,
-        "buildings": pieces.buildings,
-        "roads": pieces.roads,
-        "bank": _counts(state.bank, RESOURCES),
+        "buildings": pieces.buildings(),
+        "roads": pieces.roads(),
+        "bank": _resource_counts(state.bank),
         "development_cards_left": sum(state.deck),
-        "players": players_view(state),
-    }
-    tail = {
+        "players": state.player_views.current(state),
+        "you": None,
         "turn": state.turn,
         "turn_seat": state.turn_seat,
-        "phase": state.phase,
-        "to_move": None if state.phase == "over" else state.current,
-        "dice": None if state.dice is None else list(state.dice),
+        "phase": phase,
+        "to_move": None if phase == "over" else state.current,
+        "dice": _dice_view(state.dice),
         "development_card_played": state.dev_played,
         "offers_made": state.offers_made,
-        "pending": pending_view(state),
+        "pending": _NOTHING_PENDING
+        if state.offer is None and phase in _NO_PENDING_PHASES
+        else pending_view(state),
+        "events": None,
     }
-    return head, tail
 
 
-def observation(
-    state: CatanState, seat: int, public: tuple[dict[str, Any], dict[str, Any]] | None = None
-) -> dict[str, Any]:
-    """Seat ``seat``'s view; ``public`` is :func:`public_view` of the same state if already built.
+_NO_PENDING_PHASES = frozenset({"place_settlement", "place_road", "roll", "main", "over"})
+"""Phases whose pending decisions are empty when no trade offer is open (see :func:`pending_view`)."""
+
+
+def observation(state: CatanState, seat: int, public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Seat ``seat``'s view; ``public`` is :func:`public_view` of the same state, or another seat's
+    observation of it, if already built (the viewer's own parts are replaced in a copy).
 
     Parts that do not change between moves (the board, the options, the buildings and roads while
-    no piece moves, recorded events) are shared between observations rather than copied: an
-    observation is read-only (the runner sends bots a JSON copy).
+    no piece moves, recorded events, counts seen before) are shared between observations rather
+    than copied: an observation is read-only (the runner sends bots a JSON copy).
     """
-    head, tail = public_view(state) if public is None else public
-    return {
-        "seat": seat,
-        **head,
-        "you": {
-            "hand": _counts(state.hands[seat], RESOURCES),
-            "development_cards": _counts(state.devs[seat], DEV_CARDS),
-            "bought_this_turn": _counts(state.new_devs[seat], DEV_CARDS),
-            "points": awards.points(state, seat),
-            "trade_rates": state.piece_views.rates[seat],
-        },
-        **tail,
-        "events": [event if "secret" not in event else visible(event, seat) for event in state.events],
+    pieces = derived(state)
+    seen = public_view(state, pieces) if public is None else public.copy()
+    devs = state.devs[seat]
+    seen["seat"] = seat
+    seen["you"] = {
+        "hand": _resource_counts(state.hands[seat]),
+        "development_cards": _SHARED_COUNTS.get(tuple(devs)) or _dev_counts(devs),
+        "bought_this_turn": _dev_counts(state.new_devs[seat]),
+        "points": awards.points(state, seat),
+        "trade_rates": pieces.rate_view(state, seat),
     }
+    seen["events"] = state.event_views.for_seat(state.events, seat)
+    return seen

@@ -91,6 +91,7 @@ def lava_hits(state: CatanState, node: int) -> dict[str, Any]:
 def erupt(state: CatanState, hex_id: int) -> None:
     """One eruption of the volcano on ``hex_id`` (the robber check is the caller's)."""
     number = state.layout.numbers[hex_id]
+    assert number is not None, "a volcano always carries a number"
     rule = EDITION.lava_rule(state.rules.variable_lava, number)
     rolls, corners = GATES[rule.gate](state.rng, rule.dice)
     damage = []

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.catan_volcano import GAME, view
+from referee.catan_volcano import GAME, moves, view
 from referee.catan_volcano.state import CatanState
 from referee.game import canonical_json
 from referee.rng import Rng
@@ -85,3 +85,41 @@ def test_an_observation_held_over_a_move_keeps_what_it_showed() -> None:
         shown = canonical_json(seen)
         state.apply(chooser.choice(state.legal_moves()))
         assert canonical_json(seen) == shown
+
+
+def test_a_position_changed_by_hand_is_never_shown_from_stale_caches() -> None:
+    """The caches (what the pieces imply, the seats' views, the event log's secrets) are checked
+    against the state's own lists, so changing them by hand shows at once, as after a load."""
+    state = GAME.start("gold", 4, seed=5)
+    chooser = Rng(9)
+    for _ in range(250):
+        state.apply(chooser.choice(state.legal_moves()))
+        if state.current_seat is not None:
+            state.observation(state.current_seat)  # fill every cache
+    seat = state.current_seat
+    assert seat is not None
+    # a road, a building, cards, a played knight and a secret event, all put in by hand
+    free_edge = state.edge_owner.index(-1)
+    state.edge_owner[free_edge] = seat
+    free_node = next(node for node in range(len(state.node_owner)) if state.node_owner[node] == -1)
+    state.node_owner[free_node] = (seat + 1) % 4
+    state.node_level[free_node] = 1
+    state.hands[(seat + 2) % 4][0] += 3
+    state.played[(seat + 3) % 4][0] += 1
+    state.events.append(
+        {
+            "type": "steal",
+            "seat": seat,
+            "victim": 1,
+            "turn": state.turn,
+            "secret": {"seats": [seat], "fields": {"resource": "ore"}},
+        }
+    )
+    state.remember_legal(moves.generate(state))  # as the rule tests' positions.refresh does
+    for viewer in range(4):
+        assert canonical_json(state.observation(viewer)) == canonical_json(_fresh_observation(state, viewer))
+    assert state.legal_moves() == GAME.load_state(state.to_json()).legal_moves()
+    # and the events replaced by a list of other events
+    state.events = [dict(event) for event in state.events[-3:]]
+    state.remember_legal(state.legal_moves())
+    assert canonical_json(state.observation(seat)) == canonical_json(_fresh_observation(state, seat))

@@ -1,0 +1,211 @@
+"""What follows from where the pieces stand, worked out once per arrangement of the pieces.
+
+Most moves (rolls, trades, discards, the end of a turn) leave the buildings and roads where they
+were, yet the legal moves, production and the observation all ask what the pieces imply: where a
+seat may build, its bank trade rates, who may be robbed on each hex, what each number pays, the
+buildings and roads as JSON. A :class:`Derived` answers these, each worked out on first use and kept,
+for one arrangement: :func:`derived` hands out the state's current one, after checking that the
+ownership lists still equal the copies it was made from (a comparison of three short lists of
+ints), and makes a new one when they do not. So however the lists were changed (a move, lava, a test
+setting up a position by hand), a stale answer is never given; and a copy of the state shares the
+object until its own pieces move.
+
+Everything a :class:`Derived` hands out is shared between positions and must not be changed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from referee.catan_volcano import building
+from referee.catan_volcano.board import GENERIC_HARBOUR_INDEX
+from referee.catan_volcano.edition import EDITION, NOTHING
+from referee.catan_volcano.geometry import HEX_COUNT, HEX_NODES, NODE_COUNT, NODE_HEXES
+
+if TYPE_CHECKING:
+    from referee.catan_volcano.state import CatanState
+
+RESOURCES = EDITION.resources
+LEVELS = {1: "settlement", 2: "city"}
+
+_SEATS_IN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(seat for seat in range(8) if mask >> seat & 1) for mask in range(1 << 8)
+)
+"""The seats in a bit mask of seats, in seat order."""
+
+Payout = tuple[int, int, tuple[tuple[int, int], ...]]
+"""One producing hex on a number: (hex, resource or gold, ((seat, cards), ...) per building)."""
+
+
+class Derived:
+    """The facts that follow from one arrangement of the pieces (see the module's doc)."""
+
+    __slots__ = (
+        "owner",
+        "level",
+        "edges",
+        "_road_spots",
+        "_settlement_spots",
+        "_city_spots",
+        "_rates",
+        "_rate_views",
+        "_hex_seats",
+        "_payouts",
+        "_robber_targets",
+        "_buildings",
+        "_roads",
+    )
+
+    def __init__(self, owner: list[int], level: list[int], edges: list[int], seats: int) -> None:
+        self.owner = list(owner)
+        self.level = list(level)
+        self.edges = list(edges)
+        self._road_spots: list[list[int] | None] = [None] * seats
+        self._settlement_spots: list[list[int] | None] = [None] * seats
+        self._city_spots: list[list[int] | None] = [None] * seats
+        self._rates: list[list[int] | None] = [None] * seats
+        self._rate_views: list[dict[str, int] | None] = [None] * seats
+        self._hex_seats: tuple[int, ...] | None = None
+        self._payouts: dict[int, tuple[Payout, ...]] = {}
+        self._robber_targets: dict[tuple[int, int, int], list[tuple[int, int | None]]] = {}
+        self._buildings: list[dict[str, Any]] | None = None
+        self._roads: list[dict[str, Any]] | None = None
+
+    def matches(self, state: CatanState) -> bool:
+        return (
+            state.node_owner == self.owner
+            and state.edge_owner == self.edges
+            and state.node_level == self.level
+        )
+
+    # -- where a seat may build --------------------------------------------------------------
+
+    def road_spots(self, state: CatanState, seat: int) -> list[int]:
+        """:func:`building.road_spots`, kept."""
+        spots = self._road_spots[seat]
+        if spots is None:
+            spots = self._road_spots[seat] = building.road_spots(state, seat)
+        return spots
+
+    def settlement_spots(self, state: CatanState, seat: int) -> list[int]:
+        """:func:`building.settlement_spots`, kept."""
+        spots = self._settlement_spots[seat]
+        if spots is None:
+            spots = self._settlement_spots[seat] = building.settlement_spots(state, seat)
+        return spots
+
+    def city_spots(self, state: CatanState, seat: int) -> list[int]:
+        """:func:`building.city_spots`, kept."""
+        spots = self._city_spots[seat]
+        if spots is None:
+            spots = self._city_spots[seat] = building.city_spots(state, seat)
+        return spots
+
+    # -- trade rates -------------------------------------------------------------------------
+
+    def rates(self, state: CatanState, seat: int) -> list[int]:
+        """:func:`rates`, kept."""
+        found = self._rates[seat]
+        if found is None:
+            found = self._rates[seat] = rates(state, seat)
+        return found
+
+    def rate_view(self, state: CatanState, seat: int) -> dict[str, int]:
+        """The seat's rates as the observation shows them."""
+        shown = self._rate_views[seat]
+        if shown is None:
+            shown = self._rate_views[seat] = dict(zip(RESOURCES, self.rates(state, seat), strict=True))
+        return shown
+
+    # -- the robber and production -----------------------------------------------------------
+
+    def hex_seats(self) -> tuple[int, ...]:
+        """Per hex, the seats with a building on one of its corners, as a bit mask (bit ``seat``)."""
+        found = self._hex_seats
+        if found is None:
+            masks = [0] * HEX_COUNT
+            for node, seat in enumerate(self.owner):
+                if seat >= 0:
+                    for hex_id in NODE_HEXES[node]:
+                        masks[hex_id] |= 1 << seat
+            found = self._hex_seats = tuple(masks)
+        return found
+
+    def robber_targets(self, robber: int, thief: int, has_cards: int) -> list[tuple[int, int | None]]:
+        """The (hex, victim) pairs a thief may choose, in hex then seat order: every hex but the
+        robber's, each with the other seats there holding a card (``has_cards``, a bit mask by
+        seat), or with no victim if none."""
+        key = (robber, thief, has_cards)
+        targets = self._robber_targets.get(key)
+        if targets is None:
+            targets = []
+            others = has_cards & ~(1 << thief)
+            for hex_id, seats in enumerate(self.hex_seats()):
+                if hex_id == robber:
+                    continue
+                victims = seats & others
+                if victims:
+                    targets.extend((hex_id, seat) for seat in _SEATS_IN[victims])
+                else:
+                    targets.append((hex_id, None))
+            self._robber_targets[key] = targets
+        return targets
+
+    def payouts(self, state: CatanState, number: int) -> tuple[Payout, ...]:
+        """The hexes on ``number`` that produce, each with what its buildings are owed, in hex then
+        corner order (the robber is not considered here: it moves without the pieces moving)."""
+        found = self._payouts.get(number)
+        if found is None:
+            production, owner, level = state.tables.production, self.owner, self.level
+            found = self._payouts[number] = tuple(
+                (
+                    hex_id,
+                    production[hex_id],
+                    tuple((owner[n], level[n]) for n in HEX_NODES[hex_id] if owner[n] >= 0),
+                )
+                for hex_id in state.tables.hexes_by_number[number]
+                if production[hex_id] != NOTHING
+            )
+        return found
+
+    # -- the pieces as JSON ------------------------------------------------------------------
+
+    def buildings(self) -> list[dict[str, Any]]:
+        shown = self._buildings
+        if shown is None:
+            owner, level = self.owner, self.level
+            shown = self._buildings = [
+                {"node": node, "seat": owner[node], "kind": LEVELS[level[node]]}
+                for node in range(NODE_COUNT)
+                if owner[node] >= 0
+            ]
+        return shown
+
+    def roads(self) -> list[dict[str, Any]]:
+        shown = self._roads
+        if shown is None:
+            shown = self._roads = [
+                {"edge": edge, "seat": who} for edge, who in enumerate(self.edges) if who >= 0
+            ]
+        return shown
+
+
+def rates(state: CatanState, seat: int) -> list[int]:
+    """The seat's maritime rate per resource: 4, 3 with a 3:1 harbour, 2 with that resource's."""
+    best = [EDITION.bank_rate] * 5
+    node_owner = state.node_owner
+    for node, kind in state.tables.harbour_nodes:
+        if node_owner[node] == seat:
+            if kind == GENERIC_HARBOUR_INDEX:
+                best = [min(rate, EDITION.generic_harbour_rate) for rate in best]
+            else:
+                best[kind] = EDITION.resource_harbour_rate
+    return best
+
+
+def derived(state: CatanState) -> Derived:
+    """The state's :class:`Derived`, made anew when a piece moved since the last one."""
+    known = state.placed
+    if known is None or not known.matches(state):
+        known = state.placed = Derived(state.node_owner, state.node_level, state.edge_owner, state.seats)
+    return known
