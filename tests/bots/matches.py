@@ -7,7 +7,7 @@ from typing import Any
 
 from bots.registry import make_bot
 from referee.agents import LocalAgent
-from referee.match import MatchSpec
+from referee.match import MatchSpec, TimeControl
 from referee.replay import Replay
 from referee.runner import Player, run_match
 
@@ -22,6 +22,9 @@ def play_reference(
         bots=[f"{n}-{i}" for i, n in enumerate(names)],
         seed=seed,
         options=options,
+        # a bank no bot plans to use (each caps its own thinking), so that a loaded machine's
+        # slow move is never a timeout: these matches check moves, not speed
+        time=TimeControl(move_ms=2000, bank_ms=600_000),
     )
     players = [Player(name, LocalAgent(make_bot(game_id, name, seat))) for seat, name in enumerate(names)]
     return run_match("bots", spec, players)
