@@ -13,7 +13,7 @@ import pytest
 from arena.api import create_app
 from arena.embedded import EmbeddedPlatform
 from arena.settings import Settings
-from tests.platform.conftest import ADMIN, LOOPBACK, BotServer
+from tests.platform.conftest import ADMIN, LOOPBACK, BotServer, register_bot
 
 URL = "/api/v1/ladders/nim/standard/matchmaking"
 
@@ -39,10 +39,7 @@ def test_matchmaking_plays_the_ladder_and_stops_cleanly(embedded: EmbeddedPlatfo
     client = create_app(embedded.runtime).test_client()
     admin = {"Authorization": f"Bearer {ADMIN}"}
     for path in ("/first/m1", "/last/m2", "/first/m3", "/last/m4"):
-        answer = client.post(
-            "/api/v1/bots", json={"name": path, "endpoint": bots.url(path), "games": ["nim"]}
-        )
-        bots.secrets[path] = answer.get_json()["secret"]
+        register_bot(client, bots, path, path, ["nim"])
     answer = client.put(URL, json={"matches_per_minute": 120, "max_in_flight": 2}, headers=admin)
     assert answer.status_code == 200 and answer.get_json()["enabled"] is True
 
