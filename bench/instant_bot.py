@@ -1,7 +1,10 @@
 """A benchmark's bot in its own process: the first legal move after a fixed delay, signed requests.
 
-``python -m bench.instant_bot PORT DELAY_MS SECRET``; served by gevent's WSGI server so that hundreds
-of keep-alive connections wait at once without a thread each. Not a benchmark itself.
+``python -m bench.instant_bot PORT DELAY_MS SECRET``; served by the bot SDK's keep-alive server
+(:func:`bots.sdk.make_bot_server`) on gevent, so that hundreds of kept connections wait at once
+without an OS thread each (gevent's own WSGI server writes an answer's head and body apart, and the
+second write waits on the first one's acknowledgement: tens of milliseconds an answer on loopback).
+Not a benchmark itself.
 """
 
 from __future__ import annotations
@@ -15,16 +18,14 @@ def main(port: int, delay_ms: float, secret: str) -> None:
     monkey.patch_all()  # only when run: importing this module patches nothing
     import time
 
-    from gevent.pywsgi import WSGIServer
-
-    from bots.sdk import create_bot_app
+    from bots.sdk import create_bot_app, make_bot_server
 
     def choose(request: dict) -> dict:
         if delay_ms:
             time.sleep(delay_ms / 1000.0)
         return request["legal_moves"][0]
 
-    WSGIServer(("127.0.0.1", port), create_bot_app(choose, secret=secret), log=None).serve_forever()
+    make_bot_server(create_bot_app(choose, secret=secret), "127.0.0.1", port).serve_forever()
 
 
 if __name__ == "__main__":
