@@ -173,10 +173,10 @@ class KeepAliveHandler(socketserver.BaseRequestHandler):
 
     def handle(self) -> None:
         sock: socket.socket = self.request
-        sock.settimeout(IDLE_TIMEOUT_S)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         buffer = bytearray()
         try:
+            sock.settimeout(IDLE_TIMEOUT_S)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             while self._serve_one(sock, buffer):
                 pass
         except _Refused as refused:
