@@ -47,7 +47,8 @@ from flask import Flask, Response, request
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from bots.base import Bot, Request
-from referee.protocol import SIGNATURE_HEADER, decode, encode, signature_matches
+from referee import protocol
+from referee.protocol import SIGNATURE_HEADER, signature_matches
 
 BotSource = Callable[[Request], Bot]
 """Builds the bot that plays one seat of one match, from that match's first request."""
@@ -88,7 +89,7 @@ class MatchBots:
 
 
 def _json(body: dict[str, Any], status: int = 200) -> Response:
-    return Response(encode(body), status=status, mimetype="application/json")
+    return Response(protocol.encode(body), status=status, mimetype="application/json")
 
 
 def answer(bots: MatchBots, secret: str | None, body: bytes, signature: str | None) -> Response:
@@ -96,9 +97,9 @@ def answer(bots: MatchBots, secret: str | None, body: bytes, signature: str | No
     if secret is not None and not signature_matches(secret, body, signature):
         return _json({"error": "bad or missing signature"}, 401)
     try:
-        message = decode(body)
+        message = protocol.decode(body)
         kind = message["type"]
-    except (ValueError, KeyError, TypeError, RecursionError):
+    except (ValueError, KeyError, TypeError):
         return _json({"error": "not a protocol request"}, 400)
     if kind == "start":
         bots.get(message)
@@ -314,7 +315,7 @@ def make_bot_server(app: Flask, host: str = "127.0.0.1", port: int = 0) -> BaseW
 
 def serve_app_in_thread(app: Flask, host: str = "127.0.0.1", port: int = 0) -> tuple[BaseWSGIServer, str]:
     """Serve a WSGI app from a daemon thread; returns the server (``shutdown()`` it) and base URL."""
-    server = make_bot_server(app, host, port)
+    server = make_server(host, port, app, threaded=True, request_handler=KeepAliveHandler)  # type: ignore[arg-type]
     threading.Thread(target=server.serve_forever, name=f"bot-server:{server.port}", daemon=True).start()
     return server, f"http://{host}:{server.port}"
 
@@ -350,7 +351,7 @@ def run_bot(
             f"cannot listen on {host} port {chosen}: {error.strerror or error} "
             "(another bot or server there? pass port= or set PORT)"
         ) from None
-    server = make_bot_server(app, host, chosen)
+    server = make_server(host, chosen, app, threaded=True, request_handler=KeepAliveHandler)  # type: ignore[arg-type]
     signed = "requests must be signed with the given secret" if secret is not None else "no signature check"
     print(f"bot listening on http://{host}:{server.port}{path} ({signed}); Ctrl-C stops it", flush=True)
     try:
