@@ -154,4 +154,3 @@ def test_a_busy_port_is_one_clear_line_not_a_traceback() -> None:
             run_bot(lambda request: request["legal_moves"][0], port=port)
     assert f"cannot listen on 127.0.0.1 port {port}" in str(exited.value.code)
     assert "set PORT" in str(exited.value.code)
-
