@@ -2,23 +2,29 @@
 broker: how close the whole match path comes to what the queue alone can carry.
 
 Everything runs in processes of its own on a Redis of the benchmark's own (a free port, never the
-one at 6379): an instant bot (the first legal move, signatures checked, gevent's WSGI server,
-keep-alive), one worker process (``arena worker``, or the no-op worker for the baseline: the same
-Celery app, broker settings, pool and concurrency), and the API in this process, through which every
-match is requested. Each round times, from the first request to the last stored end:
+one at 6379): instant bots (the first legal move, signatures checked, the bot SDK's keep-alive
+server on gevent; see ``bench/instant_bot.py``), one worker process (``arena worker``, or the no-op
+worker for the baseline: the same Celery app, broker settings, pool and concurrency), and the API in
+this process, through which every match is requested. Each round times, from the first request to
+the last stored end:
 
 - ``noop``: ``--matches`` Celery tasks that only count themselves in Redis (the baseline);
-- ``matches``: ``--matches`` two-seat Vulkan! matches (``--game``), each about 20-40 bot calls.
+- ``matches``: ``--matches`` two-seat Vulkan! matches (``--game``), each about 20-40 bot calls,
+  against each bot of ``--bots``: ``sdk``, a bot written with the SDK (it decodes every request in
+  full, hundreds of legal moves, as such a bot does), and ``raw``, a bot that reads the first legal
+  move off the request's bytes and so costs next to nothing: the bots share the machine's cores
+  with the worker, and the second leaves them to the platform, as bots elsewhere would.
 
 Rounds alternate and repeat (``--rounds``, default 3); the figures are min / median / max, and the
 ratio is of the medians. The goal: matches/s at least 25% of no-op tasks/s.
 
-    python bench/bench_queue.py [--matches 60] [--rounds 3] [--game vulkan] [--pool gevent]
+    python bench/bench_queue.py [--matches 60] [--rounds 3] [--game vulkan] [--pool gevent] [--bots sdk,raw]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import sys
 import time
@@ -103,29 +109,39 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds of each, alternating (default 3)")
     parser.add_argument("--pool", choices=("gevent", "threads"), default="gevent", help="worker pool")
     parser.add_argument("--concurrency", type=int, default=64, help="worker concurrency (default 64)")
+    parser.add_argument(
+        "--bots", default="sdk,raw", help="instant bots to play against, in turn: sdk, raw or both (default)"
+    )
     args = parser.parse_args()
+    kinds = [kind.strip() for kind in args.bots.split(",") if kind.strip()]
+    if not kinds or set(kinds) - {"sdk", "raw"}:
+        parser.error("--bots takes sdk, raw or sdk,raw")
     noop: list[float] = []
-    matches: list[float] = []
+    matches: dict[str, list[float]] = {kind: [] for kind in kinds}
     calls = 0
-    with rig.redis_server() as redis_url, rig.bot_server() as bot_url:
+    with contextlib.ExitStack() as stack:
+        redis_url = stack.enter_context(rig.redis_server())
+        bot_urls = {kind: stack.enter_context(rig.bot_server(kind=kind)) for kind in kinds}
         for _ in range(args.rounds):
             extra = {"ARENA_WORKER_POOL": args.pool, "ARENA_WORKER_CONCURRENCY": str(args.concurrency)}
             noop.append(noop_round(redis_url, rig.platform_env(redis_url, **extra), args.matches))
-            rate, moves = match_round(rig.platform_env(redis_url, **extra), args.game, bot_url, args.matches)
-            matches.append(rate)
-            calls = moves // args.matches
-    ratio = statistics.median(matches) / statistics.median(noop)
+            for kind in kinds:
+                env = rig.platform_env(redis_url, **extra)
+                rate, moves = match_round(env, args.game, bot_urls[kind], args.matches)
+                matches[kind].append(rate)
+                calls = moves // args.matches
     print(
         f"queue throughput: {args.matches} per round, {args.rounds} rounds, one worker ({args.pool}, "
         f"concurrency {args.concurrency}), Redis of its own"
     )
-    print(f"  Celery no-op tasks/s (baseline)   min/median/max {rig.spread(noop)}")
-    print(
-        f"  {args.game} 2-seat matches/s        min/median/max {rig.spread(matches)}  (~{calls} moves each)"
-    )
-    print(
-        f"  ratio of medians {ratio:.3f}   goal at least {GOAL:.2f}   {'met' if ratio >= GOAL else 'not met'}"
-    )
+    print(f"  Celery no-op tasks/s (baseline)        min/median/max {rig.spread(noop)}")
+    for kind in kinds:
+        ratio = statistics.median(matches[kind]) / statistics.median(noop)
+        verdict = "met" if ratio >= GOAL else "not met"
+        print(
+            f"  {args.game} 2-seat matches/s, {kind} bot  min/median/max {rig.spread(matches[kind])}"
+            f"  (~{calls} moves each)  ratio of medians {ratio:.3f}  goal at least {GOAL:.2f}: {verdict}"
+        )
 
 
 if __name__ == "__main__":

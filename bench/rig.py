@@ -91,12 +91,13 @@ class BotProcess(str):
 
 
 @contextlib.contextmanager
-def bot_server(delay_ms: float = 0.0) -> Iterator[BotProcess]:
-    """A bot answering every move with its first legal move after ``delay_ms``, on gevent's WSGI
-    server in its own process (keep-alive, any number of connections); yields its URL."""
+def bot_server(delay_ms: float = 0.0, kind: str = "sdk") -> Iterator[BotProcess]:
+    """A bot answering every move with its first legal move after ``delay_ms``, on the bot SDK's
+    keep-alive server under gevent in its own process (any number of connections); yields its URL.
+    ``kind``: ``sdk`` (the SDK's app, decoding every request) or ``raw`` (see :mod:`bench.instant_bot`)."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "bench.instant_bot", str(port), str(delay_ms), SECRET],
+        [sys.executable, "-m", "bench.instant_bot", str(port), str(delay_ms), SECRET, kind],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

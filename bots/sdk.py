@@ -24,20 +24,23 @@ and returns an object with a ``choose`` method (see :class:`bots.base.Bot`).
 
 The server keeps HTTP/1.1 connections open between requests (the referee sends a seat's every
 request of a match over one connection); werkzeug's development server closes each one, so the
-requests are handled here (:class:`KeepAliveHandler`) and handed to the app through WSGI.
+requests are read here, on the socket (:class:`KeepAliveHandler`, one thread a connection), and
+handed to the app through WSGI. :func:`make_bot_server` gives that server for any bot app
+(``arena bots serve`` uses it). Requests are decoded and answers encoded with orjson (a Vulkan!
+request carries hundreds of legal moves; the standard decoder costs several times more).
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
-import json
 import os
 import socket
+import socketserver
 import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
@@ -45,6 +48,7 @@ from flask import Flask, Response, request
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from bots.base import Bot, Request
+from referee import protocol
 from referee.protocol import SIGNATURE_HEADER, signature_matches
 from referee.protocol import new_secret as new_secret  # for bot authors: a secret to register with
 
@@ -87,7 +91,7 @@ class MatchBots:
 
 
 def _json(body: dict[str, Any], status: int = 200) -> Response:
-    return Response(json.dumps(body), status=status, mimetype="application/json")
+    return Response(protocol.encode(body), status=status, mimetype="application/json")
 
 
 def answer(bots: MatchBots, secret: str | None, body: bytes, signature: str | None) -> Response:
@@ -95,7 +99,7 @@ def answer(bots: MatchBots, secret: str | None, body: bytes, signature: str | No
     if secret is not None and not signature_matches(secret, body, signature):
         return _json({"error": "bad or missing signature"}, 401)
     try:
-        message = json.loads(body)
+        message = protocol.decode(body)
         kind = message["type"]
     except (ValueError, KeyError, TypeError):
         return _json({"error": "not a protocol request"}, 400)
@@ -139,45 +143,119 @@ def create_bot_app(
 
 
 MAX_REQUEST_BYTES = 8 * 1024 * 1024
+MAX_HEAD_BYTES = 64 * 1024
 IDLE_TIMEOUT_S = 60.0
+LISTEN_BACKLOG = 1024
+_RECV_BYTES = 256 * 1024
 _HOP_BY_HOP = frozenset({"connection", "keep-alive", "transfer-encoding", "content-length"})
 
 
-class KeepAliveHandler(BaseHTTPRequestHandler):
+class _Refused(Exception):
+    """A request the server answers itself, with this status and text, and then closes."""
+
+    def __init__(self, status: str, text: str) -> None:
+        super().__init__(text)
+        self.status = status
+        self.text = text
+
+
+class KeepAliveHandler(socketserver.BaseRequestHandler):
     """HTTP/1.1 with persistent connections in front of a WSGI app (``self.server.app``).
 
-    Each request body is read in full (``Content-Length``; chunked requests are refused with 411),
-    the app's answer is collected and sent in one write with its ``Content-Length``, and the
-    connection waits for the next request, up to :data:`IDLE_TIMEOUT_S` idle. No access log: a bot
-    served beside a referee or a test would otherwise print every move.
+    One handler (one thread of the threading server) serves one connection, request after request,
+    up to :data:`IDLE_TIMEOUT_S` idle. Each request body is read in full (``Content-Length``;
+    chunked requests are refused with 411), the app's answer is collected and sent in one write
+    with its ``Content-Length``, so that no answer waits on Nagle's algorithm for a second segment.
+
+    Written on the socket rather than on :class:`http.server.BaseHTTPRequestHandler`: the referee
+    sends a seat's every request over one connection and a request can carry tens of kilobytes of
+    legal moves, and the standard handler's buffered files and ``email``-module header parsing cost
+    more per request than the rest of the exchange. No access log: a bot served beside a referee or
+    a test would otherwise print every move.
     """
 
-    protocol_version = "HTTP/1.1"
-    timeout = IDLE_TIMEOUT_S
-    disable_nagle_algorithm = True
     server: BaseWSGIServer
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (http.server's name)
-        return
-
     def handle(self) -> None:
+        sock: socket.socket = self.request
+        buffer = bytearray()
         try:
-            super().handle()
-        except (ConnectionError, TimeoutError):
-            # the referee gave up on an answer (its deadline passed) and closed the connection
-            self.close_connection = True
+            sock.settimeout(IDLE_TIMEOUT_S)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            while self._serve_one(sock, buffer):
+                pass
+        except _Refused as refused:
+            body = refused.text.encode()
+            head = (
+                f"HTTP/1.1 {refused.status}\r\nContent-Type: text/plain\r\n"
+                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+            )
+            with contextlib.suppress(OSError):
+                sock.sendall(head.encode() + body)
+        except OSError:  # the referee gave up on an answer (its deadline passed) and closed, or idle
+            return
 
-    def _serve(self) -> None:
-        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            self.close_connection = True
-            self._reply("411 Length Required", [("Content-Type", "text/plain")], [b"send a Content-Length"])
-            return
-        length_text = self.headers.get("Content-Length", "0") or "0"
+    def _serve_one(self, sock: socket.socket, buffer: bytearray) -> bool:
+        """Read one request, answer it; whether the connection stays open for the next one."""
+        while True:
+            while buffer[:2] == b"\r\n":  # tolerated between requests (RFC 9112, 2.2)
+                del buffer[:2]
+            end = buffer.find(b"\r\n\r\n")
+            if end >= 0:
+                break
+            if len(buffer) > MAX_HEAD_BYTES:
+                raise _Refused("431 Request Header Fields Too Large", "request head too large")
+            chunk = sock.recv(_RECV_BYTES)
+            if not chunk:
+                return False  # closed between requests: the normal end of a kept connection
+            buffer += chunk
+        lines = buffer[:end].decode("latin-1").split("\r\n")
+        del buffer[: end + 4]
+        parts = lines[0].split(" ")
+        if len(parts) != 3 or not parts[2].startswith("HTTP/1."):
+            raise _Refused("400 Bad Request", "not an HTTP/1.x request")
+        method, target, version = parts
+        headers: list[tuple[str, str]] = []
+        fields: dict[str, str] = {}
+        for line in lines[1:]:
+            name, sep, value = line.partition(":")
+            if not sep or not name or name != name.strip():
+                raise _Refused("400 Bad Request", "malformed header line")
+            value = value.strip()
+            headers.append((name, value))
+            key = name.lower()
+            fields[key] = f"{fields[key]}, {value}" if key in fields else value
+        if "chunked" in fields.get("transfer-encoding", "").lower():
+            raise _Refused("411 Length Required", "send a Content-Length")
+        length_text = fields.get("content-length", "0") or "0"
         if not length_text.isdecimal() or int(length_text) > MAX_REQUEST_BYTES:
-            self.close_connection = True
-            self._reply("413 Content Too Large", [("Content-Type", "text/plain")], [b"request too large"])
-            return
-        body = self.rfile.read(int(length_text))
+            raise _Refused("413 Content Too Large", "request too large")
+        length = int(length_text)
+        connection = fields.get("connection", "").lower()
+        keep = "close" not in connection if version == "HTTP/1.1" else "keep-alive" in connection
+        if len(buffer) < length and fields.get("expect", "").lower() == "100-continue":
+            sock.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+        while len(buffer) < length:
+            chunk = sock.recv(max(_RECV_BYTES, length - len(buffer)))
+            if not chunk:
+                return False  # closed in the middle of the body: nobody to answer
+            buffer += chunk
+        body = bytes(buffer[:length])
+        del buffer[:length]
+        status, response_headers, content, failed = self._call_app(method, target, version, headers, body)
+        keep = keep and not failed
+        out = [f"HTTP/1.1 {status}"]
+        out += [f"{name}: {value}" for name, value in response_headers if name.lower() not in _HOP_BY_HOP]
+        out.append(f"Content-Length: {len(content)}")
+        if not keep:
+            out.append("Connection: close")
+        sock.sendall(("\r\n".join(out) + "\r\n\r\n").encode("latin-1") + content)
+        return keep
+
+    def _call_app(
+        self, method: str, target: str, version: str, headers: list[tuple[str, str]], body: bytes
+    ) -> tuple[str, list[tuple[str, str]], bytes, bool]:
+        """The app's status, headers and whole body, and whether it failed (the answer is then a 500)."""
         status_and_headers: list[Any] = []
 
         def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
@@ -185,33 +263,31 @@ class KeepAliveHandler(BaseHTTPRequestHandler):
             return lambda data: None  # the old-style write(); Flask does not use it
 
         try:
-            chunks = self.server.app(self._environ(body), start_response)
+            chunks = self.server.app(self._environ(method, target, version, headers, body), start_response)
             try:
-                content = [bytes(chunk) for chunk in chunks]
+                content = b"".join(bytes(chunk) for chunk in chunks)
             finally:
                 close = getattr(chunks, "close", None)
                 if close is not None:
                     close()
-        except Exception:  # the app's own error handling failed: answer, and keep serving
-            self.close_connection = True
-            self._reply("500 Internal Server Error", [("Content-Type", "text/plain")], [b"server error"])
-            return
-        status, headers = status_and_headers
-        self._reply(status, headers, content)
+        except Exception:  # the app's own error handling failed: answer, and keep serving others
+            return "500 Internal Server Error", [("Content-Type", "text/plain")], b"server error", True
+        status, response_headers = status_and_headers
+        return status, response_headers, content, False
 
-    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = _serve
-
-    def _environ(self, body: bytes) -> dict[str, Any]:
-        path, _, query = self.path.partition("?")
+    def _environ(
+        self, method: str, target: str, version: str, headers: list[tuple[str, str]], body: bytes
+    ) -> dict[str, Any]:
+        path, _, query = target.partition("?")
         host, port = self.server.server_address[:2]
         environ: dict[str, Any] = {
-            "REQUEST_METHOD": self.command,
+            "REQUEST_METHOD": method,
             "SCRIPT_NAME": "",
             "PATH_INFO": unquote_to_bytes(path).decode("latin-1"),
             "QUERY_STRING": query,
             "SERVER_NAME": str(host),
             "SERVER_PORT": str(port),
-            "SERVER_PROTOCOL": self.request_version,
+            "SERVER_PROTOCOL": version,
             "REMOTE_ADDR": self.client_address[0],
             "CONTENT_LENGTH": str(len(body)),
             "wsgi.version": (1, 0),
@@ -222,7 +298,7 @@ class KeepAliveHandler(BaseHTTPRequestHandler):
             "wsgi.multiprocess": False,
             "wsgi.run_once": False,
         }
-        for name, value in self.headers.items():
+        for name, value in headers:
             key = name.upper().replace("-", "_")
             if key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
                 if key == "CONTENT_TYPE":
@@ -232,15 +308,13 @@ class KeepAliveHandler(BaseHTTPRequestHandler):
             environ[key] = f"{environ[key]},{value}" if key in environ else value
         return environ
 
-    def _reply(self, status: str, headers: list[tuple[str, str]], content: list[bytes]) -> None:
-        body = b"".join(content)
-        lines = [f"HTTP/1.1 {status}"]
-        lines += [f"{name}: {value}" for name, value in headers if name.lower() not in _HOP_BY_HOP]
-        lines.append(f"Content-Length: {len(body)}")
-        if self.close_connection:
-            lines.append("Connection: close")
-        head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
-        self.wfile.write(head + body)
+
+def make_bot_server(app: Flask, host: str = "127.0.0.1", port: int = 0) -> BaseWSGIServer:
+    """A threading server for a WSGI app, one thread per kept connection (:class:`KeepAliveHandler`);
+    ``serve_forever()`` it. Used by the SDK, ``arena bots serve`` and the benchmarks' bots."""
+    server: BaseWSGIServer = make_server(host, port, app, threaded=True, request_handler=KeepAliveHandler)  # type: ignore[arg-type]
+    server.socket.listen(LISTEN_BACKLOG)  # many referees' seats may connect at once
+    return server
 
 
 def serve_app_in_thread(app: Flask, host: str = "127.0.0.1", port: int = 0) -> tuple[BaseWSGIServer, str]:

@@ -131,14 +131,13 @@ def _replay_verify(args: argparse.Namespace) -> int:
 
 
 def _bots_serve(args: argparse.Namespace) -> int:
-    from werkzeug.serving import make_server
-
+    from bots.sdk import make_bot_server
     from bots.server import create_app, reference_paths
 
     secrets = load_json_file(args.secrets, "secrets file") if args.secrets else {}
     if not isinstance(secrets, dict):
         raise UsageError('the secrets file must map "<game>/<bot>" to a secret')
-    server = make_server(args.host, args.port, create_app(secrets), threaded=True)
+    server = make_bot_server(create_app(secrets), args.host, args.port)  # keep-alive, a thread a connection
     print(f"serving {len(reference_paths())} reference bots at http://{args.host}:{server.port}/<game>/<bot>")
     with contextlib.suppress(KeyboardInterrupt):
         server.serve_forever()

@@ -692,9 +692,9 @@ class Store:
             while True:
                 try:
                     pipe.watch(applied_key, match_key)
-                    raw = pipe.get(match_key)
+                    raw, applied = pipe.mget(match_key, applied_key)  # one round trip for both
                     current = None if raw is None else MatchRecord.from_json(json.loads(raw))
-                    if pipe.exists(applied_key) or current is None or current.status.ended:
+                    if applied is not None or current is None or current.status.ended:
                         pipe.unwatch()
                         self._drop_staged_replay(match_id, run)
                         return False
@@ -988,8 +988,8 @@ class Store:
         keys = [self._row_key(ladder, bot) for bot in ids]
         pipe.watch(*keys)
         rows: dict[str, LadderRow] = {}
-        for bot, key in zip(ids, keys, strict=True):
-            row = self._parse_row(pipe.get(key))
+        for bot, raw in zip(ids, pipe.mget(keys), strict=True):  # read at once, after the WATCH
+            row = self._parse_row(raw)
             if row is not None:
                 rows[bot] = row
         return rows
