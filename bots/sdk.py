@@ -312,6 +312,8 @@ class KeepAliveHandler(socketserver.BaseRequestHandler):
 def make_bot_server(app: Flask, host: str = "127.0.0.1", port: int = 0) -> BaseWSGIServer:
     """A threading server for a WSGI app, one thread per kept connection (:class:`KeepAliveHandler`);
     ``serve_forever()`` it. Used by the SDK, ``arena bots serve`` and the benchmarks' bots."""
+    # werkzeug types the handler as its own WSGIRequestHandler; its server takes any socketserver
+    # handler, and KeepAliveHandler is one
     server: BaseWSGIServer = make_server(host, port, app, threaded=True, request_handler=KeepAliveHandler)  # type: ignore[arg-type]
     server.socket.listen(LISTEN_BACKLOG)  # many referees' seats may connect at once
     return server
@@ -319,8 +321,7 @@ def make_bot_server(app: Flask, host: str = "127.0.0.1", port: int = 0) -> BaseW
 
 def serve_app_in_thread(app: Flask, host: str = "127.0.0.1", port: int = 0) -> tuple[BaseWSGIServer, str]:
     """Serve a WSGI app from a daemon thread; returns the server (``shutdown()`` it) and base URL."""
-    # werkzeug types the handler as its WSGIRequestHandler; any BaseHTTPRequestHandler serves
-    server = make_server(host, port, app, threaded=True, request_handler=KeepAliveHandler)  # type: ignore[arg-type]
+    server = make_bot_server(app, host, port)
     threading.Thread(target=server.serve_forever, name=f"bot-server:{server.port}", daemon=True).start()
     return server, f"http://{host}:{server.port}"
 
@@ -356,8 +357,7 @@ def run_bot(
             f"cannot listen on {host} port {chosen}: {error.strerror or error} "
             "(another bot or server there? pass port= or set PORT)"
         ) from None
-    # werkzeug types the handler as its WSGIRequestHandler; any BaseHTTPRequestHandler serves
-    server = make_server(host, chosen, app, threaded=True, request_handler=KeepAliveHandler)  # type: ignore[arg-type]
+    server = make_bot_server(app, host, chosen)
     signed = "requests must be signed with the given secret" if secret is not None else "no signature check"
     print(f"bot listening on http://{host}:{server.port}{path} ({signed}); Ctrl-C stops it", flush=True)
     try:
