@@ -73,8 +73,10 @@ def is_elo_rated(spec: VariantSpec, seats: Sequence[str], result: MatchResult) -
 
 
 def _skill_of(row: Mapping[str, Any]) -> skill.Skill:
-    start = skill.start()
     mu, sigma = row.get("mu"), row.get("sigma")
+    if mu is not None and sigma is not None:  # every rated row once it exists: no model needed
+        return skill.Skill(mu, sigma)
+    start = skill.start()
     return skill.Skill(start.mu if mu is None else mu, start.sigma if sigma is None else sigma)
 
 

@@ -76,6 +76,7 @@ from dataclasses import dataclass, replace
 from typing import IO, Any
 
 import fakeredis
+import orjson
 from redis import BlockingConnectionPool, Redis, WatchError
 
 from arena import replays
@@ -978,7 +979,7 @@ class Store:
 
     @staticmethod
     def _parse_row(raw: str | bytes | None) -> LadderRow | None:
-        return None if raw is None else dict(json.loads(raw))
+        return None if raw is None else dict(orjson.loads(raw))
 
     def _watch_ladder_rows(
         self, pipe: Any, ladder: tuple[str, str], bots: Sequence[str]

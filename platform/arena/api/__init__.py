@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from flask import Flask, Response, jsonify
-from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 from redis.exceptions import RedisError
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
@@ -24,6 +23,7 @@ from werkzeug.http import HTTP_STATUS_CODES
 from arena import limits
 from arena.api import bots, docs_page, games, ids, ladders, matches, tournaments
 from arena.api.context import EXTENSION
+from arena.api.json_provider import OrjsonProvider
 from arena.api.schemas import ErrorSchema, HealthSchema
 from arena.errors import ArenaError
 from arena.runtime import Runtime
@@ -135,7 +135,7 @@ def create_app(runtime: Runtime) -> Flask:
             "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}}},
         },
     )
-    cast(DefaultJSONProvider, app.json).sort_keys = False  # records keep their fields in a readable order
+    app.json = OrjsonProvider(app)
     app.extensions[EXTENSION] = runtime
     api = ArenaApi(app)
     for name, converter in ids.CONVERTERS.items():
