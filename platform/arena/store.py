@@ -756,7 +756,10 @@ class Store:
                 return False
 
     def release_lease(self, match_id: str, owner: str) -> None:
-        key = self.key("match", match_id, "lease")
+        self._delete_if_owner(self.key("match", match_id, "lease"), owner)
+
+    def _delete_if_owner(self, key: str, owner: str) -> None:
+        """Delete a lock or lease ``key`` only while ``owner`` holds it (never another's)."""
         with self.redis.pipeline() as pipe:
             try:
                 pipe.watch(key)
@@ -903,18 +906,7 @@ class Store:
         return bool(self.redis.set(key, owner, nx=True, px=max(1, int(seconds * 1000))))
 
     def release_matchmaking_lock(self, game_id: str, variant: str, owner: str) -> None:
-        key = self._mm_key((game_id, variant), "lock")
-        with self.redis.pipeline() as pipe:
-            try:
-                pipe.watch(key)
-                if pipe.get(key) == owner:
-                    pipe.multi()
-                    pipe.delete(key)
-                    pipe.execute()
-                else:
-                    pipe.unwatch()
-            except WatchError:
-                return
+        self._delete_if_owner(self._mm_key((game_id, variant), "lock"), owner)
 
     def add_matchmaking_matches(
         self,
