@@ -226,6 +226,17 @@ class Visitor:
     def visit(self, path: str) -> None:
         self.driver.get(self.site.url(path))
 
+    def wait_until(self, condition: Callable[[Any], Any], timeout: float, poll: float = 0.5) -> Any:
+        """Poll ``condition(driver)`` until it is truthy. A page that re-renders replaces the elements
+        a condition reads, so an element gone stale between finding and reading is one more poll."""
+        from selenium.common.exceptions import StaleElementReferenceException
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        waiter = WebDriverWait(
+            self.driver, timeout, poll_frequency=poll, ignored_exceptions=(StaleElementReferenceException,)
+        )
+        return waiter.until(condition)
+
     def console_errors(self) -> list[dict[str, Any]]:
         return [entry for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
 

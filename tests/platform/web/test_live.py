@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 import requests
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 from arena.web import data
 from tests.platform.web.conftest import Site, Visitor
@@ -61,7 +60,7 @@ def test_the_tournament_page_updates_its_progress_while_the_tournament_runs(
         seen.add(progress_text(visitor))
         return progress_text(visitor) == f"{total} / {total} matches done"
 
-    WebDriverWait(driver, 90, poll_frequency=0.2).until(finished)
+    visitor.wait_until(timeout=90, poll=0.2, condition=finished)
     assert same_page(visitor)
     assert len(seen) >= 2  # it moved on the page itself
     assert driver.find_element(By.CSS_SELECTOR, "#tournament .facts [data-status]").text == "finished"
@@ -98,14 +97,18 @@ def test_a_match_page_follows_its_match_until_the_replay(visitor: Visitor, site:
     visitor.screenshot("match-running")
     mark_page(visitor)
     count = int(driver.find_element(By.CSS_SELECTOR, "[data-live-count]").text)
-    WebDriverWait(driver, 30, poll_frequency=0.2).until(
-        lambda d: (
+    visitor.wait_until(
+        timeout=30,
+        poll=0.2,
+        condition=lambda d: (
             not same_page(visitor) or int(d.find_element(By.CSS_SELECTOR, "[data-live-count]").text) > count
-        )
+        ),
     )
     assert same_page(visitor)  # the count went up without a reload
-    WebDriverWait(driver, 60, poll_frequency=0.3).until(
-        lambda d: d.find_element(By.CSS_SELECTOR, "#viewer h2").text == "Replay"
+    visitor.wait_until(
+        timeout=60,
+        poll=0.3,
+        condition=lambda d: d.find_element(By.CSS_SELECTOR, "#viewer h2").text == "Replay",
     )
     assert (
         len(driver.find_elements(By.CSS_SELECTOR, "table.moves tbody tr")) == 24
@@ -155,16 +158,20 @@ def test_a_match_page_shows_live_moves_and_board_once_the_store_keeps_them(
     def moved_on(_: object) -> bool:
         rows = len(driver.find_elements(By.CSS_SELECTOR, "table.moves tbody tr"))
         return (
-            same_page(visitor) and rows > shown and board.get_attribute("src").endswith(f"/board/{rows}.svg")
+            same_page(visitor)
+            and rows > shown
+            and driver.find_element(By.ID, "board").get_attribute("src").endswith(f"/board/{rows}.svg")
         )
 
-    WebDriverWait(driver, 30, poll_frequency=0.2).until(moved_on)
+    visitor.wait_until(timeout=30, poll=0.2, condition=moved_on)
     rows = driver.find_elements(By.CSS_SELECTOR, "table.moves tbody tr")
     assert (
         rows[-1].find_elements(By.TAG_NAME, "td")[1].text
         == f"{(len(rows) - 1) % 2} {('tim', 'tom')[(len(rows) - 1) % 2]}"
     )
-    WebDriverWait(driver, 60, poll_frequency=0.3).until(
-        lambda d: d.find_element(By.CSS_SELECTOR, "#viewer h2").text == "Replay"
+    visitor.wait_until(
+        timeout=60,
+        poll=0.3,
+        condition=lambda d: d.find_element(By.CSS_SELECTOR, "#viewer h2").text == "Replay",
     )
     assert visitor.console_errors() == []

@@ -153,6 +153,7 @@ def test_the_ladder_shows_the_api_ladder_and_pages(visitor: Visitor, site: Site)
     visitor.visit("/games/nim/ladder?variant=standard")
     rows = visitor.driver.find_elements(By.CSS_SELECTOR, "table.ladder tbody tr")
     shown = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")] for row in rows]
+
     def shown_number(value: float) -> str:  # the page's `num` filter: integers bare, else 2 decimals
         return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 

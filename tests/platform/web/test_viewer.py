@@ -15,7 +15,7 @@ import requests
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 from tests.platform.web.conftest import Site, Visitor
 
@@ -38,8 +38,11 @@ def assert_shows(visitor: Visitor, n: int, total: int) -> None:
     driver = visitor.driver
     board = driver.find_element(By.ID, "board")
     assert board.get_attribute("src").endswith(f"/board/{n}.svg")
-    WebDriverWait(driver, 10).until(
-        lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", board)
+    visitor.wait_until(
+        timeout=10,
+        condition=lambda d: d.execute_script(
+            "return arguments[0].complete && arguments[0].naturalWidth > 0", board
+        ),
     )
     assert driver.find_element(By.CSS_SELECTOR, "[data-slider]").get_attribute("value") == str(n)
     assert driver.find_element(By.CSS_SELECTOR, "[data-position-label]").text == str(n)
@@ -83,7 +86,7 @@ def test_the_viewer_preloads_the_next_frames(visitor: Visitor, site: Site) -> No
     visitor.visit(f"/matches/{replay['match_id']}")
     script = "return performance.getEntriesByType('resource').map(e => e.name)"
     wanted = {site.url(f"/matches/{replay['match_id']}/board/{n}.svg") for n in range(4)}
-    WebDriverWait(visitor.driver, 10).until(lambda d: wanted <= set(d.execute_script(script)))
+    visitor.wait_until(timeout=10, condition=lambda d: wanted <= set(d.execute_script(script)))
 
 
 def test_without_board_drawings_the_moves_still_step(
@@ -149,9 +152,12 @@ def test_play_slider_and_move_list_move_the_board(visitor: Visitor, site: Site) 
     Select(driver.find_element(By.CSS_SELECTOR, "[data-speed]")).select_by_value("100")
     click(visitor, "play")
     assert driver.find_element(By.CSS_SELECTOR, '[data-go="play"]').get_attribute("aria-label") == "pause"
-    WebDriverWait(driver, 30).until(lambda _: position(visitor) == total)
-    WebDriverWait(driver, 5).until(
-        lambda d: d.find_element(By.CSS_SELECTOR, '[data-go="play"]').get_attribute("aria-label") == "play"
+    visitor.wait_until(timeout=30, condition=lambda _: position(visitor) == total)
+    visitor.wait_until(
+        timeout=5,
+        condition=lambda d: (
+            d.find_element(By.CSS_SELECTOR, '[data-go="play"]').get_attribute("aria-label") == "play"
+        ),
     )
     assert_shows(visitor, total, total)
 
