@@ -22,12 +22,16 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 _LEGAL = b'"legal_moves":['
+_PING = b'"type":"ping"'
 _DECODER = json.JSONDecoder()
 
 
 def first_legal_answer(body: bytes) -> bytes:
     """The answer to a request: ``{"move": <its first legal move>}`` for a move request (the
-    referee writes ``legal_moves`` last), ``{"ok":true}`` for a notice."""
+    referee writes ``legal_moves`` last), ``{"pong": <nonce>}`` for the platform's ping (sent when the
+    bot is registered, a few dozen bytes, decoded whole), ``{"ok":true}`` for a notice."""
+    if _PING in body[:64]:
+        return json.dumps({"pong": json.loads(body)["nonce"]}).encode()
     at = body.rfind(_LEGAL)
     if at < 0:
         return b'{"ok":true}'
