@@ -522,9 +522,7 @@ class MatchmakingSchema(Schema):
     made_last_minute = fields.Integer()
     resting = fields.List(
         fields.String(),
-        metadata={
-            "description": "bots left out after 3 forfeits in a row, until their owner changes them"
-        },
+        metadata={"description": "bots left out after 3 forfeits in a row, until their owner changes them"},
     )
     cancelled = fields.List(
         fields.String(), metadata={"description": "DELETE only: the queued matches it cancelled"}
