@@ -46,7 +46,7 @@ from redis.exceptions import RedisError
 from arena import pairing, skill
 from arena.errors import InvalidRequest, merge_errors
 from arena.periodic import Periodic
-from arena.records import MatchRecord, MatchStatus, now_iso
+from arena.records import MatchOrigin, MatchRecord, MatchStatus, now_iso
 from arena.runtime import Runtime
 from referee.game import SetupError
 from referee.match import MatchSpec, TimeControl
@@ -303,7 +303,13 @@ def _make_matches(runtime: Runtime, game_id: str, variant: str, now: float) -> l
         spec = shared.reseated(pod, _new_seed())
         names = tuple(bots[bot].name for bot in spec.bots)
         record = MatchRecord.new(
-            "m-" + secrets.token_hex(8), game_id, spec.variant, spec.bots, names, rated=True
+            "m-" + secrets.token_hex(8),
+            game_id,
+            spec.variant,
+            spec.bots,
+            names,
+            rated=True,
+            origin=MatchOrigin.MATCHMAKING,
         )
         matches.append((record, spec))
     if not matches or not store.add_matchmaking_matches(game_id, variant, config, matches, now):
