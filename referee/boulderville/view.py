@@ -272,14 +272,17 @@ class Observer:
                 for index, person in enumerate(table.people):
                     if person.id == touched:
                         townspeople[index] = _townsperson(person, Standing(table), self.memo)
+                        break  # ids are unique
         elif kind in ("place", "clear"):
             space = move["space"]
             if space in TOWN_HALL:
                 self.townspeople = None
                 return
+            standing: Standing | None = None
             for index, person in enumerate(table.people):
                 if person.space == space:
-                    townspeople[index] = _townsperson(person, Standing(table), self.memo)
+                    standing = standing or Standing(table)
+                    townspeople[index] = _townsperson(person, standing, self.memo)
 
 
     def _moved_scientists(self, table: Table, move: Move, seat: int, decisions_only: bool) -> None:

@@ -44,6 +44,11 @@ Key = tuple[Any, ...]
 COLOURS = EDITION.colours
 SEAT_COLOURS = {seats: EDITION.seat_colours(seats) for seats in EDITION.seat_counts}
 OWNERS = {seats: EDITION.owners(seats) for seats in EDITION.seat_counts}
+OWN_COLOURS = {
+    seats: tuple(tuple(c for c, owner in enumerate(owners) if owner == seat) for seat in range(seats))
+    for seats, owners in OWNERS.items()
+}
+"""Per seat count and seat, the colours that seat alone holds (for the tie-break)."""
 COLOUR_NAMES = {
     seats: tuple([COLOURS[c] for c in colours] for colours in seat_colours)
     for seats, seat_colours in SEAT_COLOURS.items()
@@ -74,14 +79,20 @@ class VulkanState(State):
         self.owners = OWNERS[seats]
         self.loses_on_empty_isolation = VARIANTS[variant].team
         layout = Layout.of(start.cells)
-        where = {cell: i for i, cell in enumerate(start.cells)}
-        order = [where[cell] for cell in layout.coords]
+        if layout.cells == start.cells:  # already in layout order (every dealt game): no reordering
+            values, spaces, loads = list(start.values), list(start.spaces), [list(p) for p in start.loads]
+        else:
+            where = {cell: i for i, cell in enumerate(start.cells)}
+            order = [where[cell] for cell in layout.coords]
+            values = [start.values[i] for i in order]
+            spaces = [start.spaces[i] for i in order]
+            loads = [list(start.loads[i]) for i in order]
         self.board = Board(
             layout=layout,
-            values=[start.values[i] for i in order],
-            spaces=[start.spaces[i] for i in order],
+            values=values,
+            spaces=spaces,
             present=[True] * len(layout),
-            loads=[list(start.loads[i]) for i in order],
+            loads=loads,
             volcano=None if start.volcano is None else layout.index[start.volcano],
         )
         self.supply = [list(row) for row in start.supply]
@@ -466,7 +477,7 @@ class VulkanState(State):
         The shared fourth colour of the 3-seat game belongs to nobody and is not counted.
         """
         on_table = self._on_table
-        return sum(on_table[colour] for colour, owner in enumerate(self.owners) if owner == seat)
+        return sum([on_table[colour] for colour in OWN_COLOURS[self.seats][seat]])
 
     def can_fly(self, seat: int) -> bool:
         """Whether ``seat`` could make a flight now: it has a load and some forest tile has room."""
