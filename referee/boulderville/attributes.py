@@ -72,11 +72,15 @@ def aura(table: Table, person: Person) -> tuple[int, int]:
 
 
 def _ongoing(table: Table, effect: str, target: str | None = None) -> int:
-    return sum(
-        o.amount
-        for o in table.ongoing
-        if o.effect == effect and o.last_turn >= table.turn and (target is None or o.target == target)
-    )
+    """The amounts of the lasting cards of ``effect`` (on ``target``, if given) still working.
+
+    A plain loop: phases 4 to 6 ask this for every townsperson, mostly of an empty list."""
+    total = 0
+    turn = table.turn
+    for o in table.ongoing:
+        if o.effect == effect and o.last_turn >= turn and (target is None or o.target == target):
+            total += o.amount
+    return total
 
 
 def belief(table: Table, person: Person) -> int:
