@@ -51,10 +51,15 @@ class Rng:
         if n <= 0:
             raise ValueError("below() needs a positive bound")
         limit = _MASK - (_MASK + 1) % n
-        while True:
-            value = self.next_u64()
-            if value <= limit:
-                return value % n
+        state = self.state
+        while True:  # next_u64 written out: the engines draw often enough for the call to count
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z <= limit:
+                self.state = state
+                return z % n
 
     def randint(self, low: int, high: int) -> int:
         """A uniform integer in ``[low, high]``, both ends included (a die: ``randint(1, 6)``)."""

@@ -18,9 +18,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from referee.catan_volcano import building
+from referee.catan_volcano import move_table as table
 from referee.catan_volcano.board import GENERIC_HARBOUR_INDEX
-from referee.catan_volcano.edition import EDITION, NOTHING
+from referee.catan_volcano.edition import EDITION, GOLD, NOTHING
 from referee.catan_volcano.geometry import HEX_COUNT, HEX_NODES, NODE_COUNT, NODE_HEXES
+from referee.game import Move
 
 if TYPE_CHECKING:
     from referee.catan_volcano.state import CatanState
@@ -35,6 +37,23 @@ _SEATS_IN: tuple[tuple[int, ...], ...] = tuple(
 
 Payout = tuple[int, int, tuple[tuple[int, int], ...]]
 """One producing hex on a number: (hex, resource or gold, ((seat, cards), ...) per building)."""
+
+Share = tuple[int, str, tuple[tuple[int, int], ...], int]
+"""What a roll owes of one resource: (resource, its name, ((seat, cards), ...) in seat order, total)."""
+
+
+class Plan:
+    """What a roll of one number pays with the robber on one hex, before the bank's limits: per
+    resource the seats owed and how much (:data:`Share`), the gold owed per seat, and the gains as
+    the production event shows them when the bank can pay everything (shared by those events:
+    recorded events are never changed)."""
+
+    __slots__ = ("shares", "gold", "gains")
+
+    def __init__(self, shares: tuple[Share, ...], gold: tuple[int, ...], gains: list[dict[str, int]]) -> None:
+        self.shares = shares
+        self.gold = gold
+        self.gains = gains
 
 
 class Derived:
@@ -51,7 +70,9 @@ class Derived:
         "_rate_views",
         "_hex_seats",
         "_payouts",
+        "_plans",
         "_robber_targets",
+        "_robber_moves",
         "_buildings",
         "_roads",
     )
@@ -67,9 +88,26 @@ class Derived:
         self._rate_views: list[dict[str, int] | None] = [None] * seats
         self._hex_seats: tuple[int, ...] | None = None
         self._payouts: dict[int, tuple[Payout, ...]] = {}
+        self._plans: dict[tuple[int, int], Plan] = {}
         self._robber_targets: dict[tuple[int, int, int], list[tuple[int, int | None]]] = {}
+        self._robber_moves: dict[tuple[int, int, int], list[Move]] = {}
         self._buildings: list[dict[str, Any]] | None = None
         self._roads: list[dict[str, Any]] | None = None
+
+    def keep_buildings(self, older: Derived) -> None:
+        """Share ``older``'s answers that depend on the buildings alone (the same buildings as
+        these: the caller checked): city spots, trade rates, who is on each hex, what each number
+        pays, the robber's targets and the buildings as JSON. Road and settlement spots depend on
+        the roads too and are worked out again."""
+        self._city_spots = older._city_spots
+        self._rates = older._rates
+        self._rate_views = older._rate_views
+        self._hex_seats = older._hex_seats
+        self._payouts = older._payouts
+        self._plans = older._plans
+        self._robber_targets = older._robber_targets
+        self._robber_moves = older._robber_moves
+        self._buildings = older._buildings
 
     def matches(self, state: CatanState) -> bool:
         return (
@@ -151,6 +189,16 @@ class Derived:
             self._robber_targets[key] = targets
         return targets
 
+    def robber_moves(self, robber: int, thief: int, has_cards: int) -> list[Move]:
+        """:meth:`robber_targets` as ``move_robber`` moves (a new list of the shared move objects)."""
+        key = (robber, thief, has_cards)
+        found = self._robber_moves.get(key)
+        if found is None:
+            shared = table.ROBBER
+            targets = self.robber_targets(robber, thief, has_cards)
+            found = self._robber_moves[key] = [shared[target] for target in targets]
+        return list(found)
+
     def payouts(self, state: CatanState, number: int) -> tuple[Payout, ...]:
         """The hexes on ``number`` that produce, each with what its buildings are owed, in hex then
         corner order (the robber is not considered here: it moves without the pieces moving)."""
@@ -166,6 +214,42 @@ class Derived:
                 for hex_id in state.tables.hexes_by_number[number]
                 if production[hex_id] != NOTHING
             )
+        return found
+
+    def plan(self, state: CatanState, number: int, robber: int) -> Plan:
+        """What a roll of ``number`` owes with the robber on ``robber`` (see :class:`Plan`), kept."""
+        if robber not in state.tables.hexes_by_number[number]:
+            robber = -1  # the robber is on no hex of this number: the same plan wherever it is
+        found = self._plans.get((number, robber))
+        if found is None:
+            n = state.seats
+            owed = [[0] * n for _ in range(5)]
+            gold = [0] * n
+            for hex_id, resource, paid in self.payouts(state, number):
+                if hex_id == robber or not paid:
+                    continue
+                if resource == GOLD:
+                    for owner, cards in paid:
+                        gold[owner] += cards
+                else:
+                    row = owed[resource]
+                    for owner, cards in paid:
+                        row[owner] += cards
+            shares = tuple(
+                (
+                    resource,
+                    RESOURCES[resource],
+                    tuple((seat, cards) for seat, cards in enumerate(row) if cards),
+                    sum(row),
+                )
+                for resource, row in enumerate(owed)
+                if any(row)
+            )
+            gains: list[dict[str, int]] = [{} for _ in range(n)]
+            for _, name, takers, _ in shares:
+                for seat, cards in takers:
+                    gains[seat][name] = cards
+            found = self._plans[(number, robber)] = Plan(shares, tuple(gold), gains)
         return found
 
     # -- the pieces as JSON ------------------------------------------------------------------
@@ -204,8 +288,14 @@ def rates(state: CatanState, seat: int) -> list[int]:
 
 
 def derived(state: CatanState) -> Derived:
-    """The state's :class:`Derived`, made anew when a piece moved since the last one."""
+    """The state's :class:`Derived`, made anew when a piece moved since the last one.
+
+    When only roads moved (the most common change: a road is built far more often than anything
+    else), what depends on the buildings alone is carried over (:meth:`Derived.keep_buildings`)."""
     known = state.placed
     if known is None or not known.matches(state):
-        known = state.placed = Derived(state.node_owner, state.node_level, state.edge_owner, state.seats)
+        fresh = Derived(state.node_owner, state.node_level, state.edge_owner, state.seats)
+        if known is not None and known.owner == fresh.owner and known.level == fresh.level:
+            fresh.keep_buildings(known)
+        known = state.placed = fresh
     return known

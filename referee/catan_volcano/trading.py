@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from referee.catan_volcano import flow
+from referee.catan_volcano import move_table as table
 from referee.catan_volcano.derived import derived
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.events import record
@@ -31,8 +32,9 @@ def maritime_moves(state: CatanState, seat: int) -> list[Move]:
     if max(hand) < EDITION.resource_harbour_rate:
         return []
     rate = derived(state).rates(state, seat)
+    maritime = table.MARITIME
     return [
-        {"type": "maritime_trade", "give": RESOURCES[give], "get": RESOURCES[get]}
+        maritime[give][get]
         for give in range(5)
         if hand[give] >= rate[give]
         for get in range(5)

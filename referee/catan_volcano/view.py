@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from referee.catan_volcano import awards, geometry
 from referee.catan_volcano.board import BoardTables, Layout
 from referee.catan_volcano.derived import Derived, derived
-from referee.catan_volcano.edition import DEV_CARDS, EDITION
+from referee.catan_volcano.edition import DEV_CARDS, EDITION, VICTORY_POINT
 from referee.catan_volcano.events import visible
 from referee.catan_volcano.geometry import HEX_NODES, corner_node
 
@@ -146,7 +146,7 @@ class PlayerViews:
     new whenever a view in it changed, and shared (read-only) when none did.
     """
 
-    __slots__ = ("views", "played", "pieces", "lengths", "awards")
+    __slots__ = ("views", "played", "pieces", "lengths", "awards", "counts")
 
     def __init__(self) -> None:
         self.views: list[dict[str, Any]] = []
@@ -154,13 +154,16 @@ class PlayerViews:
         self.pieces: list[list[int]] = []
         self.lengths: list[int] = []
         self.awards = (-1, -1)
+        self.counts: list[int] = []
+        """Each seat's resource cards, then each seat's development cards, as the views show them."""
 
     def current(self, state: CatanState) -> list[dict[str, Any]]:
         if (
             state.played != self.played
             or state.pieces != self.pieces
             or state.road_length != self.lengths
-            or (state.longest_road, state.largest_army) != self.awards
+            or state.longest_road != self.awards[0]
+            or state.largest_army != self.awards[1]
             or len(self.views) != state.seats
         ):
             self.views = players_view(state)
@@ -168,22 +171,24 @@ class PlayerViews:
             self.pieces = [list(row) for row in state.pieces]
             self.lengths = list(state.road_length)
             self.awards = (state.longest_road, state.largest_army)
+            self.counts = [*map(sum, state.hands), *map(sum, state.devs)]
             return self.views
-        views, fresh = self.views, None
-        hands, devs = state.hands, state.devs
-        for seat, shown in enumerate(views):
-            resource_cards, development_cards = sum(hands[seat]), sum(devs[seat])
+        counts = [*map(sum, state.hands), *map(sum, state.devs)]
+        if counts == self.counts:
+            return self.views
+        seats = state.seats
+        fresh = list(self.views)
+        for seat, shown in enumerate(fresh):
+            resource_cards, development_cards = counts[seat], counts[seats + seat]
             if shown["resource_cards"] != resource_cards or shown["development_cards"] != development_cards:
-                if fresh is None:
-                    fresh = list(views)
                 fresh[seat] = {
                     **shown,
                     "resource_cards": resource_cards,
                     "development_cards": development_cards,
                 }
-        if fresh is not None:
-            self.views = fresh
-        return self.views
+        self.views = fresh
+        self.counts = counts
+        return fresh
 
 
 def pending_view(state: CatanState) -> dict[str, Any]:
@@ -206,55 +211,51 @@ def pending_view(state: CatanState) -> dict[str, Any]:
 
 
 class EventViews:
-    """Where the secrets are in the event log, kept from one observation to the next.
+    """The event log as each seat sees it, kept from one observation to the next.
 
     Most events are the same for every seat; only those with a secret (a steal, a development card
-    bought) differ. So a seat's view is a copy of the log with those few replaced by what the seat
-    may see of them, and only their places are kept: events are never changed once recorded, the log
-    grows during a turn and loses its oldest turns when a turn ends
-    (:func:`referee.catan_volcano.events.forget_before`, which makes a new, shorter list), so each
-    event is looked at once. The events scanned are kept and checked by identity at both ends, so a
-    log changed in any other way (a position set up by hand, say) is scanned again from scratch.
+    bought) differ. Events are never changed once recorded, the log grows during a turn and loses
+    its oldest turns when a turn ends (:func:`referee.catan_volcano.events.forget_before`, which
+    makes a new, shorter list). So each seat's view is kept beside the events it was made from: the
+    events recorded since the seat's last observation are added (each looked at once, a secret one
+    replaced by what the seat may see of it), those forgotten are dropped, and the observation gets
+    a copy. The events kept are checked by identity at both ends, so a log changed in any other way
+    (a position set up by hand, say) is made again from scratch.
     """
 
-    __slots__ = ("source", "secrets", "seen")
+    __slots__ = ("logs",)
 
     def __init__(self) -> None:
-        self.source: list[dict[str, Any]] = []
-        self.secrets: list[int] = []
-        self.seen: dict[tuple[int, int], tuple[dict[str, Any], dict[str, Any]]] = {}
+        self.logs: dict[int, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+        """Per seat: (the events its view was made from, the view)."""
 
     def for_seat(self, events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
         """The log as ``seat`` sees it, a new list (an observation keeps what it showed)."""
-        source = self.source
-        if source and events and source[0] is not events[0]:
+        kept = self.logs.get(seat)
+        if kept is None:
+            kept = self.logs[seat] = ([], [])
+        source, shown = kept
+        count = len(source)
+        if count and events and source[0] is not events[0]:
             first = events[0]["turn"]
             drop = 0
-            while drop < len(source) and source[drop]["turn"] < first:
+            while drop < count and source[drop]["turn"] < first:
                 drop += 1
             del source[:drop]
-            self.secrets = [index - drop for index in self.secrets if index >= drop]
-        count = len(source)
+            del shown[:drop]
+            count -= drop
         if count and (
             count > len(events) or source[0] is not events[0] or source[-1] is not events[count - 1]
         ):
             source.clear()
-            self.secrets = []
+            shown.clear()
             count = 0
         if count < len(events):
-            self.secrets.extend(index for index in range(count, len(events)) if "secret" in events[index])
-            source.extend(events[count:])
-        shown = list(events)
-        for index in self.secrets:
-            event = events[index]
-            known = self.seen.get((id(event), seat))
-            if known is None:
-                if len(self.seen) > 256:
-                    self.seen.clear()
-                # the event is kept beside its view, so its id is not reused while the entry lives
-                known = self.seen[(id(event), seat)] = (event, visible(event, seat))
-            shown[index] = known[1]
-        return shown
+            for index in range(count, len(events)):
+                event = events[index]
+                source.append(event)
+                shown.append(visible(event, seat) if "secret" in event else event)
+        return shown.copy()
 
 
 _NOTHING_PENDING: dict[str, Any] = {}
@@ -289,6 +290,8 @@ def public_view(state: CatanState, pieces: Derived | None = None) -> dict[str, A
     phase = state.phase
     if pieces is None:
         pieces = derived(state)
+    wood, brick, sheep, wheat, ore = state.bank
+    dice = state.dice
     return {
         "seat": None,
         "seats": state.seats,
@@ -298,7 +301,7 @@ def public_view(state: CatanState, pieces: Derived | None = None) -> dict[str, A
         "robber": state.robber,
         "buildings": pieces.buildings(),
         "roads": pieces.roads(),
-        "bank": _resource_counts(state.bank),
+        "bank": {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore},
         "development_cards_left": sum(state.deck),
         "players": state.player_views.current(state),
         "you": None,
@@ -306,7 +309,7 @@ def public_view(state: CatanState, pieces: Derived | None = None) -> dict[str, A
         "turn_seat": state.turn_seat,
         "phase": phase,
         "to_move": None if phase == "over" else state.current,
-        "dice": _dice_view(state.dice),
+        "dice": None if dice is None else (_DICE.get(dice) or _dice_view(dice)),
         "development_card_played": state.dev_played,
         "offers_made": state.offers_made,
         "pending": _NOTHING_PENDING
@@ -331,12 +334,20 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
     pieces = derived(state)
     seen = public_view(state, pieces) if public is None else public.copy()
     devs = state.devs[seat]
+    mine = state.pieces[seat]
+    points = (_SETTLEMENTS - mine[1]) + 2 * (_CITIES - mine[2]) + devs[VICTORY_POINT]
+    if state.longest_road == seat:
+        points += _LONGEST_POINTS
+    if state.largest_army == seat:
+        points += _ARMY_POINTS
+    wood, brick, sheep, wheat, ore = state.hands[seat]
+    shared = _SHARED_COUNTS
     seen["seat"] = seat
     seen["you"] = {
-        "hand": _resource_counts(state.hands[seat]),
-        "development_cards": _SHARED_COUNTS.get(tuple(devs)) or _dev_counts(devs),
-        "bought_this_turn": _dev_counts(state.new_devs[seat]),
-        "points": awards.points(state, seat),
+        "hand": {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore},
+        "development_cards": shared.get(tuple(devs)) or _dev_counts(devs),
+        "bought_this_turn": shared.get(tuple(state.new_devs[seat])) or _dev_counts(state.new_devs[seat]),
+        "points": points,
         "trade_rates": pieces.rate_view(state, seat),
     }
     seen["events"] = state.event_views.for_seat(state.events, seat)
