@@ -29,12 +29,16 @@ from referee.catan_volcano import building, cards, flow, production, robber, tra
 from referee.catan_volcano import move_table as table
 from referee.catan_volcano.building import CITIES, ROADS, SETTLEMENTS
 from referee.catan_volcano.derived import derived
+from referee.catan_volcano.edition import EDITION
 from referee.game import Move
 
 if TYPE_CHECKING:
     from referee.catan_volcano.state import CatanState
 
 Key = tuple[Any, ...]
+
+_BEST_RATE = EDITION.resource_harbour_rate
+"""The fewest cards a bank trade takes: a hand with no more of any resource lists none."""
 
 
 @dataclass(frozen=True)
@@ -98,9 +102,9 @@ def main_moves(state: CatanState) -> list[Move]:
     hand, pieces = state.hands[seat], state.pieces[seat]
     wood, brick, sheep, wheat, ore = hand
     moves: list[Move] = [table.END_TURN]
-    can_road, can_city = wood and brick, wheat >= 2 and ore >= 3
-    if can_road or can_city:
-        placed = derived(state)
+    can_road, can_city, can_trade = wood and brick, wheat >= 2 and ore >= 3, max(hand) >= _BEST_RATE
+    placed = derived(state) if can_road or can_city or can_trade else None
+    if placed is not None:
         if can_road and pieces[ROADS]:
             road = table.ROAD
             moves.extend([road[edge] for edge in placed.road_spots(state, seat)])
@@ -111,11 +115,14 @@ def main_moves(state: CatanState) -> list[Move]:
         if can_city and pieces[CITIES]:
             city = table.CITY
             moves.extend([city[node] for node in placed.city_spots(state, seat)])
-    if sheep and wheat and ore and cards.can_buy(state, seat):
+    if sheep and wheat and ore and any(state.deck):
         moves.append(table.BUY_CARD)
-    moves.extend(cards.play_moves(state, seat))
-    moves.extend(trading.maritime_moves(state, seat))
-    moves.extend(trading.offer_moves(state, seat))
+    if not state.dev_played and any(state.devs[seat]):
+        moves.extend(cards.play_moves(state, seat))
+    if can_trade:
+        moves.extend(trading.maritime_moves(state, seat, placed))
+    if state.options["trades"]:
+        moves.extend(trading.offer_moves(state, seat))
     return moves
 
 

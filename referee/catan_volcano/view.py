@@ -64,7 +64,11 @@ def board_view(layout: Layout, tables: BoardTables, variable_lava: bool) -> dict
                 "gold": produce[h] == 5,
             }
         )
-    return {"hexes": hexes, "harbours": harbours, "volcanoes": volcanoes, **geometry.describe()}
+    return {"hexes": hexes, "harbours": harbours, "volcanoes": volcanoes, **_GEOMETRY}
+
+
+_GEOMETRY = geometry.describe()
+"""The static geometry as JSON, made once: every board's view shares its lists (read-only)."""
 
 
 _SHARED_COUNTS: dict[tuple[int, ...], dict[str, int]] = {}
@@ -109,44 +113,43 @@ def player_view(state: CatanState, seat: int) -> dict[str, Any]:
 
 def players_view(state: CatanState) -> list[dict[str, Any]]:
     """Every seat's :func:`player_view`, built in one pass (see :class:`PlayerViews`)."""
-    hands, devs, played, pieces = state.hands, state.devs, state.played, state.pieces
-    lengths, longest, largest = state.road_length, state.longest_road, state.largest_army
-    shared_played, shared_pieces = _SHARED_COUNTS, _SHARED_PIECES
-    views = []
-    for seat in range(state.seats):
-        mine = pieces[seat]
-        showing = (_SETTLEMENTS - mine[1]) + 2 * (_CITIES - mine[2])
-        if longest == seat:
-            showing += _LONGEST_POINTS
-        if largest == seat:
-            showing += _ARMY_POINTS
-        cards = tuple(played[seat])
-        views.append(
-            {
-                "seat": seat,
-                "resource_cards": sum(hands[seat]),
-                "development_cards": sum(devs[seat]),
-                "played": shared_played.get(cards) or _dev_counts(played[seat]),
-                "pieces_left": shared_pieces.get(tuple(mine)) or _pieces_left(mine),
-                "road_length": lengths[seat],
-                "longest_road": longest == seat,
-                "largest_army": largest == seat,
-                "points_showing": showing,
-            }
-        )
-    return views
+    return [_seat_view(state, seat) for seat in range(state.seats)]
+
+
+def _seat_view(state: CatanState, seat: int) -> dict[str, Any]:
+    """:func:`player_view`, written out with the shared per-kind counts."""
+    mine = state.pieces[seat]
+    longest, largest = state.longest_road == seat, state.largest_army == seat
+    showing = (_SETTLEMENTS - mine[1]) + 2 * (_CITIES - mine[2])
+    if longest:
+        showing += _LONGEST_POINTS
+    if largest:
+        showing += _ARMY_POINTS
+    played = state.played[seat]
+    return {
+        "seat": seat,
+        "resource_cards": sum(state.hands[seat]),
+        "development_cards": sum(state.devs[seat]),
+        "played": _SHARED_COUNTS.get(tuple(played)) or _dev_counts(played),
+        "pieces_left": _SHARED_PIECES.get(tuple(mine)) or _pieces_left(mine),
+        "road_length": state.road_length[seat],
+        "longest_road": longest,
+        "largest_army": largest,
+        "points_showing": showing,
+    }
 
 
 class PlayerViews:
     """The seats' public views (:func:`players_view`), kept from one position to the next.
 
-    Most moves change only card counts (a roll, a trade, a discard): the played cards, pieces, road
-    lengths and awards are compared whole with copies of what the views were built from, and while
-    they are the same only the seats whose card counts moved get a new view. The list handed out is
-    new whenever a view in it changed, and shared (read-only) when none did.
+    What each view is built from (cards in hand and development cards, played cards, pieces, road
+    lengths, awards) is kept as copies and compared whole with the state's lists; a seat whose facts
+    moved gets a new view, the others keep theirs. Most moves change only cards in hand (a roll, a
+    trade, a discard, most builds): then only the seats whose hand moved are looked at. The list
+    handed out is new whenever a view in it changed, and shared (read-only) when none did.
     """
 
-    __slots__ = ("views", "played", "pieces", "lengths", "awards", "counts")
+    __slots__ = ("views", "played", "pieces", "lengths", "awards", "hands", "devs")
 
     def __init__(self) -> None:
         self.views: list[dict[str, Any]] = []
@@ -154,40 +157,68 @@ class PlayerViews:
         self.pieces: list[list[int]] = []
         self.lengths: list[int] = []
         self.awards = (-1, -1)
-        self.counts: list[int] = []
-        """Each seat's resource cards, then each seat's development cards, as the views show them."""
+        self.hands: list[list[int]] = []
+        self.devs: list[list[int]] = []
 
     def current(self, state: CatanState) -> list[dict[str, Any]]:
-        if (
-            state.played != self.played
-            or state.pieces != self.pieces
-            or state.road_length != self.lengths
-            or state.longest_road != self.awards[0]
-            or state.largest_army != self.awards[1]
-            or len(self.views) != state.seats
-        ):
+        hands, devs, played, pieces = state.hands, state.devs, state.played, state.pieces
+        lengths = state.road_length
+        awards = (state.longest_road, state.largest_army)
+        views = self.views
+        if len(views) != state.seats:
             self.views = players_view(state)
-            self.played = [list(row) for row in state.played]
-            self.pieces = [list(row) for row in state.pieces]
-            self.lengths = list(state.road_length)
-            self.awards = (state.longest_road, state.largest_army)
-            self.counts = [*map(sum, state.hands), *map(sum, state.devs)]
+            self.hands = [list(row) for row in hands]
+            self.devs = [list(row) for row in devs]
+            self.played = [list(row) for row in played]
+            self.pieces = [list(row) for row in pieces]
+            self.lengths = list(lengths)
+            self.awards = awards
             return self.views
-        counts = [*map(sum, state.hands), *map(sum, state.devs)]
-        if counts == self.counts:
-            return self.views
-        seats = state.seats
-        fresh = list(self.views)
-        for seat, shown in enumerate(fresh):
-            resource_cards, development_cards = counts[seat], counts[seats + seat]
-            if shown["resource_cards"] != resource_cards or shown["development_cards"] != development_cards:
-                fresh[seat] = {
-                    **shown,
-                    "resource_cards": resource_cards,
-                    "development_cards": development_cards,
-                }
+        hands_same = hands == self.hands
+        if (
+            devs == self.devs
+            and played == self.played
+            and pieces == self.pieces
+            and lengths == self.lengths
+            and awards == self.awards
+        ):
+            if hands_same:
+                return views
+            kept = self.hands  # only cards in hand moved: only the count in a view can differ
+            fresh = None
+            for seat, hand in enumerate(hands):
+                if hand != kept[seat]:
+                    kept[seat] = list(hand)
+                    shown = views[seat]
+                    resource_cards = sum(hand)
+                    if shown["resource_cards"] != resource_cards:
+                        if fresh is None:
+                            fresh = list(views)
+                        fresh[seat] = {**shown, "resource_cards": resource_cards}
+            if fresh is None:
+                return views
+            self.views = fresh
+            return fresh
+        old_longest, old_largest = self.awards
+        fresh = list(views)
+        for seat in range(state.seats):
+            if (
+                hands[seat] != self.hands[seat]
+                or devs[seat] != self.devs[seat]
+                or played[seat] != self.played[seat]
+                or pieces[seat] != self.pieces[seat]
+                or lengths[seat] != self.lengths[seat]
+                or (awards[0] == seat) != (old_longest == seat)
+                or (awards[1] == seat) != (old_largest == seat)
+            ):
+                fresh[seat] = _seat_view(state, seat)
+                self.hands[seat] = list(hands[seat])
+                self.devs[seat] = list(devs[seat])
+                self.played[seat] = list(played[seat])
+                self.pieces[seat] = list(pieces[seat])
+        self.lengths = list(lengths)
+        self.awards = awards
         self.views = fresh
-        self.counts = counts
         return fresh
 
 
