@@ -20,6 +20,8 @@ T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+_LIMITS: dict[int, int] = {}
+"""Per bound ``n`` of :meth:`Rng.below`, the largest draw kept (the rest would bias ``% n``)."""
 
 
 def derive_seed(seed: int, *labels: object) -> int:
@@ -48,9 +50,13 @@ class Rng:
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)``, unbiased (rejection sampling)."""
-        if n <= 0:
-            raise ValueError("below() needs a positive bound")
-        limit = _MASK - (_MASK + 1) % n
+        limit = _LIMITS.get(n)
+        if limit is None:
+            if n <= 0:
+                raise ValueError("below() needs a positive bound")
+            if len(_LIMITS) > 4096:
+                _LIMITS.clear()
+            limit = _LIMITS[n] = _MASK - (_MASK + 1) % n
         state = self.state
         while True:  # next_u64 written out: the engines draw often enough for the call to count
             state = (state + _GOLDEN) & _MASK

@@ -30,11 +30,6 @@ if TYPE_CHECKING:
 RESOURCES = EDITION.resources
 LEVELS = {1: "settlement", 2: "city"}
 
-_SEATS_IN: tuple[tuple[int, ...], ...] = tuple(
-    tuple(seat for seat in range(8) if mask >> seat & 1) for mask in range(1 << 8)
-)
-"""The seats in a bit mask of seats, in seat order."""
-
 Payout = tuple[int, int, tuple[tuple[int, int], ...]]
 """One producing hex on a number: (hex, resource or gold, ((seat, cards), ...) per building)."""
 
@@ -71,7 +66,6 @@ class Derived:
         "_hex_seats",
         "_payouts",
         "_plans",
-        "_robber_targets",
         "_robber_moves",
         "_buildings",
         "_roads",
@@ -89,7 +83,6 @@ class Derived:
         self._hex_seats: tuple[int, ...] | None = None
         self._payouts: dict[int, tuple[Payout, ...]] = {}
         self._plans: dict[tuple[int, int], Plan] = {}
-        self._robber_targets: dict[tuple[int, int, int], list[tuple[int, int | None]]] = {}
         self._robber_moves: dict[tuple[int, int, int], list[Move]] = {}
         self._buildings: list[dict[str, Any]] | None = None
         self._roads: list[dict[str, Any]] | None = None
@@ -105,16 +98,31 @@ class Derived:
         self._hex_seats = older._hex_seats
         self._payouts = older._payouts
         self._plans = older._plans
-        self._robber_targets = older._robber_targets
         self._robber_moves = older._robber_moves
         self._buildings = older._buildings
 
-    def matches(self, state: CatanState) -> bool:
-        return (
-            state.node_owner == self.owner
-            and state.edge_owner == self.edges
-            and state.node_level == self.level
-        )
+    def keep_payouts(self, older: Derived, hexes_by_number: tuple[tuple[int, ...], ...]) -> None:
+        """Share ``older``'s payouts and plans of the numbers whose hexes have no corner where a
+        building changed (a new settlement or city touches three hexes at most, so most numbers
+        pay as before)."""
+        touched = {
+            hex_id
+            for node, (was, now, was_level, now_level) in enumerate(
+                zip(older.owner, self.owner, older.level, self.level, strict=True)
+            )
+            if was != now or was_level != now_level
+            for hex_id in NODE_HEXES[node]
+        }
+        kept = {
+            number
+            for number in older._payouts
+            if touched.isdisjoint(hexes_by_number[number])
+        }
+        for number in kept:
+            self._payouts[number] = older._payouts[number]
+        for key, plan in older._plans.items():
+            if key[0] in kept:
+                self._plans[key] = plan
 
     # -- where a seat may build --------------------------------------------------------------
 
@@ -169,34 +177,19 @@ class Derived:
             found = self._hex_seats = tuple(masks)
         return found
 
-    def robber_targets(self, robber: int, thief: int, has_cards: int) -> list[tuple[int, int | None]]:
-        """The (hex, victim) pairs a thief may choose, in hex then seat order: every hex but the
-        robber's, each with the other seats there holding a card (``has_cards``, a bit mask by
-        seat), or with no victim if none."""
-        key = (robber, thief, has_cards)
-        targets = self._robber_targets.get(key)
-        if targets is None:
-            targets = []
-            others = has_cards & ~(1 << thief)
-            for hex_id, seats in enumerate(self.hex_seats()):
-                if hex_id == robber:
-                    continue
-                victims = seats & others
-                if victims:
-                    targets.extend((hex_id, seat) for seat in _SEATS_IN[victims])
-                else:
-                    targets.append((hex_id, None))
-            self._robber_targets[key] = targets
-        return targets
-
     def robber_moves(self, robber: int, thief: int, has_cards: int) -> list[Move]:
-        """:meth:`robber_targets` as ``move_robber`` moves (a new list of the shared move objects)."""
+        """The ``move_robber`` moves a thief may choose, in hex then seat order: every hex but the
+        robber's, each with the other seats there holding a card (``has_cards``, a bit mask by
+        seat), or with no victim if none. A new list of the shared move objects."""
         key = (robber, thief, has_cards)
         found = self._robber_moves.get(key)
         if found is None:
-            shared = table.ROBBER
-            targets = self.robber_targets(robber, thief, has_cards)
-            found = self._robber_moves[key] = [shared[target] for target in targets]
+            others = has_cards & ~(1 << thief)
+            found = []
+            for hex_id, seats in enumerate(self.hex_seats()):
+                if hex_id != robber:
+                    found.extend(table.ROBBER_BY_VICTIMS[hex_id][seats & others])
+            self._robber_moves[key] = found
         return list(found)
 
     def payouts(self, state: CatanState, number: int) -> tuple[Payout, ...]:
@@ -293,9 +286,17 @@ def derived(state: CatanState) -> Derived:
     When only roads moved (the most common change: a road is built far more often than anything
     else), what depends on the buildings alone is carried over (:meth:`Derived.keep_buildings`)."""
     known = state.placed
-    if known is None or not known.matches(state):
+    if (
+        known is None
+        or state.node_owner != known.owner
+        or state.edge_owner != known.edges
+        or state.node_level != known.level
+    ):
         fresh = Derived(state.node_owner, state.node_level, state.edge_owner, state.seats)
-        if known is not None and known.owner == fresh.owner and known.level == fresh.level:
-            fresh.keep_buildings(known)
+        if known is not None:
+            if known.owner == fresh.owner and known.level == fresh.level:
+                fresh.keep_buildings(known)
+            else:
+                fresh.keep_payouts(known, state.tables.hexes_by_number)
         known = state.placed = fresh
     return known

@@ -44,3 +44,12 @@ ROBBER: dict[tuple[int, int | None], Move] = {
     for victim in (None, *range(8))
 }
 """``ROBBER[(hex, victim)]``, the victim a seat or None."""
+ROBBER_BY_VICTIMS: tuple[tuple[tuple[Move, ...], ...], ...] = tuple(
+    tuple(
+        tuple(ROBBER[(hex_id, seat)] for seat in range(8) if victims >> seat & 1) or (ROBBER[(hex_id, None)],)
+        for victims in range(1 << 8)
+    )
+    for hex_id in range(HEX_COUNT)
+)
+"""``ROBBER_BY_VICTIMS[hex][victims]``: the robber's moves to ``hex`` for a bit mask of the seats
+there that may be robbed (bit ``seat``), in seat order; with no victim if the mask is empty."""

@@ -33,16 +33,18 @@ def maritime_moves(state: CatanState, seat: int, placed: Derived | None = None) 
     hand, bank = state.hands[seat], state.bank
     if max(hand) < EDITION.resource_harbour_rate:
         return []
-    rate = (placed or derived(state)).rates(state, seat)
-    gives = 0
-    for give in range(5):
-        if hand[give] >= rate[give]:
-            gives |= 1 << give
+    wood, brick, sheep, wheat, ore = (placed or derived(state)).rates(state, seat)
+    gives = (
+        (hand[0] >= wood)
+        | (hand[1] >= brick) << 1
+        | (hand[2] >= sheep) << 2
+        | (hand[3] >= wheat) << 3
+        | (hand[4] >= ore) << 4
+    )
     if not gives:
         return []
     gets = (bank[0] > 0) | (bank[1] > 0) << 1 | (bank[2] > 0) << 2 | (bank[3] > 0) << 3 | (bank[4] > 0) << 4
-    listed = _MARITIME_LISTS[gives << 5 | gets]
-    return list(listed)
+    return list(_MARITIME_LISTS[gives << 5 | gets])
 
 
 def _maritime_list(gives: int, gets: int) -> tuple[Move, ...]:

@@ -314,17 +314,24 @@ def _resource_counts(values: list[int]) -> dict[str, int]:
     return {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore}
 
 
-def public_view(state: CatanState, pieces: Derived | None = None) -> dict[str, Any]:
+def public_view(
+    state: CatanState,
+    pieces: Derived | None = None,
+    seat: int | None = None,
+    you: dict[str, Any] | None = None,
+    events: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """Everything every seat sees alike, in the observation's key order; ``seat``, ``you`` and
-    ``events`` (whose secrets depend on the viewer) are left as None for :func:`observation`.
-    ``pieces`` is :func:`derived` of the state if the caller has it."""
+    ``events`` (whose secrets depend on the viewer) are None unless given (:func:`observation`
+    gives them, to make the whole in one go). ``pieces`` is :func:`derived` of the state if the
+    caller has it."""
     phase = state.phase
     if pieces is None:
         pieces = derived(state)
     wood, brick, sheep, wheat, ore = state.bank
     dice = state.dice
     return {
-        "seat": None,
+        "seat": seat,
         "seats": state.seats,
         "variant": state.variant,
         "options": state.options_view,
@@ -335,7 +342,7 @@ def public_view(state: CatanState, pieces: Derived | None = None) -> dict[str, A
         "bank": {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore},
         "development_cards_left": sum(state.deck),
         "players": state.player_views.current(state),
-        "you": None,
+        "you": you,
         "turn": state.turn,
         "turn_seat": state.turn_seat,
         "phase": phase,
@@ -346,7 +353,7 @@ def public_view(state: CatanState, pieces: Derived | None = None) -> dict[str, A
         "pending": _NOTHING_PENDING
         if state.offer is None and phase in _NO_PENDING_PHASES
         else pending_view(state),
-        "events": None,
+        "events": events,
     }
 
 
@@ -363,7 +370,6 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
     than copied: an observation is read-only (the runner sends bots a JSON copy).
     """
     pieces = derived(state)
-    seen = public_view(state, pieces) if public is None else public.copy()
     devs = state.devs[seat]
     mine = state.pieces[seat]
     points = (_SETTLEMENTS - mine[1]) + 2 * (_CITIES - mine[2]) + devs[VICTORY_POINT]
@@ -373,13 +379,18 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
         points += _ARMY_POINTS
     wood, brick, sheep, wheat, ore = state.hands[seat]
     shared = _SHARED_COUNTS
-    seen["seat"] = seat
-    seen["you"] = {
+    you = {
         "hand": {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore},
         "development_cards": shared.get(tuple(devs)) or _dev_counts(devs),
         "bought_this_turn": shared.get(tuple(state.new_devs[seat])) or _dev_counts(state.new_devs[seat]),
         "points": points,
         "trade_rates": pieces.rate_view(state, seat),
     }
-    seen["events"] = state.event_views.for_seat(state.events, seat)
+    events = state.event_views.for_seat(state.events, seat)
+    if public is None:
+        return public_view(state, pieces, seat, you, events)
+    seen = public.copy()
+    seen["seat"] = seat
+    seen["you"] = you
+    seen["events"] = events
     return seen
