@@ -21,7 +21,7 @@ from referee.catan_volcano import building
 from referee.catan_volcano import move_table as table
 from referee.catan_volcano.board import GENERIC_HARBOUR_INDEX
 from referee.catan_volcano.edition import EDITION, GOLD, NOTHING
-from referee.catan_volcano.geometry import HEX_COUNT, HEX_NODES, NODE_COUNT, NODE_HEXES
+from referee.catan_volcano.geometry import EDGE_COUNT, HEX_COUNT, HEX_NODES, NODE_COUNT, NODE_HEXES
 from referee.game import Move
 
 if TYPE_CHECKING:
@@ -261,10 +261,15 @@ class Derived:
     def roads(self) -> list[dict[str, Any]]:
         shown = self._roads
         if shown is None:
-            shown = self._roads = [
-                {"edge": edge, "seat": who} for edge, who in enumerate(self.edges) if who >= 0
-            ]
+            views = _ROAD_VIEWS
+            shown = self._roads = [views[who][edge] for edge, who in enumerate(self.edges) if who >= 0]
         return shown
+
+
+_ROAD_VIEWS: tuple[tuple[dict[str, Any], ...], ...] = tuple(
+    tuple({"edge": edge, "seat": seat} for edge in range(EDGE_COUNT)) for seat in range(8)
+)
+"""``_ROAD_VIEWS[seat][edge]``: a road as observations show it, made once and shared (read-only)."""
 
 
 def rates(state: CatanState, seat: int) -> list[int]:

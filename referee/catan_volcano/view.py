@@ -266,8 +266,8 @@ class EventViews:
         if kept is None:
             kept = self.logs[seat] = ([], [])
         source, shown = kept
-        count = len(source)
-        if count and events and source[0] is not events[0]:
+        count, total = len(source), len(events)
+        if count and total and source[0] is not events[0]:
             first = events[0]["turn"]
             drop = 0
             while drop < count and source[drop]["turn"] < first:
@@ -275,16 +275,14 @@ class EventViews:
             del source[:drop]
             del shown[:drop]
             count -= drop
-        if count and (
-            count > len(events) or source[0] is not events[0] or source[-1] is not events[count - 1]
-        ):
+        if count and (count > total or source[0] is not events[0] or source[-1] is not events[count - 1]):
             source.clear()
             shown.clear()
             count = 0
-        if count < len(events):
-            for index in range(count, len(events)):
-                event = events[index]
-                source.append(event)
+        if count < total:
+            new = events[count:]
+            source += new
+            for event in new:
                 shown.append(visible(event, seat) if "secret" in event else event)
         return shown.copy()
 
