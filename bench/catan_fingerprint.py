@@ -20,8 +20,10 @@ import argparse
 import hashlib
 import json
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
+import referee
 from referee.catan_volcano import GAME
 from referee.rng import Rng
 
@@ -96,7 +98,8 @@ def main() -> None:
         for variant, seats, trades, digest in pool.map(setting_digest, settings):
             print(f"{variant:<20} {seats} seats trades {'on ' if trades else 'off'}  {digest}")
             whole.update(digest.encode())
-    print(f"engine version {GAME.version}, {args.games} games per setting: {whole.hexdigest()}")
+    source = Path(referee.__file__).resolve().parent.parent
+    print(f"engine at {source}, version {GAME.version}, {args.games} games per setting: {whole.hexdigest()}")
 
 
 if __name__ == "__main__":
