@@ -5,8 +5,9 @@ script plays seeded random games of every variant, 3 and 4 seats, trades between
 and hashes, on every move, the legal moves and the observation of the seat to move (as JSON, key
 order included), every few moves the observations of all seats (in a changing order, since the
 engine shares parts between the observations of one position) and the state's JSON, and the moves
-of a copy of the state played a little way ahead (search bots do that). It prints one digest per
-setting and one for the whole: run it on two checkouts and compare.
+of a copy of the state and of a world drawn from the observation (search bots do both) played a
+little way ahead. It prints one digest per setting and one for the whole: run it on two checkouts
+and compare.
 
     python bench/catan_fingerprint.py [--games 120] [--jobs 2]
     PYTHONPATH=<a checkout of main> python bench/catan_fingerprint.py   # the same on main
@@ -24,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import referee
-from referee.catan_volcano import GAME
+from referee.catan_volcano import GAME, CatanState
+from referee.catan_volcano.determinize import InconsistentObservation, from_observation
 from referee.rng import Rng
 
 SEAT_COUNTS = (3, 4)
@@ -37,6 +39,26 @@ AHEAD = 40
 
 def _dump(value: Any) -> bytes:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _ahead(state: CatanState, picker: Rng) -> bytes:
+    """A few random moves ahead of ``state`` (a copy, or a world drawn from an observation, as the
+    search bot plays them), as bytes: each observation and legal list, then the state; an error
+    (a drawn world need not be consistent with every rule) ends it and is part of the result."""
+    seen = hashlib.blake2b(digest_size=16)
+    try:
+        for _ in range(AHEAD):
+            who = state.current_seat
+            if who is None:
+                break
+            seen.update(_dump(state.observation(who)))
+            legal = state.legal_moves()
+            seen.update(_dump(legal))
+            state.apply(picker.choice(legal))
+        seen.update(_dump(state.to_json()))
+    except Exception as error:  # the same error on both checkouts is the same game
+        seen.update(f"{type(error).__name__}: {error}".encode())
+    return seen.digest()
 
 
 def game_digest(variant: str, seats: int, trades: bool, seed: int) -> str:
@@ -57,14 +79,13 @@ def game_digest(variant: str, seats: int, trades: bool, seed: int) -> str:
                 digest.update(_dump(state.observation(other)))
             digest.update(_dump(state.to_json()))
         if moves % (EVERY * AHEAD) == 0:
-            ahead, picker = state.copy(), Rng(seed + moves)
-            for _ in range(AHEAD):
-                who = ahead.current_seat
-                if who is None:
-                    break
-                digest.update(_dump(ahead.observation(who)))
-                ahead.apply(picker.choice(ahead.legal_moves()))
-            digest.update(_dump(ahead.to_json()))
+            digest.update(_ahead(state.copy(), Rng(seed + moves)))
+            try:
+                world = from_observation(state.observation(seat), Rng(seed + moves))
+            except InconsistentObservation as refused:
+                digest.update(str(refused).encode())
+            else:
+                digest.update(_ahead(world, Rng(seed + moves + 1)))
         state.apply(chooser.choice(legal))
         moves += 1
     digest.update(_dump(state.to_json()))

@@ -115,9 +115,9 @@ def main_moves(state: CatanState) -> list[Move]:
         if can_city and pieces[CITIES]:
             city = table.CITY
             moves.extend([city[node] for node in placed.city_spots(state, seat)])
-    if sheep and wheat and ore and any(state.deck):
+    if sheep and wheat and ore and cards.can_buy(state, seat):
         moves.append(table.BUY_CARD)
-    if not state.dev_played and any(state.devs[seat]):
+    if not state.dev_played:
         moves.extend(cards.play_moves(state, seat))
     if can_trade:
         moves.extend(trading.maritime_moves(state, seat, placed))

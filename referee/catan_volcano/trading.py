@@ -43,7 +43,13 @@ def maritime_moves(state: CatanState, seat: int, placed: Derived | None = None) 
     )
     if not gives:
         return []
-    gets = (bank[0] > 0) | (bank[1] > 0) << 1 | (bank[2] > 0) << 2 | (bank[3] > 0) << 3 | (bank[4] > 0) << 4
+    gets = (
+        (bank[0] != 0)
+        | (bank[1] != 0) << 1
+        | (bank[2] != 0) << 2
+        | (bank[3] != 0) << 3
+        | (bank[4] != 0) << 4
+    )
     return list(_MARITIME_LISTS[gives << 5 | gets])
 
 

@@ -303,13 +303,8 @@ def _dice_view(dice: tuple[int, int] | None) -> list[int] | None:
 
 
 _WOOD, _BRICK, _SHEEP, _WHEAT, _ORE = RESOURCES
-
-
-def _resource_counts(values: list[int]) -> dict[str, int]:
-    """Per-resource counts as JSON, built directly: hands and the bank take too many values to be
-    worth keeping (the engine's lists always hold the five resources in this order)."""
-    wood, brick, sheep, wheat, ore = values
-    return {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore}
+"""The keys of per-resource counts (the bank, a hand), which are written out in place: they take too
+many values to be worth keeping, and the engine's lists always hold the five in this order."""
 
 
 def public_view(
