@@ -21,6 +21,7 @@ Catanatron is an optional, bench-only dependency (``pip install -e ".[bench]"``)
 script measures this engine alone and says so.
 
     python bench/bench_catan.py [--games 120] [--blocks 4] [--runs 3]
+    PYTHONPATH=<a checkout of main> python bench/bench_catan.py   # the engine of that checkout
 """
 
 from __future__ import annotations
@@ -34,9 +35,11 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
+from pathlib import Path
 
 import playout
 
+import referee
 from referee.catan_volcano import GAME
 from referee.catan_volcano.moves import MOVES, MoveKind
 from referee.rng import Rng
@@ -164,6 +167,7 @@ def main() -> None:
     per_block = max(1, args.games // args.blocks)
     runs: list[tuple[Tally, Tally, Tally]] = []
     print(f"random play, {SEATS} seats, variant {VARIANT}, trades between seats off, turn limit 1000")
+    print(f"engine: {engine_source()}, version {GAME.version}")
     print(f"load average at the start: {load()}")
     for run in range(args.runs):
         path, alone, rival = Tally("ours, referee path"), Tally("ours, engine alone"), Tally("catanatron")
@@ -199,6 +203,11 @@ def main() -> None:
     alone_ratios = [rate(r[1]) / rate(r[2]) for r in runs]
     print(f"ratio referee path / catanatron: {spread(ratios, 'x', 2)}   goal {GOAL:.0f}x")
     print(f"ratio engine alone / catanatron: {spread(alone_ratios, 'x', 2)}")
+
+
+def engine_source() -> str:
+    """Where the engine measured was imported from (``PYTHONPATH=<a checkout>`` measures that one)."""
+    return str(Path(referee.__file__).resolve().parent.parent)
 
 
 def load() -> str:

@@ -20,6 +20,8 @@ T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+_LIMITS: dict[int, int] = {}
+"""Per bound ``n`` of :meth:`Rng.below`, the largest draw kept (the rest would bias ``% n``)."""
 
 
 def derive_seed(seed: int, *labels: object) -> int:
@@ -48,13 +50,22 @@ class Rng:
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)``, unbiased (rejection sampling)."""
-        if n <= 0:
-            raise ValueError("below() needs a positive bound")
-        limit = _MASK - (_MASK + 1) % n
-        while True:
-            value = self.next_u64()
-            if value <= limit:
-                return value % n
+        limit = _LIMITS.get(n)
+        if limit is None:
+            if n <= 0:
+                raise ValueError("below() needs a positive bound")
+            if len(_LIMITS) > 4096:
+                _LIMITS.clear()
+            limit = _LIMITS[n] = _MASK - (_MASK + 1) % n
+        state = self.state
+        while True:  # next_u64 written out: the engines draw often enough for the call to count
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z <= limit:
+                self.state = state
+                return z % n
 
     def randint(self, low: int, high: int) -> int:
         """A uniform integer in ``[low, high]``, both ends included (a die: ``randint(1, 6)``)."""

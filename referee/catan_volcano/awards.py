@@ -82,9 +82,41 @@ def longest_trail(state: CatanState, seat: int) -> int:
             if not used & edge_bit:
                 walk(other, used | edge_bit, length + 1)
 
-    for start in adjacency:
+    for start in _trail_starts(adjacency, blocked):
         walk(start, 0, 0)
     return best
+
+
+def _trail_starts(adjacency: dict[int, list[tuple[int, int]]], blocked: set[int]) -> list[int]:
+    """Where a longest trail may be looked for from: per connected group of roads, its nodes of odd
+    degree and its blocked nodes, or any one node if it has neither.
+
+    Why that is enough: take a longest trail starting at a node neither blocked nor of odd degree.
+    Every road at that node is on the trail (else the trail could take that road first, passing
+    through the node); leaving it once and passing through it in pairs, the trail must end there:
+    it is closed. Then every road at each node it passes through is on it too (else, turned to
+    start at that node, it could take that road last), so it is its whole group of roads; and as it
+    passes through every node of the group but one, which is not blocked, the group has no blocked
+    node and, the trail being closed, no odd one. Walked from any one of its nodes, such a group
+    gives a trail over all its roads.
+    """
+    seen: set[int] = set()
+    starts: list[int] = []
+    for node in adjacency:
+        if node in seen:
+            continue
+        group = [node]
+        seen.add(node)
+        index = 0
+        while index < len(group):
+            for _, other in adjacency[group[index]]:
+                if other not in seen:
+                    seen.add(other)
+                    group.append(other)
+            index += 1
+        ends = [member for member in group if len(adjacency[member]) % 2 or member in blocked]
+        starts.extend(ends or group[:1])
+    return starts
 
 
 def update_longest_road(state: CatanState, seats: range | list[int] | tuple[int, ...]) -> None:

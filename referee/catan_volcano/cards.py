@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from referee.catan_volcano import awards, building, robber
+from referee.catan_volcano import move_table as table
 from referee.catan_volcano.building import ROADS
 from referee.catan_volcano.derived import derived
 from referee.catan_volcano.edition import (
@@ -69,13 +70,13 @@ def play_moves(state: CatanState, seat: int) -> list[Move]:
     devs, new = state.devs[seat], state.new_devs[seat]
     moves: list[Move] = []
     if devs[KNIGHT] > new[KNIGHT]:
-        moves.append({"type": "play_knight"})
+        moves.append(table.PLAY_KNIGHT)
     if (
         devs[ROAD_BUILDING] > new[ROAD_BUILDING]
         and state.pieces[seat][ROADS]
         and derived(state).road_spots(state, seat)
     ):
-        moves.append({"type": "play_road_building"})
+        moves.append(table.PLAY_ROAD_BUILDING)
     if devs[YEAR_OF_PLENTY] > new[YEAR_OF_PLENTY]:
         bank = state.bank
         moves.extend(
@@ -84,7 +85,7 @@ def play_moves(state: CatanState, seat: int) -> list[Move]:
             if bank[a] >= (2 if a == b else 1) and bank[b]
         )
     if devs[MONOPOLY] > new[MONOPOLY]:
-        moves.extend({"type": "play_monopoly", "resource": name} for name in RESOURCES)
+        moves.extend(table.MONOPOLY)
     return moves
 
 
@@ -113,7 +114,8 @@ def play_road_building(state: CatanState, key: Key) -> None:
 
 def road_building_moves(state: CatanState) -> list[Move]:
     seat = state.current
-    return [{"type": "place_road", "edge": edge} for edge in derived(state).road_spots(state, seat)]
+    free_road = table.FREE_ROAD
+    return [free_road[edge] for edge in derived(state).road_spots(state, seat)]
 
 
 def play_year_of_plenty(state: CatanState, key: Key) -> None:

@@ -18,9 +18,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from referee.catan_volcano import building
+from referee.catan_volcano import move_table as table
 from referee.catan_volcano.board import GENERIC_HARBOUR_INDEX
-from referee.catan_volcano.edition import EDITION, NOTHING
-from referee.catan_volcano.geometry import HEX_COUNT, HEX_NODES, NODE_COUNT, NODE_HEXES
+from referee.catan_volcano.edition import EDITION, GOLD, NOTHING
+from referee.catan_volcano.geometry import EDGE_COUNT, HEX_COUNT, HEX_NODES, NODE_COUNT, NODE_HEXES
+from referee.game import Move
 
 if TYPE_CHECKING:
     from referee.catan_volcano.state import CatanState
@@ -28,13 +30,25 @@ if TYPE_CHECKING:
 RESOURCES = EDITION.resources
 LEVELS = {1: "settlement", 2: "city"}
 
-_SEATS_IN: tuple[tuple[int, ...], ...] = tuple(
-    tuple(seat for seat in range(8) if mask >> seat & 1) for mask in range(1 << 8)
-)
-"""The seats in a bit mask of seats, in seat order."""
-
 Payout = tuple[int, int, tuple[tuple[int, int], ...]]
 """One producing hex on a number: (hex, resource or gold, ((seat, cards), ...) per building)."""
+
+Share = tuple[int, str, tuple[tuple[int, int], ...], int]
+"""What a roll owes of one resource: (resource, its name, ((seat, cards), ...) in seat order, total)."""
+
+
+class Plan:
+    """What a roll of one number pays with the robber on one hex, before the bank's limits: per
+    resource the seats owed and how much (:data:`Share`), the gold owed per seat, and the gains as
+    the production event shows them when the bank can pay everything (shared by those events:
+    recorded events are never changed)."""
+
+    __slots__ = ("shares", "gold", "gains")
+
+    def __init__(self, shares: tuple[Share, ...], gold: tuple[int, ...], gains: list[dict[str, int]]) -> None:
+        self.shares = shares
+        self.gold = gold
+        self.gains = gains
 
 
 class Derived:
@@ -51,7 +65,8 @@ class Derived:
         "_rate_views",
         "_hex_seats",
         "_payouts",
-        "_robber_targets",
+        "_plans",
+        "_robber_moves",
         "_buildings",
         "_roads",
     )
@@ -67,16 +82,47 @@ class Derived:
         self._rate_views: list[dict[str, int] | None] = [None] * seats
         self._hex_seats: tuple[int, ...] | None = None
         self._payouts: dict[int, tuple[Payout, ...]] = {}
-        self._robber_targets: dict[tuple[int, int, int], list[tuple[int, int | None]]] = {}
+        self._plans: dict[tuple[int, int], Plan] = {}
+        self._robber_moves: dict[tuple[int, int, int], list[Move]] = {}
         self._buildings: list[dict[str, Any]] | None = None
         self._roads: list[dict[str, Any]] | None = None
 
-    def matches(self, state: CatanState) -> bool:
-        return (
-            state.node_owner == self.owner
-            and state.edge_owner == self.edges
-            and state.node_level == self.level
-        )
+    def keep_buildings(self, older: Derived) -> None:
+        """Share ``older``'s answers that depend on the buildings alone (the same buildings as
+        these: the caller checked): city spots, trade rates, who is on each hex, what each number
+        pays, the robber's targets and the buildings as JSON. Road and settlement spots depend on
+        the roads too and are worked out again."""
+        self._city_spots = older._city_spots
+        self._rates = older._rates
+        self._rate_views = older._rate_views
+        self._hex_seats = older._hex_seats
+        self._payouts = older._payouts
+        self._plans = older._plans
+        self._robber_moves = older._robber_moves
+        self._buildings = older._buildings
+
+    def keep_payouts(self, older: Derived, hexes_by_number: tuple[tuple[int, ...], ...]) -> None:
+        """Share ``older``'s payouts and plans of the numbers whose hexes have no corner where a
+        building changed (a new settlement or city touches three hexes at most, so most numbers
+        pay as before)."""
+        touched = {
+            hex_id
+            for node, (was, now, was_level, now_level) in enumerate(
+                zip(older.owner, self.owner, older.level, self.level, strict=True)
+            )
+            if was != now or was_level != now_level
+            for hex_id in NODE_HEXES[node]
+        }
+        kept = {
+            number
+            for number in older._payouts
+            if touched.isdisjoint(hexes_by_number[number])
+        }
+        for number in kept:
+            self._payouts[number] = older._payouts[number]
+        for key, plan in older._plans.items():
+            if key[0] in kept:
+                self._plans[key] = plan
 
     # -- where a seat may build --------------------------------------------------------------
 
@@ -131,25 +177,20 @@ class Derived:
             found = self._hex_seats = tuple(masks)
         return found
 
-    def robber_targets(self, robber: int, thief: int, has_cards: int) -> list[tuple[int, int | None]]:
-        """The (hex, victim) pairs a thief may choose, in hex then seat order: every hex but the
+    def robber_moves(self, robber: int, thief: int, has_cards: int) -> list[Move]:
+        """The ``move_robber`` moves a thief may choose, in hex then seat order: every hex but the
         robber's, each with the other seats there holding a card (``has_cards``, a bit mask by
-        seat), or with no victim if none."""
+        seat), or with no victim if none. A new list of the shared move objects."""
         key = (robber, thief, has_cards)
-        targets = self._robber_targets.get(key)
-        if targets is None:
-            targets = []
+        found = self._robber_moves.get(key)
+        if found is None:
             others = has_cards & ~(1 << thief)
+            found = []
             for hex_id, seats in enumerate(self.hex_seats()):
-                if hex_id == robber:
-                    continue
-                victims = seats & others
-                if victims:
-                    targets.extend((hex_id, seat) for seat in _SEATS_IN[victims])
-                else:
-                    targets.append((hex_id, None))
-            self._robber_targets[key] = targets
-        return targets
+                if hex_id != robber:
+                    found.extend(table.ROBBER_BY_VICTIMS[hex_id][seats & others])
+            self._robber_moves[key] = found
+        return list(found)
 
     def payouts(self, state: CatanState, number: int) -> tuple[Payout, ...]:
         """The hexes on ``number`` that produce, each with what its buildings are owed, in hex then
@@ -168,6 +209,42 @@ class Derived:
             )
         return found
 
+    def plan(self, state: CatanState, number: int, robber: int) -> Plan:
+        """What a roll of ``number`` owes with the robber on ``robber`` (see :class:`Plan`), kept."""
+        if robber not in state.tables.hexes_by_number[number]:
+            robber = -1  # the robber is on no hex of this number: the same plan wherever it is
+        found = self._plans.get((number, robber))
+        if found is None:
+            n = state.seats
+            owed = [[0] * n for _ in range(5)]
+            gold = [0] * n
+            for hex_id, resource, paid in self.payouts(state, number):
+                if hex_id == robber or not paid:
+                    continue
+                if resource == GOLD:
+                    for owner, cards in paid:
+                        gold[owner] += cards
+                else:
+                    row = owed[resource]
+                    for owner, cards in paid:
+                        row[owner] += cards
+            shares = tuple(
+                (
+                    resource,
+                    RESOURCES[resource],
+                    tuple((seat, cards) for seat, cards in enumerate(row) if cards),
+                    sum(row),
+                )
+                for resource, row in enumerate(owed)
+                if any(row)
+            )
+            gains: list[dict[str, int]] = [{} for _ in range(n)]
+            for _, name, takers, _ in shares:
+                for seat, cards in takers:
+                    gains[seat][name] = cards
+            found = self._plans[(number, robber)] = Plan(shares, tuple(gold), gains)
+        return found
+
     # -- the pieces as JSON ------------------------------------------------------------------
 
     def buildings(self) -> list[dict[str, Any]]:
@@ -184,10 +261,15 @@ class Derived:
     def roads(self) -> list[dict[str, Any]]:
         shown = self._roads
         if shown is None:
-            shown = self._roads = [
-                {"edge": edge, "seat": who} for edge, who in enumerate(self.edges) if who >= 0
-            ]
+            views = _ROAD_VIEWS
+            shown = self._roads = [views[who][edge] for edge, who in enumerate(self.edges) if who >= 0]
         return shown
+
+
+_ROAD_VIEWS: tuple[tuple[dict[str, Any], ...], ...] = tuple(
+    tuple({"edge": edge, "seat": seat} for edge in range(EDGE_COUNT)) for seat in range(8)
+)
+"""``_ROAD_VIEWS[seat][edge]``: a road as observations show it, made once and shared (read-only)."""
 
 
 def rates(state: CatanState, seat: int) -> list[int]:
@@ -204,8 +286,22 @@ def rates(state: CatanState, seat: int) -> list[int]:
 
 
 def derived(state: CatanState) -> Derived:
-    """The state's :class:`Derived`, made anew when a piece moved since the last one."""
+    """The state's :class:`Derived`, made anew when a piece moved since the last one.
+
+    When only roads moved (the most common change: a road is built far more often than anything
+    else), what depends on the buildings alone is carried over (:meth:`Derived.keep_buildings`)."""
     known = state.placed
-    if known is None or not known.matches(state):
-        known = state.placed = Derived(state.node_owner, state.node_level, state.edge_owner, state.seats)
+    if (
+        known is None
+        or state.node_owner != known.owner
+        or state.edge_owner != known.edges
+        or state.node_level != known.level
+    ):
+        fresh = Derived(state.node_owner, state.node_level, state.edge_owner, state.seats)
+        if known is not None:
+            if known.owner == fresh.owner and known.level == fresh.level:
+                fresh.keep_buildings(known)
+            else:
+                fresh.keep_payouts(known, state.tables.hexes_by_number)
+        known = state.placed = fresh
     return known

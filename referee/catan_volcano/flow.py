@@ -22,13 +22,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from referee.catan_volcano import awards
-from referee.catan_volcano.edition import EDITION
+from referee.catan_volcano.edition import EDITION, VICTORY_POINT
 from referee.catan_volcano.events import forget_before, record
 from referee.catan_volcano.variants import CatanEnd
 from referee.game import Outcome, places_from_keys
 
 if TYPE_CHECKING:
     from referee.catan_volcano.state import CatanState
+
+_SETTLEMENTS = EDITION.pieces["settlements"]
+_CITIES = EDITION.pieces["cities"]
+_LONGEST_POINTS = EDITION.longest_road_points
+_ARMY_POINTS = EDITION.largest_army_points
+_TO_WIN = EDITION.points_to_win
 
 
 def next_owed(state: CatanState, owed: list[int]) -> int:
@@ -81,8 +87,16 @@ def resume(state: CatanState) -> None:
 
 def check_win(state: CatanState) -> None:
     """Ten points on one's own turn win: only the turn's seat is checked."""
+    if state.phase == "over":
+        return
     seat = state.turn_seat
-    if state.phase != "over" and awards.points(state, seat) >= EDITION.points_to_win:
+    pieces = state.pieces[seat]  # awards.points written out: this runs after every move
+    points = (_SETTLEMENTS - pieces[1]) + 2 * (_CITIES - pieces[2]) + state.devs[seat][VICTORY_POINT]
+    if state.longest_road == seat:
+        points += _LONGEST_POINTS
+    if state.largest_army == seat:
+        points += _ARMY_POINTS
+    if points >= _TO_WIN:
         finish(state, seat, CatanEnd.POINTS)
 
 

@@ -26,14 +26,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from referee.catan_volcano import building, cards, flow, production, robber, trading
+from referee.catan_volcano import move_table as table
 from referee.catan_volcano.building import CITIES, ROADS, SETTLEMENTS
 from referee.catan_volcano.derived import derived
+from referee.catan_volcano.edition import EDITION
 from referee.game import Move
 
 if TYPE_CHECKING:
     from referee.catan_volcano.state import CatanState
 
 Key = tuple[Any, ...]
+
+_BEST_RATE = EDITION.resource_harbour_rate
+"""The fewest cards a bank trade takes: a hand with no more of any resource lists none."""
 
 
 @dataclass(frozen=True)
@@ -88,7 +93,7 @@ def key_of(move: Any) -> Key | None:
 
 def roll_phase_moves(state: CatanState) -> list[Move]:
     """Before the roll: roll, or play a development card first."""
-    return [{"type": "roll"}, *cards.play_moves(state, state.current)]
+    return [table.ROLL, *cards.play_moves(state, state.current)]
 
 
 def main_moves(state: CatanState) -> list[Move]:
@@ -96,31 +101,37 @@ def main_moves(state: CatanState) -> list[Move]:
     seat = state.current
     hand, pieces = state.hands[seat], state.pieces[seat]
     wood, brick, sheep, wheat, ore = hand
-    moves: list[Move] = [{"type": "end_turn"}]
-    can_road, can_city = wood and brick, wheat >= 2 and ore >= 3
-    if can_road or can_city:
-        placed = derived(state)
+    moves: list[Move] = [table.END_TURN]
+    can_road, can_city, can_trade = wood and brick, wheat >= 2 and ore >= 3, max(hand) >= _BEST_RATE
+    placed = derived(state) if can_road or can_city or can_trade else None
+    if placed is not None:
         if can_road and pieces[ROADS]:
-            moves.extend({"type": "build_road", "edge": edge} for edge in placed.road_spots(state, seat))
+            road = table.ROAD
+            moves.extend([road[edge] for edge in placed.road_spots(state, seat)])
         if can_road and sheep and wheat and pieces[SETTLEMENTS]:
             spots = placed.settlement_spots(state, seat)
-            moves.extend({"type": "build_settlement", "node": node} for node in spots)
+            settlement = table.SETTLEMENT
+            moves.extend([settlement[node] for node in spots])
         if can_city and pieces[CITIES]:
-            moves.extend({"type": "build_city", "node": node} for node in placed.city_spots(state, seat))
+            city = table.CITY
+            moves.extend([city[node] for node in placed.city_spots(state, seat)])
     if sheep and wheat and ore and cards.can_buy(state, seat):
-        moves.append({"type": "buy_development_card"})
-    moves.extend(cards.play_moves(state, seat))
-    moves.extend(trading.maritime_moves(state, seat))
-    moves.extend(trading.offer_moves(state, seat))
+        moves.append(table.BUY_CARD)
+    if not state.dev_played:
+        moves.extend(cards.play_moves(state, seat))
+    if can_trade:
+        moves.extend(trading.maritime_moves(state, seat, placed))
+    if state.options["trades"]:
+        moves.extend(trading.offer_moves(state, seat))
     return moves
 
 
 PHASES: dict[str, Callable[[CatanState], list[Move]]] = {
     "place_settlement": lambda state: [
-        {"type": "place_settlement", "node": node} for node in building.setup_settlement_spots(state)
+        table.SETUP_SETTLEMENT[node] for node in building.setup_settlement_spots(state)
     ],
     "place_road": lambda state: [
-        {"type": "place_road", "edge": edge} for edge in building.setup_road_spots(state)
+        table.FREE_ROAD[edge] for edge in building.setup_road_spots(state)
     ],
     "roll": roll_phase_moves,
     "discard": robber.discard_moves,

@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from referee.catan_volcano import flow, robber, volcano
+from referee.catan_volcano import move_table as table
 from referee.catan_volcano.derived import derived
-from referee.catan_volcano.edition import EDITION, GOLD
+from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.events import record
 from referee.game import Move
 
@@ -45,44 +46,38 @@ def roll(state: CatanState, key: Key) -> None:
 
 def produce(state: CatanState, number: int) -> None:
     """Pay every building on the hexes carrying ``number``; count the gold owed."""
-    n = state.seats
-    owed = [[0] * 5 for _ in range(n)]
-    gold = [0] * n
-    robber = state.robber
-    wanted = [False] * 5
-    for hex_id, resource, paid in derived(state).payouts(state, number):
-        if hex_id == robber or not paid:
-            continue
-        if resource == GOLD:
-            for owner, cards in paid:
-                gold[owner] += cards
-        else:
-            wanted[resource] = True
-            for owner, cards in paid:
-                owed[owner][resource] += cards
+    plan = derived(state).plan(state, number, state.robber)
     bank, hands = state.bank, state.hands
-    gains: list[dict[str, int]] = [{} for _ in range(n)]
     short: list[str] = []
-    for resource in range(5):
-        if not wanted[resource]:
-            continue
-        takers = [seat for seat in range(n) if owed[seat][resource]]
-        total = sum(owed[seat][resource] for seat in takers)
+    gains: list[dict[str, int]] | None = None
+    for resource, name, takers, total in plan.shares:
         if total > bank[resource]:
-            short.append(RESOURCES[resource])
+            short.append(name)
+            if gains is None:
+                gains = [dict(shown) for shown in plan.gains]  # the plan's are shared: copied
             single_takes_rest = state.option("bank_shortage") == "single_takes_rest"
-            if not (single_takes_rest and len(takers) == 1 and bank[resource]):
-                continue
-            owed[takers[0]][resource] = bank[resource]
-        for seat in takers:
-            amount = owed[seat][resource]
-            bank[resource] -= amount
-            hands[seat][resource] += amount
-            gains[seat][RESOURCES[resource]] = amount
-    state.gold_owed = gold
+            if single_takes_rest and len(takers) == 1 and bank[resource]:
+                seat = takers[0][0]  # the one seat owed it takes what is left
+                gains[seat][name] = bank[resource]
+                hands[seat][resource] += bank[resource]
+                bank[resource] = 0
+            else:
+                for seat, _ in takers:
+                    del gains[seat][name]  # paid to no one
+            continue
+        bank[resource] -= total
+        for seat, cards in takers:
+            hands[seat][resource] += cards
+    state.gold_owed = list(plan.gold)
     record(
         state,
-        {"type": "production", "number": number, "gains": gains, "bank_short": short, "gold": list(gold)},
+        {
+            "type": "production",
+            "number": number,
+            "gains": plan.gains if gains is None else gains,
+            "bank_short": short,
+            "gold": list(plan.gold),
+        },
     )
 
 
@@ -103,7 +98,7 @@ def next_gold(state: CatanState) -> None:
 
 def gold_moves(state: CatanState) -> list[Move]:
     bank = state.bank
-    return [{"type": "choose_gold", "resource": RESOURCES[r]} for r in range(5) if bank[r]]
+    return [table.GOLD[r] for r in range(5) if bank[r]]
 
 
 def choose_gold(state: CatanState, key: Key) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from referee.catan_volcano import flow
+from referee.catan_volcano import move_table as table
 from referee.catan_volcano.derived import derived
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.events import record
@@ -44,7 +45,7 @@ def next_discard(state: CatanState) -> None:
 
 def discard_moves(state: CatanState) -> list[Move]:
     hand = state.hands[state.current]
-    return [{"type": "discard", "resource": RESOURCES[r]} for r in range(5) if hand[r]]
+    return [table.DISCARD[r] for r in range(5) if hand[r]]
 
 
 def discard(state: CatanState, key: Key) -> None:
@@ -70,8 +71,7 @@ def robber_moves(state: CatanState) -> list[Move]:
     for seat, hand in enumerate(state.hands):
         if any(hand):
             has_cards |= 1 << seat
-    targets = derived(state).robber_targets(state.robber, state.current, has_cards)
-    return [{"type": "move_robber", "hex": hex_id, "victim": victim} for hex_id, victim in targets]
+    return derived(state).robber_moves(state.robber, state.current, has_cards)
 
 
 def move_robber(state: CatanState, key: Key) -> None:

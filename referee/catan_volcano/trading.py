@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from referee.catan_volcano import flow
-from referee.catan_volcano.derived import derived
+from referee.catan_volcano import move_table as table
+from referee.catan_volcano.derived import Derived, derived
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.events import record
 from referee.game import Move
@@ -26,18 +27,48 @@ RESOURCE_INDEX = {name: index for index, name in enumerate(RESOURCES)}
 OFFER_FIELDS = ("to", "give", "give_count", "get", "get_count")
 
 
-def maritime_moves(state: CatanState, seat: int) -> list[Move]:
+def maritime_moves(state: CatanState, seat: int, placed: Derived | None = None) -> list[Move]:
+    """Every bank trade the seat can pay for and the bank can give (``placed``: :func:`derived` of
+    the state, if the caller has it)."""
     hand, bank = state.hands[seat], state.bank
     if max(hand) < EDITION.resource_harbour_rate:
         return []
-    rate = derived(state).rates(state, seat)
-    return [
-        {"type": "maritime_trade", "give": RESOURCES[give], "get": RESOURCES[get]}
+    wood, brick, sheep, wheat, ore = (placed or derived(state)).rates(state, seat)
+    gives = (
+        (hand[0] >= wood)
+        | (hand[1] >= brick) << 1
+        | (hand[2] >= sheep) << 2
+        | (hand[3] >= wheat) << 3
+        | (hand[4] >= ore) << 4
+    )
+    if not gives:
+        return []
+    gets = (
+        (bank[0] != 0)
+        | (bank[1] != 0) << 1
+        | (bank[2] != 0) << 2
+        | (bank[3] != 0) << 3
+        | (bank[4] != 0) << 4
+    )
+    return list(_MARITIME_LISTS[gives << 5 | gets])
+
+
+def _maritime_list(gives: int, gets: int) -> tuple[Move, ...]:
+    maritime = table.MARITIME
+    return tuple(
+        maritime[give][get]
         for give in range(5)
-        if hand[give] >= rate[give]
+        if gives >> give & 1
         for get in range(5)
-        if get != give and bank[get]
-    ]
+        if get != give and gets >> get & 1
+    )
+
+
+_MARITIME_LISTS: tuple[tuple[Move, ...], ...] = tuple(
+    _maritime_list(key >> 5, key & 31) for key in range(1 << 10)
+)
+"""The bank trades for each set of resources the seat can give (high five bits) and the bank can
+give (low five), in the order the rules list them: give, then get, in resource order."""
 
 
 def maritime_trade(state: CatanState, key: Key) -> None:

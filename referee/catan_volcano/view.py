@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from referee.catan_volcano import awards, geometry
 from referee.catan_volcano.board import BoardTables, Layout
 from referee.catan_volcano.derived import Derived, derived
-from referee.catan_volcano.edition import DEV_CARDS, EDITION
+from referee.catan_volcano.edition import DEV_CARDS, EDITION, VICTORY_POINT
 from referee.catan_volcano.events import visible
 from referee.catan_volcano.geometry import HEX_NODES, corner_node
 
@@ -64,7 +64,11 @@ def board_view(layout: Layout, tables: BoardTables, variable_lava: bool) -> dict
                 "gold": produce[h] == 5,
             }
         )
-    return {"hexes": hexes, "harbours": harbours, "volcanoes": volcanoes, **geometry.describe()}
+    return {"hexes": hexes, "harbours": harbours, "volcanoes": volcanoes, **_GEOMETRY}
+
+
+_GEOMETRY = geometry.describe()
+"""The static geometry as JSON, made once: every board's view shares its lists (read-only)."""
 
 
 _SHARED_COUNTS: dict[tuple[int, ...], dict[str, int]] = {}
@@ -109,44 +113,43 @@ def player_view(state: CatanState, seat: int) -> dict[str, Any]:
 
 def players_view(state: CatanState) -> list[dict[str, Any]]:
     """Every seat's :func:`player_view`, built in one pass (see :class:`PlayerViews`)."""
-    hands, devs, played, pieces = state.hands, state.devs, state.played, state.pieces
-    lengths, longest, largest = state.road_length, state.longest_road, state.largest_army
-    shared_played, shared_pieces = _SHARED_COUNTS, _SHARED_PIECES
-    views = []
-    for seat in range(state.seats):
-        mine = pieces[seat]
-        showing = (_SETTLEMENTS - mine[1]) + 2 * (_CITIES - mine[2])
-        if longest == seat:
-            showing += _LONGEST_POINTS
-        if largest == seat:
-            showing += _ARMY_POINTS
-        cards = tuple(played[seat])
-        views.append(
-            {
-                "seat": seat,
-                "resource_cards": sum(hands[seat]),
-                "development_cards": sum(devs[seat]),
-                "played": shared_played.get(cards) or _dev_counts(played[seat]),
-                "pieces_left": shared_pieces.get(tuple(mine)) or _pieces_left(mine),
-                "road_length": lengths[seat],
-                "longest_road": longest == seat,
-                "largest_army": largest == seat,
-                "points_showing": showing,
-            }
-        )
-    return views
+    return [_seat_view(state, seat) for seat in range(state.seats)]
+
+
+def _seat_view(state: CatanState, seat: int) -> dict[str, Any]:
+    """:func:`player_view`, written out with the shared per-kind counts."""
+    mine = state.pieces[seat]
+    longest, largest = state.longest_road == seat, state.largest_army == seat
+    showing = (_SETTLEMENTS - mine[1]) + 2 * (_CITIES - mine[2])
+    if longest:
+        showing += _LONGEST_POINTS
+    if largest:
+        showing += _ARMY_POINTS
+    played = state.played[seat]
+    return {
+        "seat": seat,
+        "resource_cards": sum(state.hands[seat]),
+        "development_cards": sum(state.devs[seat]),
+        "played": _SHARED_COUNTS.get(tuple(played)) or _dev_counts(played),
+        "pieces_left": _SHARED_PIECES.get(tuple(mine)) or _pieces_left(mine),
+        "road_length": state.road_length[seat],
+        "longest_road": longest,
+        "largest_army": largest,
+        "points_showing": showing,
+    }
 
 
 class PlayerViews:
     """The seats' public views (:func:`players_view`), kept from one position to the next.
 
-    Most moves change only card counts (a roll, a trade, a discard): the played cards, pieces, road
-    lengths and awards are compared whole with copies of what the views were built from, and while
-    they are the same only the seats whose card counts moved get a new view. The list handed out is
-    new whenever a view in it changed, and shared (read-only) when none did.
+    What each view is built from (cards in hand and development cards, played cards, pieces, road
+    lengths, awards) is kept as copies and compared whole with the state's lists; a seat whose facts
+    moved gets a new view, the others keep theirs. Most moves change only cards in hand (a roll, a
+    trade, a discard, most builds): then only the seats whose hand moved are looked at. The list
+    handed out is new whenever a view in it changed, and shared (read-only) when none did.
     """
 
-    __slots__ = ("views", "played", "pieces", "lengths", "awards")
+    __slots__ = ("views", "played", "pieces", "lengths", "awards", "hands", "devs")
 
     def __init__(self) -> None:
         self.views: list[dict[str, Any]] = []
@@ -154,36 +157,69 @@ class PlayerViews:
         self.pieces: list[list[int]] = []
         self.lengths: list[int] = []
         self.awards = (-1, -1)
+        self.hands: list[list[int]] = []
+        self.devs: list[list[int]] = []
 
     def current(self, state: CatanState) -> list[dict[str, Any]]:
-        if (
-            state.played != self.played
-            or state.pieces != self.pieces
-            or state.road_length != self.lengths
-            or (state.longest_road, state.largest_army) != self.awards
-            or len(self.views) != state.seats
-        ):
+        hands, devs, played, pieces = state.hands, state.devs, state.played, state.pieces
+        lengths = state.road_length
+        awards = (state.longest_road, state.largest_army)
+        views = self.views
+        if len(views) != state.seats:
             self.views = players_view(state)
-            self.played = [list(row) for row in state.played]
-            self.pieces = [list(row) for row in state.pieces]
-            self.lengths = list(state.road_length)
-            self.awards = (state.longest_road, state.largest_army)
+            self.hands = [list(row) for row in hands]
+            self.devs = [list(row) for row in devs]
+            self.played = [list(row) for row in played]
+            self.pieces = [list(row) for row in pieces]
+            self.lengths = list(lengths)
+            self.awards = awards
             return self.views
-        views, fresh = self.views, None
-        hands, devs = state.hands, state.devs
-        for seat, shown in enumerate(views):
-            resource_cards, development_cards = sum(hands[seat]), sum(devs[seat])
-            if shown["resource_cards"] != resource_cards or shown["development_cards"] != development_cards:
-                if fresh is None:
-                    fresh = list(views)
-                fresh[seat] = {
-                    **shown,
-                    "resource_cards": resource_cards,
-                    "development_cards": development_cards,
-                }
-        if fresh is not None:
+        hands_same = hands == self.hands
+        if (
+            devs == self.devs
+            and played == self.played
+            and pieces == self.pieces
+            and lengths == self.lengths
+            and awards == self.awards
+        ):
+            if hands_same:
+                return views
+            kept = self.hands  # only cards in hand moved: only the count in a view can differ
+            fresh = None
+            for seat, hand in enumerate(hands):
+                if hand != kept[seat]:
+                    kept[seat] = list(hand)
+                    shown = views[seat]
+                    resource_cards = sum(hand)
+                    if shown["resource_cards"] != resource_cards:
+                        if fresh is None:
+                            fresh = list(views)
+                        fresh[seat] = {**shown, "resource_cards": resource_cards}
+            if fresh is None:
+                return views
             self.views = fresh
-        return self.views
+            return fresh
+        old_longest, old_largest = self.awards
+        fresh = list(views)
+        for seat in range(state.seats):
+            if (
+                hands[seat] != self.hands[seat]
+                or devs[seat] != self.devs[seat]
+                or played[seat] != self.played[seat]
+                or pieces[seat] != self.pieces[seat]
+                or lengths[seat] != self.lengths[seat]
+                or (awards[0] == seat) != (old_longest == seat)
+                or (awards[1] == seat) != (old_largest == seat)
+            ):
+                fresh[seat] = _seat_view(state, seat)
+                self.hands[seat] = list(hands[seat])
+                self.devs[seat] = list(devs[seat])
+                self.played[seat] = list(played[seat])
+                self.pieces[seat] = list(pieces[seat])
+        self.lengths = list(lengths)
+        self.awards = awards
+        self.views = fresh
+        return fresh
 
 
 def pending_view(state: CatanState) -> dict[str, Any]:
@@ -206,55 +242,49 @@ def pending_view(state: CatanState) -> dict[str, Any]:
 
 
 class EventViews:
-    """Where the secrets are in the event log, kept from one observation to the next.
+    """The event log as each seat sees it, kept from one observation to the next.
 
     Most events are the same for every seat; only those with a secret (a steal, a development card
-    bought) differ. So a seat's view is a copy of the log with those few replaced by what the seat
-    may see of them, and only their places are kept: events are never changed once recorded, the log
-    grows during a turn and loses its oldest turns when a turn ends
-    (:func:`referee.catan_volcano.events.forget_before`, which makes a new, shorter list), so each
-    event is looked at once. The events scanned are kept and checked by identity at both ends, so a
-    log changed in any other way (a position set up by hand, say) is scanned again from scratch.
+    bought) differ. Events are never changed once recorded, the log grows during a turn and loses
+    its oldest turns when a turn ends (:func:`referee.catan_volcano.events.forget_before`, which
+    makes a new, shorter list). So each seat's view is kept beside the events it was made from: the
+    events recorded since the seat's last observation are added (each looked at once, a secret one
+    replaced by what the seat may see of it), those forgotten are dropped, and the observation gets
+    a copy. The events kept are checked by identity at both ends, so a log changed in any other way
+    (a position set up by hand, say) is made again from scratch.
     """
 
-    __slots__ = ("source", "secrets", "seen")
+    __slots__ = ("logs",)
 
     def __init__(self) -> None:
-        self.source: list[dict[str, Any]] = []
-        self.secrets: list[int] = []
-        self.seen: dict[tuple[int, int], tuple[dict[str, Any], dict[str, Any]]] = {}
+        self.logs: dict[int, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+        """Per seat: (the events its view was made from, the view)."""
 
     def for_seat(self, events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
         """The log as ``seat`` sees it, a new list (an observation keeps what it showed)."""
-        source = self.source
-        if source and events and source[0] is not events[0]:
+        kept = self.logs.get(seat)
+        if kept is None:
+            kept = self.logs[seat] = ([], [])
+        source, shown = kept
+        count, total = len(source), len(events)
+        if count and total and source[0] is not events[0]:
             first = events[0]["turn"]
             drop = 0
-            while drop < len(source) and source[drop]["turn"] < first:
+            while drop < count and source[drop]["turn"] < first:
                 drop += 1
             del source[:drop]
-            self.secrets = [index - drop for index in self.secrets if index >= drop]
-        count = len(source)
-        if count and (
-            count > len(events) or source[0] is not events[0] or source[-1] is not events[count - 1]
-        ):
+            del shown[:drop]
+            count -= drop
+        if count and (count > total or source[0] is not events[0] or source[-1] is not events[count - 1]):
             source.clear()
-            self.secrets = []
+            shown.clear()
             count = 0
-        if count < len(events):
-            self.secrets.extend(index for index in range(count, len(events)) if "secret" in events[index])
-            source.extend(events[count:])
-        shown = list(events)
-        for index in self.secrets:
-            event = events[index]
-            known = self.seen.get((id(event), seat))
-            if known is None:
-                if len(self.seen) > 256:
-                    self.seen.clear()
-                # the event is kept beside its view, so its id is not reused while the entry lives
-                known = self.seen[(id(event), seat)] = (event, visible(event, seat))
-            shown[index] = known[1]
-        return shown
+        if count < total:
+            new = events[count:]
+            source += new
+            for event in new:
+                shown.append(visible(event, seat) if "secret" in event else event)
+        return shown.copy()
 
 
 _NOTHING_PENDING: dict[str, Any] = {}
@@ -273,24 +303,28 @@ def _dice_view(dice: tuple[int, int] | None) -> list[int] | None:
 
 
 _WOOD, _BRICK, _SHEEP, _WHEAT, _ORE = RESOURCES
+"""The keys of per-resource counts (the bank, a hand), which are written out in place: they take too
+many values to be worth keeping, and the engine's lists always hold the five in this order."""
 
 
-def _resource_counts(values: list[int]) -> dict[str, int]:
-    """Per-resource counts as JSON, built directly: hands and the bank take too many values to be
-    worth keeping (the engine's lists always hold the five resources in this order)."""
-    wood, brick, sheep, wheat, ore = values
-    return {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore}
-
-
-def public_view(state: CatanState, pieces: Derived | None = None) -> dict[str, Any]:
+def public_view(
+    state: CatanState,
+    pieces: Derived | None = None,
+    seat: int | None = None,
+    you: dict[str, Any] | None = None,
+    events: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """Everything every seat sees alike, in the observation's key order; ``seat``, ``you`` and
-    ``events`` (whose secrets depend on the viewer) are left as None for :func:`observation`.
-    ``pieces`` is :func:`derived` of the state if the caller has it."""
+    ``events`` (whose secrets depend on the viewer) are None unless given (:func:`observation`
+    gives them, to make the whole in one go). ``pieces`` is :func:`derived` of the state if the
+    caller has it."""
     phase = state.phase
     if pieces is None:
         pieces = derived(state)
+    wood, brick, sheep, wheat, ore = state.bank
+    dice = state.dice
     return {
-        "seat": None,
+        "seat": seat,
         "seats": state.seats,
         "variant": state.variant,
         "options": state.options_view,
@@ -298,21 +332,21 @@ def public_view(state: CatanState, pieces: Derived | None = None) -> dict[str, A
         "robber": state.robber,
         "buildings": pieces.buildings(),
         "roads": pieces.roads(),
-        "bank": _resource_counts(state.bank),
+        "bank": {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore},
         "development_cards_left": sum(state.deck),
         "players": state.player_views.current(state),
-        "you": None,
+        "you": you,
         "turn": state.turn,
         "turn_seat": state.turn_seat,
         "phase": phase,
         "to_move": None if phase == "over" else state.current,
-        "dice": _dice_view(state.dice),
+        "dice": None if dice is None else (_DICE.get(dice) or _dice_view(dice)),
         "development_card_played": state.dev_played,
         "offers_made": state.offers_made,
         "pending": _NOTHING_PENDING
         if state.offer is None and phase in _NO_PENDING_PHASES
         else pending_view(state),
-        "events": None,
+        "events": events,
     }
 
 
@@ -329,15 +363,27 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
     than copied: an observation is read-only (the runner sends bots a JSON copy).
     """
     pieces = derived(state)
-    seen = public_view(state, pieces) if public is None else public.copy()
     devs = state.devs[seat]
-    seen["seat"] = seat
-    seen["you"] = {
-        "hand": _resource_counts(state.hands[seat]),
-        "development_cards": _SHARED_COUNTS.get(tuple(devs)) or _dev_counts(devs),
-        "bought_this_turn": _dev_counts(state.new_devs[seat]),
-        "points": awards.points(state, seat),
+    mine = state.pieces[seat]
+    points = (_SETTLEMENTS - mine[1]) + 2 * (_CITIES - mine[2]) + devs[VICTORY_POINT]
+    if state.longest_road == seat:
+        points += _LONGEST_POINTS
+    if state.largest_army == seat:
+        points += _ARMY_POINTS
+    wood, brick, sheep, wheat, ore = state.hands[seat]
+    shared = _SHARED_COUNTS
+    you = {
+        "hand": {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore},
+        "development_cards": shared.get(tuple(devs)) or _dev_counts(devs),
+        "bought_this_turn": shared.get(tuple(state.new_devs[seat])) or _dev_counts(state.new_devs[seat]),
+        "points": points,
         "trade_rates": pieces.rate_view(state, seat),
     }
-    seen["events"] = state.event_views.for_seat(state.events, seat)
+    events = state.event_views.for_seat(state.events, seat)
+    if public is None:
+        return public_view(state, pieces, seat, you, events)
+    seen = public.copy()
+    seen["seat"] = seat
+    seen["you"] = you
+    seen["events"] = events
     return seen

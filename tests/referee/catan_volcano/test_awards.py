@@ -2,8 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from referee.catan_volcano import awards
-from referee.catan_volcano.geometry import edge_between
+from referee.catan_volcano.geometry import (
+    EDGE_COUNT,
+    EDGE_NODES,
+    HEX_NODES,
+    NODE_COUNT,
+    NODE_EDGES,
+    edge_between,
+)
 from tests.referee.catan_volcano.positions import (
     deal_card,
     events,
@@ -114,3 +126,73 @@ def test_three_knights_take_the_largest_army_and_only_more_take_it_away() -> Non
     deal_card(state, 1, "knight")
     state.apply({"type": "play_knight"})
     assert state.largest_army == 1
+
+
+def _longest_from_every_node(state: Any, seat: int) -> int:
+    """The longest trail by walking from every node of the seat's roads (what the engine may skip)."""
+    adjacency: dict[int, list[tuple[int, int]]] = {}
+    for edge, owner in enumerate(state.edge_owner):
+        if owner == seat:
+            a, b = EDGE_NODES[edge]
+            adjacency.setdefault(a, []).append((edge, b))
+            adjacency.setdefault(b, []).append((edge, a))
+    blocked = {node for node in adjacency if state.node_owner[node] not in (-1, seat)}
+
+    def walk(node: int, used: frozenset[int]) -> int:
+        if used and node in blocked:
+            return len(used)
+        return max([len(used)] + [walk(o, used | {e}) for e, o in adjacency[node] if e not in used])
+
+    return max((walk(node, frozenset()) for node in adjacency), default=0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    roads=st.lists(st.integers(0, EDGE_COUNT - 1), max_size=15, unique=True),
+    seeds=st.lists(st.integers(0, EDGE_COUNT - 1), max_size=6, unique=True),
+    grow=st.lists(st.integers(0, 2), min_size=15, max_size=15),
+    others=st.lists(st.integers(0, NODE_COUNT - 1), max_size=4, unique=True),
+    on_network=st.lists(st.integers(0, 40), max_size=3),
+)
+def test_longest_road_equals_a_walk_from_every_node(
+    roads: list[int], seeds: list[int], grow: list[int], others: list[int], on_network: list[int]
+) -> None:
+    """Walking only from odd or blocked nodes (one node per group without any) finds the same length
+    as walking from every node, on scattered roads and on connected networks with loops and
+    branches, other seats' buildings on them or not."""
+    state = table("base", 4)
+    for edge in roads:
+        state.edge_owner[edge] = 0
+    network = list(seeds)  # grown from a few edges along their neighbours: loops and branches
+    for step, choice in enumerate(grow):
+        if not network:
+            break
+        a, b = EDGE_NODES[network[step % len(network)]]
+        touching = [e for e in NODE_EDGES[a] + NODE_EDGES[b] if e not in network]
+        if touching:
+            network.append(touching[choice % len(touching)])
+    for edge in network:
+        state.edge_owner[edge] = 1
+    corners = sorted({node for edge in network for node in EDGE_NODES[edge]})
+    if corners:  # other seats' buildings on the network too, where they block it (on a loop, say)
+        others = others + [corners[pick % len(corners)] for pick in on_network]
+    for node in others:
+        state.node_owner[node] = 2
+        state.node_level[node] = 1
+    for seat in (0, 1):
+        assert awards.longest_trail(state, seat) == _longest_from_every_node(state, seat)
+
+
+def test_a_ring_through_another_seats_building_is_walked_from_that_building() -> None:
+    """Every node of a ring has two roads; with another seat's settlement on one, the only trail
+    over all six roads starts and ends at that settlement (it may not be passed through)."""
+    state = table("base", 4)
+    ring = HEX_NODES[0]
+    for a, b in zip(ring, ring[1:] + ring[:1], strict=True):
+        state.edge_owner[edge_between(a, b)] = 0
+    for blocked in ring:
+        state.node_owner[blocked] = 2
+        state.node_level[blocked] = 1
+        assert awards.longest_trail(state, 0) == _longest_from_every_node(state, 0) == 6
+        state.node_owner[blocked] = -1
+        state.node_level[blocked] = 0

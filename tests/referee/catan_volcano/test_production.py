@@ -98,6 +98,33 @@ def test_with_the_rulebooks_exception_two_seats_owed_a_short_resource_still_get_
     assert state.bank[1] == 2
 
 
+def _roll_six(state) -> dict:
+    """Seat 0 rolls a 6 (hills 6 is hex 4) at the start of its turn; the production event."""
+    start_turn(state, 0, "roll")
+    rig(state, 3, 3)
+    state.apply(ROLL)
+    return events(state, "production")[-1]
+
+
+def test_the_same_number_pays_again_after_a_short_bank_and_after_the_robber_leaves() -> None:
+    """What a number pays is worked out once per arrangement of the pieces and robber hex: a
+    shortage, the robber coming and going, and a city built in between all show on the next roll."""
+    state = _producing_table()
+    state.bank[1] = 2  # three bricks owed: paid to no one
+    assert _roll_six(state)["gains"] == [{}, {}, {}, {}]
+    state.bank[1] = 19
+    assert _roll_six(state)["gains"] == [{"brick": 1}, {"brick": 2}, {}, {}]
+    state.robber = 4
+    assert _roll_six(state)["gains"] == [{}, {}, {}, {}]
+    state.robber = 9
+    assert _roll_six(state)["gains"] == [{"brick": 1}, {"brick": 2}, {}, {}]
+    start_turn(state, 0, "main")
+    give(state, 0, wheat=2, ore=3)
+    state.apply({"type": "build_city", "node": 8})
+    assert _roll_six(state)["gains"] == [{"brick": 2}, {"brick": 2}, {}, {}]
+    assert hand(state, 0) == {"brick": 2}
+
+
 def test_a_seven_makes_big_hands_discard_half_rounded_down_one_card_at_a_time() -> None:
     state = _producing_table()
     give(state, 0, wood=5, ore=4)  # 9 cards: discards 4
