@@ -41,9 +41,15 @@ def wait_until(condition: Callable[[], Any], timeout: float, what: str) -> Any:
         time.sleep(0.05)
 
 
+class ServerProcess(str):
+    """A server's URL (a ``str``), with its process id beside it (``.pid``) to measure its CPU."""
+
+    pid: int
+
+
 @contextlib.contextmanager
-def redis_server() -> Iterator[str]:
-    """A redis-server of the benchmark's own (no persistence); yields its URL."""
+def redis_server() -> Iterator[ServerProcess]:
+    """A redis-server of the benchmark's own (no persistence); yields its URL (``.pid``: its process)."""
     if shutil.which("redis-server") is None:
         raise SystemExit("this benchmark needs redis-server (Debian package redis-server)")
     from redis import Redis
@@ -68,7 +74,8 @@ def redis_server() -> Iterator[str]:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        url = f"redis://127.0.0.1:{port}/0"
+        url = ServerProcess(f"redis://127.0.0.1:{port}/0")
+        url.pid = process.pid
 
         def answers() -> bool:
             try:
@@ -84,14 +91,8 @@ def redis_server() -> Iterator[str]:
             process.wait(15)
 
 
-class BotProcess(str):
-    """The bot's URL (a ``str``), with the process id beside it (``.pid``) to measure its CPU."""
-
-    pid: int
-
-
 @contextlib.contextmanager
-def bot_server(delay_ms: float = 0.0, kind: str = "sdk") -> Iterator[BotProcess]:
+def bot_server(delay_ms: float = 0.0, kind: str = "sdk") -> Iterator[ServerProcess]:
     """A bot answering every move with its first legal move after ``delay_ms``, on the bot SDK's
     keep-alive server under gevent in its own process (any number of connections); yields its URL.
     ``kind``: ``sdk`` (the SDK's app, decoding every request) or ``raw`` (see :mod:`bench.instant_bot`)."""
@@ -102,7 +103,7 @@ def bot_server(delay_ms: float = 0.0, kind: str = "sdk") -> Iterator[BotProcess]
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    url = BotProcess(f"http://127.0.0.1:{port}/")
+    url = ServerProcess(f"http://127.0.0.1:{port}/")
     url.pid = process.pid
     try:
         wait_until(lambda: _listening(port), 20, "the bot server to start")
