@@ -18,6 +18,9 @@ load (``--loads``, matches queued at once) it prints:
 - the CPU use of every process on the machine's cores: the worker, the bot, the Redis and this
   process (the API and the load generator), and their sum; where one nears 1.00 (a core) or the sum
   nears the cores (``os.cpu_count()``), that process or the machine, not the worker, is the limit;
+- ``waited``: the share of the time the worker was ready to run but waited for a core (Linux
+  schedstat): above a few hundredths, other processes on the machine, not the worker's own work,
+  hold its moves back;
 - the load average before the first load, after each round and at the end: other work on the
   machine takes cores from all of these.
 
@@ -72,6 +75,7 @@ def run_load(
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     cpu_before = {name: rig.cpu_seconds(pid) for name, pid in pids.items()}
+    waited_before = rig.run_queue_seconds(worker_pid)
     started = time.perf_counter()
     ids = []
     for index in range(load):
@@ -94,6 +98,7 @@ def run_load(
     records = rig.wait_until(ended, 900, f"{load} matches")
     elapsed = time.perf_counter() - started
     cpu = {name: rig.cpu_seconds(pid) - cpu_before[name] for name, pid in pids.items()}
+    waited = rig.run_queue_seconds(worker_pid) - waited_before
     done.set()
     sampler.join()
     moves = sum(record.moves for record in records)
@@ -101,6 +106,7 @@ def run_load(
         "moves_s": moves / elapsed,
         "cpu_ms_per_move": 1000.0 * cpu["worker"] / max(1, moves),
         **{f"{name}_cpu": seconds / elapsed for name, seconds in cpu.items()},
+        "waited": waited / elapsed,
         "mb_per_match": (peak[0] - idle_rss) / load / 1e6,
         "twice": sum(1 for record in records if record.attempts != 1 or record.status.value != "finished"),
     }
@@ -161,7 +167,7 @@ def main() -> None:
     print(
         f"{'load':>5} {'moves/s min/med/max':>24} {'linear':>7} {'CPU ms/move':>12} "
         f"{'CPU: worker':>11} {'bot':>5} {'redis':>5} {'api':>5} {'sum':>5} "
-        f"{'MB/match':>9} {'twice':>6}"
+        f"{'waited':>6} {'MB/match':>9} {'twice':>6}"
     )
     for load in loads:
         runs = results[load]
@@ -172,7 +178,7 @@ def main() -> None:
             f"{load:>5} {rig.spread(moves):>24} {linear:>7.2f} "
             f"{statistics.median(r['cpu_ms_per_move'] for r in runs):>12.3f} "
             f"{shares['worker']:>11.2f} {shares['bot']:>5.2f} {shares['redis']:>5.2f} {shares['api']:>5.2f} "
-            f"{sum(shares.values()):>5.2f} "
+            f"{sum(shares.values()):>5.2f} {statistics.median(r['waited'] for r in runs):>6.2f} "
             f"{statistics.median(r['mb_per_match'] for r in runs):>9.3f} {sum(r['twice'] for r in runs):>6}"
         )
     print(
