@@ -25,19 +25,18 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 _LEGAL = b'"legal_moves":['
+_PING = b'"type":"ping"'
 _DECODER = json.JSONDecoder()
 
 
 def first_legal_answer(body: bytes) -> bytes:
     """The answer to a request: ``{"move": <its first legal move>}`` for a move request (the
-    referee writes ``legal_moves`` last), ``{"pong": <its nonce>}`` for a ping (a few dozen bytes,
-    decoded in full), ``{"ok":true}`` for a notice."""
+    referee writes ``legal_moves`` last), ``{"pong": <nonce>}`` for the platform's ping (sent when the
+    bot is registered, a few dozen bytes, decoded whole), ``{"ok":true}`` for a notice."""
+    if _PING in body[:64]:
+        return json.dumps({"pong": json.loads(body)["nonce"]}).encode()
     at = body.rfind(_LEGAL)
     if at < 0:
-        if len(body) < 512:
-            request = json.loads(body)
-            if isinstance(request, dict) and request.get("type") == "ping":
-                return json.dumps({"pong": request.get("nonce")}, separators=(",", ":")).encode()
         return b'{"ok":true}'
     move, _ = _DECODER.raw_decode(body[at + len(_LEGAL) :].decode())
     return b'{"move":' + json.dumps(move, separators=(",", ":")).encode() + b"}"

@@ -18,7 +18,10 @@ and says where it listens when it starts.
 The helper answers ``start`` and ``end`` notices and the platform's ``ping`` (sent at
 registration, signed with the secret the author chose: :func:`new_secret` makes one), checks
 ``X-Arena-Signature`` on every request when given the secret (401 otherwise), and turns the
-function's return value into ``{"move": ...}``. For a bot that keeps state per match, pass
+function's return value into ``{"move": ...}``. ``secret`` may also be a list of secrets, any of which
+signs a request: while a bot changes secrets (``POST /api/v1/bots/<id>/secret``), start it with
+``secret=[new, old]`` so the ping of the new one and the matches still signed with the old one pass
+alike, then restart it with the new one alone. For a bot that keeps state per match, pass
 ``factory`` instead: it is called once per match and seat with the start (or first move) request
 and returns an object with a ``choose`` method (see :class:`bots.base.Bot`).
 
@@ -40,7 +43,7 @@ import socketserver
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
@@ -94,9 +97,27 @@ def _json(body: dict[str, Any], status: int = 200) -> Response:
     return Response(protocol.encode(body), status=status, mimetype="application/json")
 
 
-def answer(bots: MatchBots, secret: str | None, body: bytes, signature: str | None) -> Response:
-    """The whole protocol, for one request: signature, ping, notices, moves."""
-    if secret is not None and not signature_matches(secret, body, signature):
+Secrets = str | Sequence[str] | None
+"""One secret, several (any of them signs a request: a bot changing secrets), or None (no check)."""
+
+
+def _secret_list(secret: Secrets) -> tuple[str, ...] | None:
+    """The secrets as a tuple, None for no check; refuses an empty list (it would refuse everything)."""
+    if secret is None:
+        return None
+    found = (secret,) if isinstance(secret, str) else tuple(secret)
+    if not found or not all(isinstance(one, str) and one for one in found):
+        raise ValueError("secret: give a non-empty secret, a non-empty list of them, or None for no check")
+    return found
+
+
+def answer(bots: MatchBots, secret: Secrets, body: bytes, signature: str | None) -> Response:
+    """The whole protocol, for one request: signature (by the secret or any of the secrets), ping,
+    notices, moves."""
+    if isinstance(secret, str):
+        if not signature_matches(secret, body, signature):
+            return _json({"error": "bad or missing signature"}, 401)
+    elif secret is not None and not any(signature_matches(one, body, signature) for one in secret):
         return _json({"error": "bad or missing signature"}, 401)
     try:
         message = protocol.decode(body)
@@ -120,12 +141,14 @@ def create_bot_app(
     choose: Callable[[Request], dict[str, Any]] | None = None,
     *,
     factory: BotSource | None = None,
-    secret: str | None = None,
+    secret: Secrets = None,
     path: str = "/",
 ) -> Flask:
-    """A Flask app serving one bot at ``path``. Give ``choose`` or ``factory``, not both."""
+    """A Flask app serving one bot at ``path``. Give ``choose`` or ``factory``, not both; ``secret``
+    one secret or a list of them (see the module)."""
     if (choose is None) == (factory is None):
         raise ValueError("give either choose or factory")
+    secrets = _secret_list(secret)  # checked here, at start, not on the first request
     if factory is not None:
         source: BotSource = factory
     else:
@@ -137,7 +160,7 @@ def create_bot_app(
 
     @app.post(path)
     def play() -> Response:
-        return answer(bots, secret, request.get_data(), request.headers.get(SIGNATURE_HEADER))
+        return answer(bots, secrets, request.get_data(), request.headers.get(SIGNATURE_HEADER))
 
     return app
 
@@ -339,7 +362,7 @@ def run_bot(
     choose: Callable[[Request], dict[str, Any]] | None = None,
     *,
     factory: BotSource | None = None,
-    secret: str | None = None,
+    secret: Secrets = None,
     host: str = "127.0.0.1",
     port: int | None = None,
     path: str = "/",
@@ -358,7 +381,12 @@ def run_bot(
             "(another bot or server there? pass port= or set PORT)"
         ) from None
     server = make_bot_server(app, host, chosen)
-    signed = "requests must be signed with the given secret" if secret is not None else "no signature check"
+    if secret is None:
+        signed = "no signature check"
+    elif isinstance(secret, str) or len(secret) == 1:
+        signed = "requests must be signed with the given secret"
+    else:
+        signed = f"requests must be signed with one of the {len(secret)} given secrets"
     print(f"bot listening on http://{host}:{server.port}{path} ({signed}); Ctrl-C stops it", flush=True)
     try:
         server.serve_forever()

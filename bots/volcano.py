@@ -214,4 +214,3 @@ BOTS: dict[str, BotFactory] = {
 }
 """This module's bots; ``search`` is in :mod:`bots.volcano_search`, which builds on greedy here
 (:mod:`bots.registry` lists both modules)."""
-

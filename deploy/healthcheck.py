@@ -5,12 +5,20 @@
     python deploy/healthcheck.py worker [NODE]  the Celery worker NODE (default: this container's,
                                                 ``celery@<hostname>``) answers a ping sent through
                                                 the broker in REDIS_URL
+    python deploy/healthcheck.py beat SCHEDULE  Celery beat's schedule file SCHEDULE was written within
+                                                --max-age seconds (default 600)
 
 A running process is not a working worker: one that lost the broker, or whose consumer is stuck,
 takes no match. The ping is answered by the worker's consumer over the broker (Celery's remote
 control), so it fails in both cases, and also when the broker itself is down. It does not import
 the platform: a bare Celery client on the same broker is enough, and starts in a fraction of the
 time.
+
+Beat answers no ping; what shows it alive is its schedule file, which it writes when it starts and
+again at least every three minutes while it sends ticks (Celery's ``Scheduler.sync_every``, checked
+within the five minutes its loop may sleep): a file older than ten minutes means a beat that hangs
+or has stopped sending. Its ticks reach the workers through the broker like every match, so the
+workers' own check covers the rest of the way.
 
 The image has no curl; this file needs only Python and, for ``worker``, Celery.
 """
@@ -21,12 +29,14 @@ import argparse
 import os
 import socket
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Sequence
 from typing import Any
 
 DEFAULT_TIMEOUT_S = 5.0
+DEFAULT_SCHEDULE_AGE_S = 600.0
 
 Ping = Callable[[str, float], list[dict[str, Any]]]
 """Sends a ping to one node and returns the replies, as Celery's ``app.control.ping`` does."""
@@ -78,6 +88,31 @@ def celery_ping(broker_url: str) -> Ping:
     return ping
 
 
+def schedule_fresh(
+    path: str, max_age_s: float = DEFAULT_SCHEDULE_AGE_S, now: float | None = None
+) -> tuple[bool, str]:
+    """Whether beat wrote its schedule ``path`` within ``max_age_s`` seconds. The file may carry a
+    suffix the database module adds (``.db``, ``.dat``), so the newest file starting with ``path`` counts."""
+    folder, name = os.path.split(path)
+    try:
+        written = [
+            os.stat(os.path.join(folder or ".", entry)).st_mtime
+            for entry in os.listdir(folder or ".")
+            if entry.startswith(name)
+        ]
+    except OSError as error:
+        return False, f"cannot read {folder or '.'}: {error.strerror}"
+    if not written:
+        return False, f"no schedule file {path}*: beat has not started"
+    age = (time.time() if now is None else now) - max(written)
+    if age > max_age_s:
+        return (
+            False,
+            f"{path} last written {age:.0f} s ago (more than {max_age_s:g}): beat is stuck or stopped",
+        )
+    return True, f"{path} written {age:.0f} s ago"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="healthcheck.py", description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -90,6 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument(
         "node", nargs="?", default=None, help="the worker's node name (default celery@HOSTNAME)"
     )
+    beat = checks.add_parser("beat", help="Celery beat wrote its schedule file lately")
+    beat.add_argument("schedule", help="the file given to beat's --schedule")
+    beat.add_argument("--max-age", type=float, default=DEFAULT_SCHEDULE_AGE_S, help="seconds (default 600)")
     return parser
 
 
@@ -98,6 +136,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.check == "http":
         healthy, message = http_ok(args.url, args.timeout)
+    elif args.check == "beat":
+        healthy, message = schedule_fresh(args.schedule, args.max_age)
     else:
         broker_url = os.environ.get("REDIS_URL", "").strip()
         if not broker_url:

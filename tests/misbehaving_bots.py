@@ -15,7 +15,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from referee.protocol import SIGNATURE_HEADER, signature_matches
+from referee.protocol import SIGNATURE_HEADER, request_base, signature_matches
 
 SECRET = "test-secret"
 
@@ -110,3 +110,20 @@ def start_server() -> tuple[ThreadingHTTPServer, str]:
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def nim_move_request(move_ms: int) -> dict:
+    """A move request of a two-seat Nim match at its first turn (5 stones), as the referee sends it."""
+    message = request_base(
+        kind="move",
+        match_id="m1",
+        game="nim",
+        variant="standard",
+        seat=0,
+        seats=2,
+        turn=0,
+        time={"move_ms": move_ms, "bank_ms": 0},
+        observation={"stones": 5},
+    )
+    message["legal_moves"] = [{"take": 1}, {"take": 2}]
+    return message

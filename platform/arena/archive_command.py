@@ -71,4 +71,3 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     )
     archive.add_argument("--limit", type=_count, default=None, help="archive at most this many matches")
     archive.set_defaults(func=_archive)
-

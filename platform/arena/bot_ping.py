@@ -51,7 +51,7 @@ def reasons(result: PingResult, timeout_s: float) -> FieldErrors:
         )
     return field_error(
         "endpoint",
-        f'the bot\'s answer to the ping is not {{"pong": <the ping\'s nonce>}}: {detail} '
+        f"the bot's answer to the ping is not {{\"pong\": <the ping's nonce>}}: {detail} "
         "(see the ping in docs/protocol.md)",
     )
 

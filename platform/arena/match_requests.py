@@ -26,7 +26,7 @@ from arena.errors import (
     from_setup_error,
     merge_errors,
 )
-from arena.records import BotRecord, MatchRecord, MatchStatus
+from arena.records import BotRecord, MatchOrigin, MatchRecord, MatchStatus
 from arena.runtime import Runtime
 from referee.game import Game, SetupError
 from referee.match import MatchSpec, TimeControl
@@ -49,10 +49,14 @@ def authorize(runtime: Runtime, token: str | None, data: Mapping[str, Any]) -> d
 
     The organizer may request any match (rated unless it says ``rated: false``). A bot's owner may
     challenge: request an unrated match in which that bot holds a seat, with the bot's own token.
-    Returns the request with ``rated`` settled.
+    Returns the request with ``rated`` and ``origin`` settled.
     """
     if is_organizer(runtime, token):
-        return {**data, "rated": True if data.get("rated") is None else data["rated"]}
+        return {
+            **data,
+            "rated": True if data.get("rated") is None else data["rated"],
+            "origin": MatchOrigin.ORGANIZER,
+        }
     seated = runtime.store.get_bots(data["bots"])
     if token is None or not any(token_matches(token, bot.token_hash) for bot in seated.values()):
         raise Unauthorized(
@@ -64,7 +68,7 @@ def authorize(runtime: Runtime, token: str | None, data: Mapping[str, Any]) -> d
             "The request has invalid fields.",
             field_error("rated", "a challenge is unrated: rated matches are the organizer's or the ladder's"),
         )
-    return {**data, "rated": False}
+    return {**data, "rated": False, "origin": MatchOrigin.CHALLENGE}
 
 
 def check_bots(
@@ -103,7 +107,11 @@ def build_spec(
 
 
 def new_match(
-    spec: MatchSpec, bots: Mapping[str, BotRecord], rated: bool, tournament: str | None = None
+    spec: MatchSpec,
+    bots: Mapping[str, BotRecord],
+    rated: bool,
+    tournament: str | None = None,
+    origin: MatchOrigin | None = None,
 ) -> MatchRecord:
     return MatchRecord.new(
         "m-" + secrets.token_hex(8),
@@ -113,6 +121,7 @@ def new_match(
         tuple(bots[bot_id].name for bot_id in spec.bots),
         rated=rated,
         tournament=tournament,
+        origin=origin,
     )
 
 
@@ -131,7 +140,7 @@ def create(runtime: Runtime, data: Mapping[str, Any]) -> tuple[MatchRecord, Matc
     merge_errors(errors, bot_errors)
     if errors or spec is None:
         raise InvalidRequest("The request has invalid fields.", errors)
-    match = new_match(spec, bots, data["rated"])
+    match = new_match(spec, bots, data["rated"], origin=data.get("origin", MatchOrigin.ORGANIZER))
     runtime.store.add_matches([(match, spec)])
     enqueue(runtime, [match.id])
     return match, spec

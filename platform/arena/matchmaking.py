@@ -3,7 +3,7 @@ keeps every bot of that game playing rated matches, within the rate the organize
 
 The scheduler calls :func:`tick_all` every ``ARENA_MATCHMAKING_SECONDS`` (10 by default): Celery
 beat in a deployment (the ``arena.matchmaking_tick`` task, :mod:`arena.celery_app`), a thread of the
-process on the embedded default (:class:`Ticker`). A tick of one ladder:
+process on the embedded default (:func:`ticker`). A tick of one ladder:
 
 1. takes the tick's period key (``SET NX``: with two beat processes only the first tick of each
    period does anything) and the ladder's lock (one tick at a time, whatever its period);
@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import threading
 import time
 import uuid
 from collections.abc import Mapping
@@ -46,7 +45,8 @@ from redis.exceptions import RedisError
 
 from arena import pairing, skill
 from arena.errors import InvalidRequest, merge_errors
-from arena.records import MatchRecord, MatchStatus, now_iso
+from arena.periodic import Periodic
+from arena.records import MatchOrigin, MatchRecord, MatchStatus, now_iso
 from arena.runtime import Runtime
 from referee.game import SetupError
 from referee.match import MatchSpec, TimeControl
@@ -303,7 +303,13 @@ def _make_matches(runtime: Runtime, game_id: str, variant: str, now: float) -> l
         spec = shared.reseated(pod, _new_seed())
         names = tuple(bots[bot].name for bot in spec.bots)
         record = MatchRecord.new(
-            "m-" + secrets.token_hex(8), game_id, spec.variant, spec.bots, names, rated=True
+            "m-" + secrets.token_hex(8),
+            game_id,
+            spec.variant,
+            spec.bots,
+            names,
+            rated=True,
+            origin=MatchOrigin.MATCHMAKING,
         )
         matches.append((record, spec))
     if not matches or not store.add_matchmaking_matches(game_id, variant, config, matches, now):
@@ -338,28 +344,7 @@ def tick_all(runtime: Runtime, now: float | None = None) -> dict[str, list[str]]
     return made
 
 
-class Ticker:
+def ticker(runtime: Runtime) -> Periodic:
     """The embedded platform's scheduler: a daemon thread calling :func:`tick_all` every
-    ``ARENA_MATCHMAKING_SECONDS`` (a deployment uses Celery beat instead)."""
-
-    def __init__(self, runtime: Runtime) -> None:
-        self.runtime = runtime
-        self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self._run, name="arena-matchmaking", daemon=True)
-
-    def start(self) -> Ticker:
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        self.stopped.set()
-        if self.thread.is_alive():
-            self.thread.join(5)
-
-    def _run(self) -> None:
-        interval = self.runtime.settings.matchmaking_tick_s
-        while not self.stopped.wait(interval):
-            try:
-                tick_all(self.runtime)
-            except Exception:  # never let the scheduler die quietly
-                log.exception("matchmaking: the tick failed")
+    ``ARENA_MATCHMAKING_SECONDS`` (a deployment uses Celery beat instead); call ``start()``."""
+    return Periodic("matchmaking", lambda: tick_all(runtime), runtime.settings.matchmaking_tick_s)

@@ -271,4 +271,3 @@ def start_worker_metrics(env: Mapping[str, str] | None = None) -> MetricsServer 
     _worker_server = serve_metrics(port, env.get(ADDR_ENV, "").strip() or "0.0.0.0")
     log.info("metrics at http://%s:%s/metrics", _worker_server.address, _worker_server.port)
     return _worker_server
-

@@ -23,6 +23,19 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+class MatchOrigin(StrEnum):
+    """Who asked for a match: spectators and authors read a ladder's matches differently by it."""
+
+    ORGANIZER = "organizer"
+    """Requested with the organizer token."""
+    CHALLENGE = "challenge"
+    """Requested by a seated bot's owner with its token (always unrated)."""
+    TOURNAMENT = "tournament"
+    """One of a tournament's matches."""
+    MATCHMAKING = "matchmaking"
+    """Made by a continuous ladder's matchmaking."""
+
+
 class MatchStatus(StrEnum):
     QUEUED = "queued"
     """Stored and queued, waiting for a worker."""
@@ -92,6 +105,7 @@ class MatchRecord:
     seats: tuple[SeatRecord, ...] = field(default=(), hash=False)
     """Each seat's faults and forfeit, once finished (before that: no faults yet)."""
     error: str | None = None
+    origin: MatchOrigin = MatchOrigin.ORGANIZER
 
     @classmethod
     def new(
@@ -104,8 +118,14 @@ class MatchRecord:
         *,
         rated: bool,
         tournament: str | None = None,
+        origin: MatchOrigin | None = None,
     ) -> MatchRecord:
-        return cls(match_id, game, variant, bots, names, rated, tournament, now_iso(), time.time())
+        """A queued match; ``origin`` defaults to the tournament's when there is one, else the organizer's."""
+        if origin is None:
+            origin = MatchOrigin.TOURNAMENT if tournament else MatchOrigin.ORGANIZER
+        return cls(
+            match_id, game, variant, bots, names, rated, tournament, now_iso(), time.time(), origin=origin
+        )
 
     @property
     def seat_records(self) -> tuple[SeatRecord, ...]:
@@ -153,11 +173,15 @@ class MatchRecord:
             "result": None if self.result is None else self.result.to_json(),
             "seats": [seat.to_json() for seat in self.seats],
             "error": self.error,
+            "origin": self.origin.value,
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MatchRecord:
         result = data.get("result")
+        tournament = data.get("tournament")
+        # records stored before origins were kept: a tournament's, else the organizer's
+        origin = data.get("origin") or (MatchOrigin.TOURNAMENT if tournament else MatchOrigin.ORGANIZER)
         return cls(
             id=data["id"],
             game=data["game"],
@@ -165,7 +189,7 @@ class MatchRecord:
             bots=tuple(data["bots"]),
             names=tuple(data["names"]),
             rated=data["rated"],
-            tournament=data.get("tournament"),
+            tournament=tournament,
             created_at=data["created_at"],
             created_ts=data["created_ts"],
             status=MatchStatus(data["status"]),
@@ -176,6 +200,7 @@ class MatchRecord:
             result=None if result is None else MatchResult.from_json(result),
             seats=tuple(SeatRecord.from_json(seat) for seat in data.get("seats") or ()),
             error=data.get("error"),
+            origin=MatchOrigin(origin),
         )
 
 

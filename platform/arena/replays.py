@@ -189,9 +189,7 @@ class S3Store:
         try:
             import boto3
         except ImportError:
-            raise ValueError(
-                "an s3:// replay store needs boto3: pip install 'volcano-arena[s3]'"
-            ) from None
+            raise ValueError("an s3:// replay store needs boto3: pip install 'volcano-arena[s3]'") from None
 
         parts = urlsplit(url)
         if parts.scheme != "s3" or not parts.netloc:

@@ -19,13 +19,11 @@ matches older than ``ARENA_ARCHIVE_AFTER_DAYS`` (:mod:`arena.archive`).
 from __future__ import annotations
 
 import logging
-import threading
 import time
 import uuid
 
-from redis.exceptions import RedisError
-
 from arena import archive
+from arena.periodic import Periodic
 from arena.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -92,17 +90,14 @@ class Sweeper:
         self.runtime = runtime
         self.interval_s = interval_s
         self.owner = uuid.uuid4().hex
-        self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self._run, name="arena-sweeper", daemon=True)
+        self.loop = Periodic("sweeper", self.pass_once, interval_s, at_once=True)
 
     def start(self) -> Sweeper:
-        self.thread.start()
+        self.loop.start()
         return self
 
     def stop(self) -> None:
-        self.stopped.set()
-        if self.thread.is_alive():
-            self.thread.join(5)
+        self.loop.stop()
 
     def sweep_once(self) -> list[str]:
         """One sweep if no other worker swept within the interval."""
@@ -117,13 +112,7 @@ class Sweeper:
             return None
         return archive.archive_ended(store, self.runtime.settings.archive_after_days, limit=ARCHIVE_PER_PASS)
 
-    def _run(self) -> None:
-        while not self.stopped.is_set():
-            try:
-                self.sweep_once()
-                self.archive_once()
-            except RedisError as error:  # the store is away: sweep again once it is back
-                log.warning("sweeper: the store failed: %s", error)
-            except Exception:  # never let the sweeper die quietly
-                log.exception("sweeper: unexpected failure")
-            self.stopped.wait(self.interval_s)
+    def pass_once(self) -> None:
+        """One pass of the thread: a sweep, then archiving, each if no other worker did it lately."""
+        self.sweep_once()
+        self.archive_once()

@@ -138,7 +138,10 @@ LASTING = frozenset(name for name, effect in HELP.items() if effect.lasting)
 
 
 def _matches(card: ScientistCard, who: dict[str, str]) -> bool:
-    return all(card.type == value if key == "type" else card.id == value for key, value in who.items())
+    for key, value in who.items():  # noqa: SIM110 (a plain loop: asked for every scientist of every play listed)
+        if (card.type if key == "type" else card.id) != value:
+            return False
+    return True
 
 
 def _scientist_targets(table: Table, scientist: Scientist, use: Use) -> list[Target]:

@@ -30,6 +30,10 @@ AURA = {
 """Townsperson id to its role and the progress from which the role's aura is on."""
 
 
+PRINTED = {card.id: (card.belief, card.willingness, card.speed) for card in EDITION.townspeople.values()}
+"""Townsperson id to the card's printed (belief, willingness, speed), for :meth:`Standing.numbers`."""
+
+
 def sharing(table: Table, person: Person) -> Sharing:
     """What the scientist sharing this townsperson's space does for them (nothing if alone)."""
     if person.space is None:
@@ -68,11 +72,15 @@ def aura(table: Table, person: Person) -> tuple[int, int]:
 
 
 def _ongoing(table: Table, effect: str, target: str | None = None) -> int:
-    return sum(
-        o.amount
-        for o in table.ongoing
-        if o.effect == effect and o.last_turn >= table.turn and (target is None or o.target == target)
-    )
+    """The amounts of the lasting cards of ``effect`` (on ``target``, if given) still working.
+
+    A plain loop: phases 4 to 6 ask this for every townsperson, mostly of an empty list."""
+    total = 0
+    turn = table.turn
+    for o in table.ongoing:
+        if o.effect == effect and o.last_turn >= turn and (target is None or o.target == target):
+            total += o.amount
+    return total
 
 
 def belief(table: Table, person: Person) -> int:
@@ -122,26 +130,31 @@ class Standing:
                     self.rush[o.target] = self.rush.get(o.target, 0) + o.amount
         self.hall_and_meeting = town_hall_lowering(table) + meeting
         belief = willingness = 0
+        aura = AURA
         for person in table.people:
-            held = AURA.get(person.id)
-            if held is not None and person.status != DEAD and PROGRESS[person.status] >= held[1]:
-                belief += held[0].belief
-                willingness += held[0].willingness
+            if person.id in aura:
+                role, active_from = aura[person.id]
+                if person.status != DEAD and PROGRESS[person.status] >= active_from:
+                    belief += role.belief
+                    willingness += role.willingness
         self.aura_belief, self.aura_willingness = belief, willingness
-        self.sharing_at = {s.space: SHARING[s.id] for s in table.scientists if s.space is not None}
+        self.sharing_at: dict[str | None, Sharing] = {
+            s.space: SHARING[s.id] for s in table.scientists if s.space is not None
+        }
 
     def numbers(self, person: Person) -> tuple[int, int, int]:
         """(belief, willingness, speed) of a townsperson on the board, as the functions above give."""
-        card = EDITION.townspeople[person.id]
-        shared = NO_SHARING if person.space is None else self.sharing_at.get(person.space, NO_SHARING)
-        own = _aura_of(person) if person.id in AURA else (0, 0)
-        belief = card.belief - person.belief_down - (
-            self.hall_and_meeting + shared.belief + self.aura_belief - own[0]
-        )
-        willingness = (
-            card.willingness - person.willingness_down - shared.willingness - (self.aura_willingness - own[1])
-        )
-        speed = card.speed + person.speed_up + shared.speed + self.rush.get(person.id, 0)
+        pid = person.id
+        base_belief, base_willingness, base_speed = PRINTED[pid]
+        shared = self.sharing_at.get(person.space, NO_SHARING)  # None (off the board) is no space
+        aura_belief, aura_willingness = self.aura_belief, self.aura_willingness
+        if pid in AURA:
+            own = _aura_of(person)
+            aura_belief -= own[0]
+            aura_willingness -= own[1]
+        belief = base_belief - person.belief_down - (self.hall_and_meeting + shared.belief + aura_belief)
+        willingness = base_willingness - person.willingness_down - shared.willingness - aura_willingness
+        speed = base_speed + person.speed_up + shared.speed + self.rush.get(pid, 0)
         return max(0, belief), max(0, willingness), speed
 
     def belief(self, person: Person) -> int:

@@ -76,8 +76,8 @@ class BouldervilleState(State):
         """Copies of the engine's own moves, so nothing a caller does to them reaches the engine."""
         listed = self._listed()
         if self.table.stage == "draw":
-            return [{"type": "discard", "cards": list(move["cards"])} for move in listed]
-        return [dict(move) for move in listed]  # no list inside a place or a play
+            return [{"type": "discard", "cards": [*move["cards"]]} for move in listed]
+        return list(map(dict.copy, listed))  # no list inside a place or a play (copy: the quickest in C)
 
     def apply(self, move: Move) -> None:
         table = self.table

@@ -168,14 +168,25 @@ class Table:
 
     # ----- small queries the stages share ------------------------------------------------------
 
+    # plain loops: the stages ask these many times a turn, and a generator costs twice as much
+
     def person_at(self, space: str) -> Person | None:
-        return next((p for p in self.people if p.space == space), None)
+        for person in self.people:
+            if person.space == space:
+                return person
+        return None
 
     def scientist_at(self, space: str) -> Scientist | None:
-        return next((s for s in self.scientists if s.space == space), None)
+        for scientist in self.scientists:
+            if scientist.space == space:
+                return scientist
+        return None
 
     def person(self, person_id: str) -> Person:
-        return next(p for p in self.people if p.id == person_id)
+        for person in self.people:
+            if person.id == person_id:
+                return person
+        raise StopIteration(person_id)
 
     def on_board(self) -> list[Person]:
         return [p for p in self.people if p.on_board]

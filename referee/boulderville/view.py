@@ -31,6 +31,10 @@ _CARDS = {
 _SCIENTISTS = {card.id: (card.name, card.type) for card in EDITION.scientists.values()}
 
 PersonKey = tuple[str, str | None, str, int, int, int]
+_PERSON_VIEWS: dict[PersonKey, dict[str, JSON]] = {}
+"""Townsperson views made so far in this process, by everything they show (a view depends on its
+key alone, so games share them; read-only like every observation). Bounded: past ``MEMO_LIMIT``
+views it starts afresh."""
 
 
 def _townsperson(
@@ -46,6 +50,8 @@ def _townsperson(
     view = memo.get(key)
     if view is None:
         name, role, value, printed = _CARDS[person.id]
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
         view = {
             "id": person.id,
             "name": name,
@@ -117,14 +123,28 @@ def _event(event: dict[str, JSON], seat: int) -> dict[str, JSON]:
     return event
 
 
+Ground = tuple[dict[str, str], bool, str]
+"""A copy of the terrain, whether the bridge stands on it, and where renown is cashed on it."""
+
+
+def _ground(table: Table) -> Ground:
+    terrain = table.terrain  # nothing covered (the first turns): the bridge stands, the station too
+    return (
+        dict(terrain),
+        bridge_standing(table) if terrain else True,
+        cashing_place(table) if terrain else "science_station",
+    )
+
+
 def _assemble(
     table: Table,
     seat: int,
     townspeople: list[dict[str, JSON]],
     scientists: list[dict[str, JSON]],
     events: list[dict[str, JSON]],
+    ground: Ground | None = None,
 ) -> dict[str, JSON]:
-    terrain = table.terrain  # nothing covered (the first turns): the bridge stands, the station too
+    terrain, bridge, cash_at = _ground(table) if ground is None else ground
     return {
         "turn": table.turn,
         "stage": table.stage,
@@ -132,9 +152,9 @@ def _assemble(
         "to_move": table.queue[0] if table.result is None and table.queue else None,
         "eruption": table.eruption,
         "rescue": table.rescue,
-        "bridge_standing": bridge_standing(table) if terrain else True,
-        "cash_at": cashing_place(table) if terrain else "science_station",
-        "terrain": dict(terrain),
+        "bridge_standing": bridge,
+        "cash_at": cash_at,
+        "terrain": terrain,
         "eruption_cards_left": len(table.eruption_deck),
         "revealed": list(table.revealed),
         "action_cards_left": len(table.action_deck),
@@ -168,10 +188,10 @@ class Observer:
     later observations: callers read observations, they never change them.
     """
 
-    __slots__ = ("memo", "townspeople", "scientists", "log", "logged", "public", "private", "seen")
+    __slots__ = ("memo", "townspeople", "scientists", "log", "logged", "public", "private", "seen", "ground")
 
     def __init__(self) -> None:
-        self.memo: dict[PersonKey, dict[str, JSON]] = {}
+        self.memo: dict[PersonKey, dict[str, JSON]] = _PERSON_VIEWS
         self.townspeople: list[dict[str, JSON]] | None = None
         self.scientists: list[dict[str, JSON]] | None = None
         self.log: list[dict[str, JSON]] | None = None
@@ -182,6 +202,8 @@ class Observer:
         self.private: dict[JSON, list[int]] = {}
         """Seat to the indexes of its own events with a private part."""
         self.seen: dict[int, dict[str, JSON]] = {}
+        self.ground: Ground | None = None
+        """The terrain's part of the last observation, kept while the terrain is equal to its copy."""
 
     def copy(self) -> Observer:
         """A cache for a copy of the game: the memo is shared (its views depend on their key
@@ -203,7 +225,11 @@ class Observer:
         if scientists is None:
             scientists = self.scientists = [_scientist(table, s) for s in range(table.seats)]
         events = self._events(table, seat)
-        seen = self.seen[seat] = _assemble(table, seat, list(townspeople), list(scientists), events)
+        ground = self.ground
+        terrain = table.terrain
+        if ground is None or ground[0] != terrain or list(ground[0]) != list(terrain):  # order shows too
+            ground = self.ground = _ground(table)
+        seen = self.seen[seat] = _assemble(table, seat, list(townspeople), list(scientists), events, ground)
         return seen
 
     def _events(self, table: Table, seat: int) -> list[dict[str, JSON]]:
@@ -246,14 +272,17 @@ class Observer:
                 for index, person in enumerate(table.people):
                     if person.id == touched:
                         townspeople[index] = _townsperson(person, Standing(table), self.memo)
+                        break  # ids are unique
         elif kind in ("place", "clear"):
             space = move["space"]
             if space in TOWN_HALL:
                 self.townspeople = None
                 return
+            standing: Standing | None = None
             for index, person in enumerate(table.people):
                 if person.space == space:
-                    townspeople[index] = _townsperson(person, Standing(table), self.memo)
+                    standing = standing or Standing(table)
+                    townspeople[index] = _townsperson(person, standing, self.memo)
 
 
     def _moved_scientists(self, table: Table, move: Move, seat: int, decisions_only: bool) -> None:

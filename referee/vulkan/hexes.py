@@ -66,12 +66,26 @@ class Layout:
     near: tuple[int, ...]
     """``near[i]``: the neighbours of cell ``i`` as a bit mask (bit ``j`` for cell ``j``)."""
 
+    cells: list[Coord]
+    """``coords`` as a list: a list of cells equal to it is already in layout order."""
+
     @staticmethod
     def of(cells: Iterable[Coord]) -> Layout:
-        return _layout(tuple(sorted(set(cells))))
+        given = tuple(cells)
+        layout = _BY_CELLS.get(given)
+        if layout is None:
+            if len(_BY_CELLS) >= 256:
+                _BY_CELLS.clear()
+            layout = _BY_CELLS[given] = _layout(tuple(sorted(set(given))))
+        return layout
 
     def __len__(self) -> int:
         return len(self.coords)
+
+
+_BY_CELLS: dict[tuple[Coord, ...], Layout] = {}
+"""Layouts by the cells as given (in any order, repeats allowed): every classic deal gives the same
+cells in the same order, so its layout is found without sorting them again."""
 
 
 @lru_cache(maxsize=128)  # the classic layout stays; random ones come and go
@@ -93,7 +107,7 @@ def _layout(coords: tuple[Coord, ...]) -> Layout:
     rs = tuple(r for _, r in coords)
     corners = tuple(tuple((around[d], around[(d + 1) % 6]) for d in range(6)) for around in neighbours)
     near = tuple(sum(1 << other for other in around if other != NO_CELL) for around in neighbours)
-    return Layout(coords, index, neighbours, tuple(rays), qs, rs, corners, near)
+    return Layout(coords, index, neighbours, tuple(rays), qs, rs, corners, near, list(coords))
 
 
 def is_connected(cells: Iterable[Coord]) -> bool:

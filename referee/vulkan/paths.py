@@ -117,12 +117,16 @@ class PathTable:
         self.through_ff = [lanes * 0xFF for lanes in through]
         self.size = len(paths)
         self._moves: dict[int, list[FlightMove]] = {}
+        self.listed: dict[int, int] = {}
+        """``id()`` of each move in :meth:`moves` to its run index: a move this table listed is found
+        without hashing its path (the table keeps the moves alive, so the ids stay theirs)."""
 
     def moves(self, colour: int) -> list[FlightMove]:
         """The JSON of every run flown in ``colour``, by run index (built on first use)."""
         moves = self._moves.get(colour)
         if moves is None:
             moves = self._moves[colour] = [flight_move(colour, path) for path in self.coords]
+            self.listed.update((id(move), index) for index, move in enumerate(moves))
         return moves
 
 

@@ -181,18 +181,21 @@ def extinguish_cascade(board: Board, touched: Iterable[int] | None = None) -> li
         candidates = sorted({other for cell in out for other in neighbours[cell] if other != NO_CELL})
 
 
-def isolate(board: Board) -> list[int]:
+def isolate(board: Board, on_table: int | None = None) -> list[int]:
     """Take off the table, and return, every forest tile no longer connected to the volcano.
 
     Connection runs through tiles on the table, edge to edge. Without a volcano nothing is isolated.
+    ``on_table``: the cells holding a tile as a mask, when the caller keeps one (else read from
+    ``board.present``).
     """
     if board.volcano is None:
         return []
     present, volcano, near = board.present, board.volcano, board.layout.near
-    on_table = 0
-    for cell in range(len(present)):
-        if present[cell]:
-            on_table |= 1 << cell
+    if on_table is None:
+        on_table = 0
+        for cell in range(len(present)):
+            if present[cell]:
+                on_table |= 1 << cell
     reached = frontier = 1 << volcano
     while frontier:  # grow the volcano's group ring by ring, all cells as bits of one integer
         grown = 0
@@ -213,14 +216,47 @@ def isolate(board: Board) -> list[int]:
     return cut_off
 
 
-def resolve(board: Board, dropped: Iterable[int]) -> tuple[list[list[int]], list[int]]:
+def resolve(
+    board: Board, dropped: Iterable[int], on_table: int | None = None
+) -> tuple[list[list[int]], list[int]]:
     """Everything that follows the drops: the extinguishing rounds, then the isolated tiles.
 
     Before the flight every tile was connected to the volcano, so only a tile going out can cut
-    others off: without one, the connection search is skipped.
+    others off: without one, the connection search is skipped. ``on_table``, if the caller keeps
+    it: the cells that held a tile before the flight, as a mask (spares reading the board).
     """
     rounds = extinguish_cascade(board, dropped)
-    return rounds, isolate(board) if rounds else []
+    if not rounds:
+        return rounds, []
+    if on_table is not None:
+        neighbours = board.layout.neighbours
+        cuts = False
+        for cells in rounds:
+            for cell in cells:
+                on_table &= ~(1 << cell)
+                if not cuts:
+                    ring = 0
+                    for d, other in enumerate(neighbours[cell]):
+                        if other != NO_CELL and on_table >> other & 1:
+                            ring |= 1 << d
+                    cuts = not ONE_ARC[ring]
+        if not cuts:
+            return rounds, []
+    return rounds, isolate(board, on_table)
+
+
+def _one_arc(ring: int) -> bool:
+    """Whether the directions set in ``ring`` (6 bits) form at most one unbroken arc round the hexagon."""
+    starts = sum(1 for d in range(6) if ring >> d & 1 and not ring >> (d - 1) % 6 & 1)
+    return starts <= 1
+
+
+ONE_ARC = tuple(_one_arc(ring) for ring in range(64))
+"""Per 6-bit set of a cell's neighbours still on the table: whether they form one arc. Two
+neighbours next to each other round a hexagon are neighbours of each other, so a tile whose
+remaining neighbours form one arc leaves them connected to each other when it goes: tiles that
+were all connected to the volcano stay so. Only when a tile going out splits its neighbours into
+two or more arcs must :func:`isolate` search (a sufficient test, so the result is the same)."""
 
 
 def next_flyer(board: Board, supply: list[list[int]], start: int) -> tuple[int | None, list[int]]:

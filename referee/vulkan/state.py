@@ -44,6 +44,11 @@ Key = tuple[Any, ...]
 COLOURS = EDITION.colours
 SEAT_COLOURS = {seats: EDITION.seat_colours(seats) for seats in EDITION.seat_counts}
 OWNERS = {seats: EDITION.owners(seats) for seats in EDITION.seat_counts}
+OWN_COLOURS = {
+    seats: tuple(tuple(c for c, owner in enumerate(owners) if owner == seat) for seat in range(seats))
+    for seats, owners in OWNERS.items()
+}
+"""Per seat count and seat, the colours that seat alone holds (for the tie-break)."""
 COLOUR_NAMES = {
     seats: tuple([COLOURS[c] for c in colours] for colours in seat_colours)
     for seats, seat_colours in SEAT_COLOURS.items()
@@ -74,14 +79,20 @@ class VulkanState(State):
         self.owners = OWNERS[seats]
         self.loses_on_empty_isolation = VARIANTS[variant].team
         layout = Layout.of(start.cells)
-        where = {cell: i for i, cell in enumerate(start.cells)}
-        order = [where[cell] for cell in layout.coords]
+        if layout.cells == start.cells:  # already in layout order (every dealt game): no reordering
+            values, spaces, loads = list(start.values), list(start.spaces), [list(p) for p in start.loads]
+        else:
+            where = {cell: i for i, cell in enumerate(start.cells)}
+            order = [where[cell] for cell in layout.coords]
+            values = [start.values[i] for i in order]
+            spaces = [start.spaces[i] for i in order]
+            loads = [list(start.loads[i]) for i in order]
         self.board = Board(
             layout=layout,
-            values=[start.values[i] for i in order],
-            spaces=[start.spaces[i] for i in order],
+            values=values,
+            spaces=spaces,
             present=[True] * len(layout),
-            loads=[list(start.loads[i]) for i in order],
+            loads=loads,
             volcano=None if start.volcano is None else layout.index[start.volcano],
         )
         self.supply = [list(row) for row in start.supply]
@@ -103,28 +114,43 @@ class VulkanState(State):
         the volcano), and forest tiles with a free space. ``_room_lanes`` and ``_dead_lanes`` are
         the path table's byte-lane counters (:class:`referee.vulkan.paths.PathTable`; None until
         flights are first listed), ``_live`` the legal runs as bytes (None: work them out again),
-        ``_on_table`` the loads on the table by colour, ``_tile_json`` each tile's observation entry
-        (None: to build again) and ``_observation`` the observation shared by every seat until the
-        next move.
+        ``_on_table`` the loads on the table by colour, ``_present`` the cells holding a tile (the
+        volcano too) as a mask. For the observation: ``_at`` each cell's ``[q, r]`` (shared by the
+        state's JSON, read-only), ``_tile_json`` each tile's entry (None for a tile gone), with
+        ``_stale_tiles`` the cells whose entry must be built again; ``_removed_json`` and
+        ``_loads_out_cache`` (None: to build again) and ``_observation``, the observation shared by
+        every seat until the next move.
         """
         board = self.board
         present, loads, spaces, volcano = board.present, board.loads, board.spaces, board.volcano
         self._table: PathTable | None = None
-        self._blocked = 0
-        self._room = 0
-        for cell in range(len(present)):
-            if not present[cell] or cell == volcano:
-                self._blocked |= 1 << cell
-            elif len(loads[cell]) < spaces[cell]:
-                self._room |= 1 << cell
+        blocked = room = on = 0
+        on_table = [0] * len(COLOURS)
+        for cell, pile in enumerate(loads):
+            bit = 1 << cell
+            if not present[cell]:
+                blocked |= bit
+                continue
+            on |= bit
+            if cell == volcano:
+                blocked |= bit
+            elif len(pile) < spaces[cell]:
+                room |= bit
+            for colour in pile:
+                on_table[colour] += 1
+        for cell, pile in enumerate(loads):  # tiles gone keep their loads only until awarded
+            if not present[cell]:
+                for colour in pile:
+                    on_table[colour] += 1
+        self._blocked, self._room, self._present, self._on_table = blocked, room, on, on_table
         self._room_lanes: int | None = None
         self._dead_lanes = 0
         self._live: bytes | None = None
-        self._on_table = [0] * len(COLOURS)
-        for pile in board.loads:
-            for colour in pile:
-                self._on_table[colour] += 1
-        self._tile_json: list[dict[str, JSON] | None] = [None] * len(board.present)
+        self._at = [list(coord) for coord in board.layout.coords]
+        self._tile_json: list[dict[str, JSON] | None] = [None] * len(present)
+        self._stale_tiles = [cell for cell in range(len(present)) if present[cell]]
+        self._removed_json: list[JSON] | None = None
+        self._loads_out_cache: dict[str, int] | None = None
         self._seat_json: list[dict[str, JSON] | None] = [None] * self.seats
         self._awarded_json: list[list[dict[str, JSON]] | None] = [None] * self.seats
         self._observation: dict[str, JSON] | None = None
@@ -179,10 +205,28 @@ class VulkanState(State):
         return self._keys
 
     def apply(self, move: Move) -> None:
-        key = self._listed_key(move) if type(move) is FlightMove else self.key_of(move)
+        if type(move) is FlightMove:
+            table = self._path_table()
+            index = table.listed.get(id(move))
+            if index is not None and self._run_is_legal(move.colour, index, table):
+                self._play(("flight", move.colour, table.paths[index]), move)  # listed here: no parsing
+                return
+            key = self._listed_key(move)
+        else:
+            key = self.key_of(move)
         if not self._is_legal_key(key):
             raise IllegalMove(f"not a legal move now ({WHY_ILLEGAL[key[0]](self, key)}): {move!r}")
         self.apply_key(key)
+
+    def _run_is_legal(self, colour: int, index: int, table: PathTable) -> bool:
+        """Whether flying run ``index`` of the path table in ``colour`` is legal now."""
+        seat = self.to_move
+        if seat is None or self.board.volcano is None or colour not in self.seat_colours[seat]:
+            return False
+        if not self.supply[seat][colour]:
+            return False
+        mask = table.masks[index]
+        return not mask & self._blocked and bool(mask & self._room)
 
     def _listed_key(self, move: FlightMove) -> Key:
         """The canonical form of a flight this engine listed (on this layout or another)."""
@@ -265,16 +309,21 @@ class VulkanState(State):
         other.loads_out = self.loads_out[:]
         other._on_table = self._on_table[:]
         other._tile_json = self._tile_json[:]
+        other._stale_tiles = self._stale_tiles[:]
         other._seat_json = self._seat_json[:]
         other._awarded_json = self._awarded_json[:]
         return other
 
     def apply_key(self, key: Key) -> None:
         """Play a move given in canonical form, without checking it (for simulations of legal keys)."""
+        self._play(key, MOVE_JSON[key[0]](self, key))
+
+    def _play(self, key: Key, move: Move) -> None:
+        """Play ``key``, whose JSON is ``move`` (the shared listed object for a flight)."""
         flyer = self.to_move
         assert flyer is not None, "the game is over"
         events = MOVE_STAGES[key[0]](self, key)
-        self.last = {"seat": flyer, "move": MOVE_JSON[key[0]](self, key), "events": events}
+        self.last = {"seat": flyer, "move": move, "events": events}
         self.turn += 1
         self._keys = None
         self._live = None
@@ -308,31 +357,40 @@ class VulkanState(State):
         return view
 
     def _build_observation(self) -> dict[str, JSON]:
-        board, coords = self.board, self.board.layout.coords
-        present, cache = board.present, self._tile_json
-        tiles = []
-        for cell in range(len(present)):
-            if present[cell]:
-                entry = cache[cell]
-                if entry is None:
-                    entry = cache[cell] = {
-                        "at": list(coords[cell]),
-                        "value": board.values[cell],
-                        "spaces": board.spaces[cell],
-                        "loads": [COLOURS[c] for c in board.loads[cell]],
+        """The observation of this position, with ``seat`` None. Only what the last move changed
+        is built again: a tile gone has no entry (None), so the tiles in cell order are the
+        entries left, picked out in C by ``filter``."""
+        board, at, cache = self.board, self._at, self._tile_json
+        stale = self._stale_tiles
+        if stale:
+            present, values, spaces, loads = board.present, board.values, board.spaces, board.loads
+            for cell in stale:
+                if present[cell]:
+                    cache[cell] = {
+                        "at": at[cell],
+                        "value": values[cell],
+                        "spaces": spaces[cell],
+                        "loads": [COLOURS[c] for c in loads[cell]],
                     }
-                tiles.append(entry)
+            self._stale_tiles = []
+        removed = self._removed_json
+        if removed is None:
+            removed = self._removed_json = [list(cell) for cell in self.removed]
+        loads_out = self._loads_out_cache
+        if loads_out is None:
+            loads_out = self._loads_out_cache = self._loads_out_json()
+        volcano, to_move = board.volcano, self.to_move
         return {
             "variant": self.variant,
             "seat": None,
-            "phase": self.phase,
+            "phase": "over" if to_move is None else "volcano" if volcano is None else "flight",
             "turn": self.turn,
-            "to_move": self.to_move,
-            "tiles": tiles,
-            "volcano": None if board.volcano is None else list(coords[board.volcano]),
+            "to_move": to_move,
+            "tiles": list(filter(None, cache)),
+            "volcano": None if volcano is None else at[volcano],
             "seats": [entry or self._build_seat_json(s) for s, entry in enumerate(self._seat_json)],
-            "removed": [list(cell) for cell in self.removed],
-            "loads_out": self._loads_out_json(),
+            "removed": removed,
+            "loads_out": loads_out,
             "last": self.last,
         }
 
@@ -419,7 +477,7 @@ class VulkanState(State):
         The shared fourth colour of the 3-seat game belongs to nobody and is not counted.
         """
         on_table = self._on_table
-        return sum(on_table[colour] for colour, owner in enumerate(self.owners) if owner == seat)
+        return sum([on_table[colour] for colour in OWN_COLOURS[self.seats][seat]])
 
     def can_fly(self, seat: int) -> bool:
         """Whether ``seat`` could make a flight now: it has a load and some forest tile has room."""
@@ -553,7 +611,7 @@ MOVE_JSON: dict[str, Callable[[VulkanState, Key], Move]] = {"volcano": _volcano_
 def _choose_volcano(state: VulkanState, key: Key) -> list[dict[str, JSON]]:
     state.board.volcano = key[1]
     state._block(key[1])
-    return [{"kind": "volcano", "tile": state._coord(key[1])}]
+    return [{"kind": "volcano", "tile": state._at[key[1]]}]
 
 
 def _fly(state: VulkanState, key: Key) -> list[dict[str, JSON]]:
@@ -571,21 +629,24 @@ def _fly(state: VulkanState, key: Key) -> list[dict[str, JSON]]:
     owner = state.owners[colour]
     if owner is not None:
         seat_json[owner] = None
-    tile_json, loads, spaces = state._tile_json, board.loads, board.spaces
+    loads, spaces = board.loads, board.spaces
+    at, name = state._at, COLOURS[colour]
+    state._stale_tiles += dropped
+    filled = []
     for cell in dropped:
-        tile_json[cell] = None
         if len(loads[cell]) >= spaces[cell]:
             state._lose_room(cell)
-    events: list[dict[str, JSON]] = [
-        {"kind": "drop", "tile": state._coord(cell), "colour": COLOURS[colour]} for cell in dropped
-    ]
-    rounds, cut_off = resolve(board, dropped)
+            filled.append(cell)
+    events: list[dict[str, JSON]] = [{"kind": "drop", "tile": at[cell], "colour": name} for cell in dropped]
+    if not filled:  # only a tile that filled up can go out, and only a tile going out cuts others off
+        return events
+    rounds, cut_off = resolve(board, filled, state._present)
     for round_number, cells in enumerate(rounds, start=1):
         for cell in cells:
-            events.append({"kind": "extinguished", "tile": state._coord(cell), "round": round_number})
+            events.append({"kind": "extinguished", "tile": at[cell], "round": round_number})
             events.append(_hand_out(state, cell, flyer))
     for cell in cut_off:
-        events.append({"kind": "isolated", "tile": state._coord(cell)})
+        events.append({"kind": "isolated", "tile": at[cell]})
         if not board.loads[cell] and state.loses_on_empty_isolation:
             state.ended = EMPTY_TILE_ISOLATED
         events.append(_hand_out(state, cell, flyer))
@@ -597,6 +658,8 @@ def _hand_out(state: VulkanState, cell: int, flyer: int) -> dict[str, JSON]:
     board = state.board
     loads = board.loads[cell]
     state._block(cell)
+    state._present &= ~(1 << cell)
+    state._tile_json[cell] = None
     owners, seat_json = state.owners, state._seat_json
     for colour in loads:
         state._on_table[colour] -= 1
@@ -607,15 +670,17 @@ def _hand_out(state: VulkanState, cell: int, flyer: int) -> dict[str, JSON]:
     coord = board.layout.coords[cell]
     if seat is None:
         state.removed.append(coord)
-        return {"kind": "removed", "tile": list(coord), "why": "isolated_without_loads"}
+        state._removed_json = None
+        return {"kind": "removed", "tile": state._at[cell], "why": "isolated_without_loads"}
     state.awarded[seat].append((coord, board.values[cell]))
     state._seat_json[seat] = None
     state._awarded_json[seat] = None
     for colour in loads:
         state.loads_out[colour] += 1
+    state._loads_out_cache = None
     event = {
         "kind": "award",
-        "tile": list(coord),
+        "tile": state._at[cell],
         "value": board.values[cell],
         "seat": seat,
         "why": why,

@@ -88,6 +88,24 @@ def test_a_signed_ping_is_answered_with_its_nonce_and_an_unsigned_one_refused() 
     assert _post(client, ping, secret=None).status_code == 401
 
 
+def test_a_bot_changing_secrets_accepts_the_new_one_and_the_old_one_and_nothing_else() -> None:
+    new = new_secret()
+    client = create_bot_app(lambda request: request["legal_moves"][0], secret=[new, SECRET]).test_client()
+    ping = {"protocol": 1, "type": "ping", "nonce": "n-1"}
+    assert _post(client, ping, secret=new).get_json() == {"pong": "n-1"}  # the new secret's ping
+    assert _post(client, _message("move"), secret=SECRET).get_json() == {
+        "move": {"take": 1}
+    }  # a match in play
+    assert _post(client, _message("move"), secret="neither").status_code == 401
+    assert _post(client, _message("move"), secret=None).status_code == 401
+
+
+@pytest.mark.parametrize("secret", [[], [""], ("ok", None)])
+def test_an_empty_list_of_secrets_is_refused_at_start_not_on_every_request(secret) -> None:
+    with pytest.raises(ValueError, match="secret"):
+        create_bot_app(lambda request: request["legal_moves"][0], secret=secret)
+
+
 def test_new_secret_is_long_enough_to_register_and_fresh_each_time() -> None:
     first, second = new_secret(), new_secret()
     assert first != second and len(first) >= MIN_SECRET_LENGTH and first.isalnum()

@@ -45,7 +45,7 @@ def test_a_match_is_queued_then_played_and_its_result_stored(arena: Arena, dueli
     assert answer.status_code == 202
     match = answer.get_json()
     assert answer.headers["Location"].endswith(f"/api/v1/matches/{match['id']}")
-    assert match["status"] == "queued" and match["variant"] == "standard"
+    assert match["status"] == "queued" and match["variant"] == "standard" and match["origin"] == "organizer"
     assert match["options"] == {"stones": 5} and match["time"] == {"move_ms": 2000, "bank_ms": 0}
     assert [seat["name"] for seat in match["seats"]] == ["First", "Last"]
     assert match["result"] is None and match["replay_url"] is None
@@ -271,3 +271,16 @@ def test_a_request_cannot_set_the_records_own_fields(arena: Arena, duelists) -> 
     assert {key: shown[key] for key in request} == request
     assert shown["status"] == "queued" and shown["id"] != "m-mine" and shown["replay_url"] is None
     assert "created_ts" not in shown and "names" not in shown
+
+
+def test_a_record_stored_before_origins_were_kept_reads_as_the_tournaments_or_the_organizers() -> None:
+    from arena.records import MatchOrigin, MatchRecord
+
+    stored = MatchRecord.new("m-1", "nim", "standard", ("b-1", "b-2"), ("A", "B"), rated=True).to_json()
+    del stored["origin"]
+    assert MatchRecord.from_json(stored).origin is MatchOrigin.ORGANIZER
+    assert MatchRecord.from_json({**stored, "tournament": "t-1"}).origin is MatchOrigin.TOURNAMENT
+    challenge = MatchRecord.new(
+        "m-2", "nim", "standard", ("b-1",), ("A",), rated=False, origin=MatchOrigin.CHALLENGE
+    )
+    assert MatchRecord.from_json(challenge.to_json()) == challenge

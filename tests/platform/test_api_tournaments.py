@@ -65,6 +65,8 @@ def test_a_round_robin_queues_every_match_and_ends_with_standings(arena: Arena, 
     assert len(arena.queue.ids) == 6 == len(created["matches"])
     seats = Counter((bot, seat) for match in created["matches"] for seat, bot in enumerate(match["bots"]))
     assert set(seats.values()) == {2} and len(seats) == 6
+    first = arena.get(f"/api/v1/matches/{arena.queue.ids[0]}")
+    assert (first["tournament"], first["origin"]) == (created["id"], "tournament")
 
     arena.run_queue()
     done = arena.get(f"/api/v1/tournaments/{created['id']}")

@@ -23,7 +23,7 @@ def test_a_bot_owner_challenges_other_bots_unrated_with_its_own_token(arena: Are
     )
     assert answer.status_code == 202, answer.get_json()
     match = answer.get_json()
-    assert match["rated"] is False
+    assert (match["rated"], match["origin"]) == (False, "challenge")
     assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
     assert arena.get(f"/api/v1/matches/{match['id']}")["status"] == "finished"
     assert arena.get("/api/v1/ladders/nim")["entries"] == [], "a challenge never reaches the ladder"

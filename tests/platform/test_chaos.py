@@ -14,7 +14,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from arena.settings import Settings
 from referee.replay import verify_replay
 from tests.platform.conftest import ADMIN, BotServer, register_bot
 from tests.platform.own_redis import free_port
+from tests.platform.waiting import wait_until
 
 pytestmark = pytest.mark.integration
 
@@ -79,17 +80,6 @@ class RedisProcess:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             self.process.wait(15)
-
-
-def wait_until(condition: Callable[[], Any], timeout: float, message: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            pytest.fail(message)
-        time.sleep(0.2)
 
 
 @pytest.fixture

@@ -181,8 +181,23 @@ def test_bad_bots_and_game_counts_are_refused(argv: list[str], message: str, cap
 @pytest.mark.usefixtures("nim_bots")
 def test_several_games_print_wins_win_rates_and_progress(tmp_path: Path, capsys) -> None:
     replay_path = tmp_path / "g.json"
-    assert main(["play", "nim", "--bots", "random,random", "--games", "4", "--seed", "5",
-                 "--replay", str(replay_path)]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "nim",
+                "--bots",
+                "random,random",
+                "--games",
+                "4",
+                "--seed",
+                "5",
+                "--replay",
+                str(replay_path),
+            ]
+        )
+        == 0
+    )
     captured = capsys.readouterr()
     rows = [line.split() for line in captured.out.splitlines() if line.lstrip()[:1].isdigit()]
     assert [row[0] for row in rows] == ["0", "1"]

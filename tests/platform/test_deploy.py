@@ -11,6 +11,7 @@ from __future__ import annotations
 import http.server
 import importlib.util
 import json
+import os
 import re
 import runpy
 import shlex
@@ -41,7 +42,7 @@ LOCK = (ROOT / "deploy" / "requirements.lock").read_text()
 DOCKERFILE = (ROOT / "deploy" / "Dockerfile").read_text()
 DOC = (ROOT / "docs" / "deploy.md").read_text()
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
-LONG_RUNNING = ("redis", "api", "worker", "flower", "bots")
+LONG_RUNNING = ("redis", "api", "worker", "beat", "flower", "bots")
 
 
 @pytest.fixture(scope="module")
@@ -214,6 +215,32 @@ def test_flower_and_the_bots_are_checked_on_their_own_ports(compose: dict) -> No
     assert bots.url == "http://127.0.0.1:8100/" and compose["services"]["bots"]["command"][-1] == "8100"
 
 
+def test_beat_is_checked_on_the_schedule_file_it_is_started_with(compose: dict) -> None:
+    beat = compose["services"]["beat"]
+    args = load_healthcheck().build_parser().parse_args(healthcheck_args(beat))
+    command = beat["command"]
+    assert args.check == "beat" and args.schedule == command[command.index("--schedule") + 1]
+    # beat writes its schedule at least every 3 minutes, sleeping at most 5 between looks
+    assert args.max_age > 180 + 300
+
+
+def test_the_beat_check_wants_a_schedule_file_written_lately(tmp_path: Path) -> None:
+    healthcheck = load_healthcheck()
+    schedule = tmp_path / "celerybeat-schedule"
+    healthy, message = healthcheck.schedule_fresh(str(schedule))
+    assert not healthy and "has not started" in message
+    written = tmp_path / "celerybeat-schedule.dat"  # the suffix dbm.dumb adds
+    written.write_bytes(b"x")
+    os.utime(written, (1_000_000.0, 1_000_000.0))
+    assert healthcheck.schedule_fresh(str(schedule), 600, now=1_000_000.0 + 599)[0]
+    healthy, message = healthcheck.schedule_fresh(str(schedule), 600, now=1_000_000.0 + 601)
+    assert not healthy and "stuck or stopped" in message
+    other = tmp_path / "unrelated.db"
+    other.write_bytes(b"x")  # a fresh file of another name does not count
+    assert not healthcheck.schedule_fresh(str(schedule), 600, now=1_000_000.0 + 601)[0]
+    assert healthcheck.main(["beat", str(tmp_path / "missing" / "schedule")]) == 1
+
+
 class _Answer(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         status = int(self.path.strip("/"))
@@ -233,7 +260,6 @@ def http_server() -> Iterator[int]:
     yield server.server_port
     server.shutdown()
     server.server_close()
-
 
 
 def test_the_http_check_passes_on_200_only(http_server: int) -> None:

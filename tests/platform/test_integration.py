@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ from referee.replay import verify_replay
 from tests import misbehaving_bots
 from tests.platform import bot_server
 from tests.platform.conftest import ADMIN, BotServer
+from tests.platform.waiting import wait_until
 
 pytestmark = pytest.mark.integration
 
@@ -112,17 +113,6 @@ class Platform:
 
     def get(self, url: str) -> dict[str, Any]:
         return self.client.get(url).get_json()
-
-
-def wait_until(condition: Callable[[], Any], timeout: float, message: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            pytest.fail(message)
-        time.sleep(0.1)
 
 
 @pytest.fixture

@@ -63,7 +63,7 @@ def test_unrated_ladders_rank_by_win_rate_then_mean_score_in_one_key() -> None:
     better_rate = _row(UNRATED, 0, 0, games=4, wins=3, score=0.0)
     worse_rate_more_score = _row(UNRATED, 0, 0, games=4, wins=2, score=400.0)
     same_rate_more_score = _row(UNRATED, 0, 0, games=8, wins=6, score=8.0)
-    negative = _row(UNRATED, 0, 0, games=1, wins=0, score=-10**9)  # clamped, still ranks
+    negative = _row(UNRATED, 0, 0, games=1, wins=0, score=-(10**9))  # clamped, still ranks
     assert better_rate["key"] > worse_rate_more_score["key"] > negative["key"]
     assert same_rate_more_score["key"] > better_rate["key"]
 
@@ -196,8 +196,18 @@ def test_refit_of_an_unrated_ladder_or_without_redis_is_refused(arena: Arena, ca
 def test_ladders_kept_the_old_way_move_to_the_paged_layout(arena: Arena, duelists) -> None:
     ann, bob, _ = duelists
     store = arena.runtime.store
-    old = {"rating": 1540.0, "rated_games": 2, "games": 2, "wins": 2, "draws": 0, "losses": 0,
-           "score_sum": 4.0, "team_games": 0, "team_wins": 0, "last_match": "m-1"}
+    old = {
+        "rating": 1540.0,
+        "rated_games": 2,
+        "games": 2,
+        "wins": 2,
+        "draws": 0,
+        "losses": 0,
+        "score_sum": 4.0,
+        "team_games": 0,
+        "team_wins": 0,
+        "last_match": "m-1",
+    }
     legacy = {ann["id"]: old, bob["id"]: {**old, "rating": 1460.0, "wins": 0, "losses": 2}, "b-gone": old}
     old_key = store.key("ladder", "nim", "standard")
     store.redis.hset(old_key, mapping={bot: json.dumps(row) for bot, row in legacy.items()})

@@ -106,6 +106,7 @@ def test_ticks_make_rated_matches_within_the_rate_and_the_cap(arena: Arena, fiel
     for match_id in [*made, *second, *third]:
         match = arena.get(f"/api/v1/matches/{match_id}")
         assert match["status"] == "finished" and match["rated"] is True
+        assert match["origin"] == "matchmaking"
 
 
 def test_nobody_meets_the_same_opponent_twice_in_a_row(arena: Arena, field: list[str]) -> None:
@@ -188,7 +189,6 @@ def test_matches_the_queue_refuses_end_aborted_and_free_their_bots(arena: Arena,
     assert arena.runtime.store.matchmaking_made_since("party", "open", 5990.0) == 2, "they count for the rate"
     statuses = arena.get("/api/v1/matches?game=party")
     assert [match["error"] for match in statuses] == ["could not be queued: ConnectionError"] * 2
-
 
 
 def test_a_bot_that_keeps_forfeiting_rests_until_its_owner_changes_it(arena: Arena, field: list[str]) -> None:

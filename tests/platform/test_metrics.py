@@ -236,7 +236,6 @@ def test_the_metrics_server_serves_its_registry_over_http() -> None:
         server.close()
 
 
-
 def test_a_worker_starts_one_metrics_server_and_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(metrics, "_worker_server", None)
     assert metrics.start_worker_metrics({}) is None

@@ -60,8 +60,19 @@ def test_schemas_and_security_are_named(arena: Arena) -> None:
     assert set(schemas["Match"]["required"]) == {"game", "bots"}
     # one schema asks for a match and shows it: the record's own fields are read-only, the request's not
     assert {name for name, field in match.items() if field.get("readOnly")} == {
-        "id", "status", "seats", "tournament", "attempts", "moves", "created_at", "started_at",
-        "finished_at", "result", "error", "replay_url",
+        "id",
+        "status",
+        "seats",
+        "tournament",
+        "origin",
+        "attempts",
+        "moves",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "result",
+        "error",
+        "replay_url",
     }
     match_post = spec["paths"]["/api/v1/matches"]["post"]
     assert match_post["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith("/Match")

@@ -16,8 +16,8 @@ import trustme
 from bots.sdk import create_bot_app, serve_app_in_thread
 from referee.agents import HttpAgent, LocalAgent
 from referee.endpoints import EndpointPolicy
-from referee.protocol import Fault, request_base
-from tests.misbehaving_bots import SECRET, start_server
+from referee.protocol import Fault
+from tests.misbehaving_bots import SECRET, nim_move_request, start_server
 
 LOOPBACK = EndpointPolicy.from_text("127.0.0.0/8")
 
@@ -30,19 +30,7 @@ def base_url() -> Iterator[str]:
 
 
 def _request() -> dict:
-    message = request_base(
-        kind="move",
-        match_id="m1",
-        game="nim",
-        variant="standard",
-        seat=0,
-        seats=2,
-        turn=0,
-        time={"move_ms": 300, "bank_ms": 0},
-        observation={"stones": 5},
-    )
-    message["legal_moves"] = [{"take": 1}, {"take": 2}]
-    return message
+    return nim_move_request(move_ms=300)
 
 
 def _ask(url: str, timeout_s: float = 0.3, secret: str = SECRET, policy: EndpointPolicy = LOOPBACK):

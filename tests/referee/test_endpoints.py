@@ -12,8 +12,8 @@ import pytest
 
 from referee.agents import HttpAgent
 from referee.endpoints import EndpointPolicy, EndpointRefused, ResolutionTimeout, parse_endpoint
-from referee.protocol import Fault, request_base
-from tests.misbehaving_bots import SECRET, start_server
+from referee.protocol import Fault
+from tests.misbehaving_bots import SECRET, nim_move_request, start_server
 
 LOOPBACK = EndpointPolicy.from_text("127.0.0.0/8")
 
@@ -157,19 +157,7 @@ def bot_port() -> Iterator[int]:
 
 
 def _move_request() -> dict:
-    message = request_base(
-        kind="move",
-        match_id="m1",
-        game="nim",
-        variant="standard",
-        seat=0,
-        seats=2,
-        turn=0,
-        time={"move_ms": 200, "bank_ms": 0},
-        observation={"stones": 5},
-    )
-    message["legal_moves"] = [{"take": 1}, {"take": 2}]
-    return message
+    return nim_move_request(move_ms=200)
 
 
 def test_a_resolver_that_never_answers_is_a_timeout_fault_within_the_move(fake_dns, bot_port: int) -> None:

@@ -84,9 +84,7 @@ def test_fallback_moves_are_seeded() -> None:
 
 def test_time_beyond_the_move_budget_comes_out_of_the_bank() -> None:
     slow = Scripted([Reply({"take": 1}, 700.0), Reply({"take": 1}, 900.0)])
-    replay = _play(
-        [("s", slow), _seat("b", TakeOne())], time=TimeControl(move_ms=500, bank_ms=600)
-    )
+    replay = _play([("s", slow), _seat("b", TakeOne())], time=TimeControl(move_ms=500, bank_ms=600))
     moves = [r for r in slow.requests if r["type"] == "move"]
     assert moves[0]["time"] == {"move_ms": 500, "bank_ms": 600}
     assert moves[0]["timeout_s"] == pytest.approx(1.1)

@@ -13,7 +13,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, pre_dump, validate, validates_schema
 
 from arena.match_requests import MatchView
-from arena.records import MatchStatus
+from arena.records import MatchOrigin, MatchStatus
 from arena.tournament_requests import TournamentView
 from arena.tournaments import FORMATS
 from referee.protocol import MIN_SECRET_LENGTH
@@ -313,6 +313,14 @@ class MatchSchema(Schema):
     )
     max_faults = WholeNumber(load_default=3, validate=validate.Range(1, 1000))
     tournament = fields.String(dump_only=True, allow_none=True)
+    origin = fields.String(
+        dump_only=True,
+        validate=validate.OneOf([origin.value for origin in MatchOrigin]),
+        metadata={
+            "description": "who asked for it: organizer, challenge (a bot owner's), tournament or "
+            "matchmaking (a continuous ladder's)"
+        },
+    )
     attempts = fields.Integer(dump_only=True)
     moves = fields.Integer(dump_only=True)
     created_at = fields.String(dump_only=True)
@@ -522,9 +530,7 @@ class MatchmakingSchema(Schema):
     made_last_minute = fields.Integer()
     resting = fields.List(
         fields.String(),
-        metadata={
-            "description": "bots left out after 3 forfeits in a row, until their owner changes them"
-        },
+        metadata={"description": "bots left out after 3 forfeits in a row, until their owner changes them"},
     )
     cancelled = fields.List(
         fields.String(), metadata={"description": "DELETE only: the queued matches it cancelled"}

@@ -212,6 +212,7 @@ def test_the_match_page_shows_seats_time_result_and_faults_by_kind(visitor: Visi
         f"{replay['time']['move_ms']} ms a move" in facts
         and replay["result"]["reason"].replace("_", " ") in facts
     )
+    assert visitor.driver.find_element(By.CSS_SELECTOR, "[data-origin]").text == "the organizer"
     rows = visitor.driver.find_elements(By.CSS_SELECTOR, "table.seats-table tbody tr")
     for seat, row in enumerate(rows):
         cells = [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
