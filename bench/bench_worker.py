@@ -1,9 +1,13 @@
 """One worker process playing many matches at once against bots that answer in 100 ms.
 
 A Redis of the benchmark's own (a free port, never the one at 6379), a bot in its own process (the
-first legal move after ``--delay-ms``, gevent's WSGI server, keep-alive), one ``arena worker``
-(``--pool``, concurrency the largest load), and the API in this process requesting the matches. For
-each load (``--loads``, matches queued at once) it prints:
+first legal move after ``--delay-ms``, the bot SDK's keep-alive server on gevent, so the waits
+overlap without a thread each; see ``bench/instant_bot.py``), one ``arena worker`` (``--pool``,
+concurrency the largest load), and the API in this process requesting the matches. The bot is
+``--bot raw`` by default: it checks the signature and reads the first legal move off the request's
+bytes, so it costs next to nothing and leaves the cores to the worker, as a bot on another machine
+would; ``--bot sdk`` is a bot written with the SDK, which decodes every request in full. For each
+load (``--loads``, matches queued at once) it prints:
 
 - moves/s over the whole load, and its ratio to the smallest load's moves/s times the load ratio
   (1.00 is perfectly linear growth; the goal is within 20% until the worker's CPU is the limit);
@@ -11,16 +15,25 @@ each load (``--loads``, matches queued at once) it prints:
 - the worker's resident memory per match in flight (peak RSS over its idle RSS, divided by the load;
   goal at most 0.5 MB);
 - matches played more than once (goal 0);
-- the bot process's CPU use too: where it nears 1.00 (one core), the bot, not the worker, is the limit.
+- the CPU use of every process on the machine's cores: the worker, the bot, the Redis and this
+  process (the API and the load generator), and their sum; where one nears 1.00 (a core) or the sum
+  nears the cores (``os.cpu_count()``), that process or the machine, not the worker, is the limit;
+- ``waited``: the share of the time the worker was ready to run but waited for a core (Linux
+  schedstat): above a few hundredths, other processes on the machine, not the worker's own work,
+  hold its moves back;
+- the load average before the first load, after each round and at the end: other work on the
+  machine takes cores from all of these.
 
-Loads alternate over ``--rounds`` rounds (default 2); figures are min / median / max over rounds.
+Loads alternate over ``--rounds`` rounds (default 2); figures are min / median / max over rounds
+(CPU and memory figures: the median).
 
-    python bench/bench_worker.py [--loads 50,100,250,500] [--delay-ms 100] [--game volcano]
+    python bench/bench_worker.py [--loads 50,100,250,500] [--rounds 2] [--bot raw|sdk] [--delay-ms 100]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import threading
@@ -35,11 +48,14 @@ CPU_PER_MOVE_GOAL_MS = 0.5
 MEMORY_PER_MATCH_GOAL_MB = 0.5
 
 
+def load_average() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
 def run_load(
     client,
     runtime,
-    worker_pid: int,
-    bot_pid: int,
+    pids: dict[str, int],
     bots: list[str],
     game: str,
     variant: str,
@@ -47,6 +63,7 @@ def run_load(
     options: dict,
 ) -> dict:
     admin = {"Authorization": f"Bearer {rig.ADMIN}"}
+    worker_pid = pids["worker"]
     idle_rss = rig.rss_bytes(worker_pid)
     peak = [idle_rss]
     done = threading.Event()
@@ -57,8 +74,8 @@ def run_load(
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
-    cpu_before = rig.cpu_seconds(worker_pid)
-    bot_cpu_before = rig.cpu_seconds(bot_pid)
+    cpu_before = {name: rig.cpu_seconds(pid) for name, pid in pids.items()}
+    waited_before = rig.run_queue_seconds(worker_pid)
     started = time.perf_counter()
     ids = []
     for index in range(load):
@@ -80,16 +97,16 @@ def run_load(
 
     records = rig.wait_until(ended, 900, f"{load} matches")
     elapsed = time.perf_counter() - started
-    cpu = rig.cpu_seconds(worker_pid) - cpu_before
-    bot_cpu = rig.cpu_seconds(bot_pid) - bot_cpu_before
+    cpu = {name: rig.cpu_seconds(pid) - cpu_before[name] for name, pid in pids.items()}
+    waited = rig.run_queue_seconds(worker_pid) - waited_before
     done.set()
     sampler.join()
     moves = sum(record.moves for record in records)
     return {
         "moves_s": moves / elapsed,
-        "cpu_ms_per_move": 1000.0 * cpu / max(1, moves),
-        "cpu_share": cpu / elapsed,
-        "bot_cpu_share": bot_cpu / elapsed,
+        "cpu_ms_per_move": 1000.0 * cpu["worker"] / max(1, moves),
+        **{f"{name}_cpu": seconds / elapsed for name, seconds in cpu.items()},
+        "waited": waited / elapsed,
         "mb_per_match": (peak[0] - idle_rss) / load / 1e6,
         "twice": sum(1 for record in records if record.attempts != 1 or record.status.value != "finished"),
     }
@@ -99,6 +116,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", default="50,100,250,500", help="matches queued at once, comma-separated")
     parser.add_argument("--delay-ms", type=float, default=100.0, help="the bot's answer time (default 100)")
+    parser.add_argument(
+        "--bot",
+        choices=("raw", "sdk"),
+        default="raw",
+        help="raw: reads the first legal move off the bytes (default); sdk: the SDK's app, decoding all",
+    )
     parser.add_argument("--game", default="volcano", help="game (default volcano, 2 seats)")
     parser.add_argument("--turn-limit", type=int, default=20, help="volcano's turn_limit option (default 20)")
     parser.add_argument("--pool", choices=("gevent", "threads"), default="gevent")
@@ -114,7 +137,8 @@ def main() -> None:
     variant = engine.default_variant
     options = {"turn_limit": args.turn_limit} if args.game == "volcano" else {}
     results: dict[int, list[dict]] = {load: [] for load in loads}
-    with rig.redis_server() as redis_url, rig.bot_server(args.delay_ms) as bot_url:
+    averages = [f"start {load_average()}"]
+    with rig.redis_server() as redis_url, rig.bot_server(args.delay_ms, args.bot) as bot_url:
         env = rig.platform_env(
             redis_url, ARENA_WORKER_POOL=args.pool, ARENA_WORKER_CONCURRENCY=str(max(loads))
         )
@@ -125,33 +149,36 @@ def main() -> None:
             [sys.executable, "-m", "arena.cli", "worker", "--loglevel=INFO"], env, "ready."
         ) as worker:
             time.sleep(2)  # the worker settles (imports, connections) before the first load
-            for _ in range(args.rounds):
+            pids = {"worker": worker.pid, "bot": bot_url.pid, "redis": redis_url.pid, "api": os.getpid()}
+            for round_number in range(args.rounds):
                 for load in loads:
                     results[load].append(
-                        run_load(
-                            client, runtime, worker.pid, bot_url.pid, bots, args.game, variant, load, options
-                        )
+                        run_load(client, runtime, pids, bots, args.game, variant, load, options)
                     )
+                averages.append(f"after round {round_number + 1} {load_average()}")
     base_load = loads[0]
     base = statistics.median(r["moves_s"] for r in results[base_load])
+    averages.append(f"end {load_average()}")
     print(
-        f"one worker ({args.pool}), bots answering in {args.delay_ms:.0f} ms, {args.game}, "
-        f"{args.rounds} rounds"
+        f"one worker ({args.pool}), {args.bot} bot answering in {args.delay_ms:.0f} ms, {args.game}, "
+        f"{args.rounds} rounds, {os.cpu_count()} cores"
     )
+    print("load average (1, 5, 15 min): " + "; ".join(averages))
     print(
-        f"{'load':>5} {'moves/s min/med/max':>24} {'linear':>7} {'CPU ms/move':>12} {'CPU':>5} "
-        f"{'bot CPU':>8} "
-        f"{'MB/match':>9} {'twice':>6}"
+        f"{'load':>5} {'moves/s min/med/max':>24} {'linear':>7} {'CPU ms/move':>12} "
+        f"{'CPU: worker':>11} {'bot':>5} {'redis':>5} {'api':>5} {'sum':>5} "
+        f"{'waited':>6} {'MB/match':>9} {'twice':>6}"
     )
     for load in loads:
         runs = results[load]
         moves = [r["moves_s"] for r in runs]
         linear = statistics.median(moves) / (base * load / base_load)
+        shares = {name: statistics.median(r[f"{name}_cpu"] for r in runs) for name in pids}
         print(
             f"{load:>5} {rig.spread(moves):>24} {linear:>7.2f} "
             f"{statistics.median(r['cpu_ms_per_move'] for r in runs):>12.3f} "
-            f"{statistics.median(r['cpu_share'] for r in runs):>5.2f} "
-            f"{statistics.median(r['bot_cpu_share'] for r in runs):>8.2f} "
+            f"{shares['worker']:>11.2f} {shares['bot']:>5.2f} {shares['redis']:>5.2f} {shares['api']:>5.2f} "
+            f"{sum(shares.values()):>5.2f} {statistics.median(r['waited'] for r in runs):>6.2f} "
             f"{statistics.median(r['mb_per_match'] for r in runs):>9.3f} {sum(r['twice'] for r in runs):>6}"
         )
     print(

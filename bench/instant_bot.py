@@ -12,6 +12,9 @@ loopback). Not a benchmark itself.
   request's bytes without decoding the rest. A Vulkan! request carries hundreds of legal moves, and
   decoding them costs the bot more than the platform spends on the move; with the bot on the same
   cores as the worker, this one leaves the cores to the platform, as bots on other machines would.
+
+Either waits ``DELAY_MS`` before answering a move (not a notice) with ``time.sleep``, which gevent
+has patched: the wait parks the request's greenlet, so hundreds of requests wait at once for no CPU.
 """
 
 from __future__ import annotations
@@ -39,7 +42,13 @@ def first_legal_answer(body: bytes) -> bytes:
     return b'{"move":' + json.dumps(move, separators=(",", ":")).encode() + b"}"
 
 
-def raw_app(secret: str) -> Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]:
+def raw_app(
+    secret: str, delay_ms: float = 0.0
+) -> Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]:
+    """The ``raw`` bot's WSGI app; a move's answer waits ``delay_ms`` (gevent must have patched
+    ``time.sleep`` for the waits to overlap)."""
+    import time
+
     from referee.protocol import SIGNATURE_HEADER, signature_matches
 
     header = "HTTP_" + SIGNATURE_HEADER.upper().replace("-", "_")
@@ -49,8 +58,11 @@ def raw_app(secret: str) -> Callable[[dict[str, Any], Callable[..., Any]], Itera
         if not signature_matches(secret, body, environ.get(header)):
             start_response("401 Unauthorized", [("Content-Type", "application/json")])
             return [b'{"error":"bad or missing signature"}']
+        answer = first_legal_answer(body)
+        if delay_ms and answer.startswith(b'{"move":'):
+            time.sleep(delay_ms / 1000.0)
         start_response("200 OK", [("Content-Type", "application/json")])
-        return [first_legal_answer(body)]
+        return [answer]
 
     return app
 
@@ -69,9 +81,7 @@ def main(port: int, delay_ms: float, secret: str, kind: str = "sdk") -> None:
         return request["legal_moves"][0]
 
     if kind == "raw":
-        if delay_ms:
-            raise SystemExit("the raw bot answers at once")
-        app: Any = raw_app(secret)
+        app: Any = raw_app(secret, delay_ms)
     else:
         app = create_bot_app(choose, secret=secret)
     make_bot_server(app, "127.0.0.1", port).serve_forever()

@@ -41,9 +41,15 @@ def wait_until(condition: Callable[[], Any], timeout: float, what: str) -> Any:
         time.sleep(0.05)
 
 
+class ServerProcess(str):
+    """A server's URL (a ``str``), with its process id beside it (``.pid``) to measure its CPU."""
+
+    pid: int
+
+
 @contextlib.contextmanager
-def redis_server() -> Iterator[str]:
-    """A redis-server of the benchmark's own (no persistence); yields its URL."""
+def redis_server() -> Iterator[ServerProcess]:
+    """A redis-server of the benchmark's own (no persistence); yields its URL (``.pid``: its process)."""
     if shutil.which("redis-server") is None:
         raise SystemExit("this benchmark needs redis-server (Debian package redis-server)")
     from redis import Redis
@@ -68,7 +74,8 @@ def redis_server() -> Iterator[str]:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        url = f"redis://127.0.0.1:{port}/0"
+        url = ServerProcess(f"redis://127.0.0.1:{port}/0")
+        url.pid = process.pid
 
         def answers() -> bool:
             try:
@@ -84,14 +91,8 @@ def redis_server() -> Iterator[str]:
             process.wait(15)
 
 
-class BotProcess(str):
-    """The bot's URL (a ``str``), with the process id beside it (``.pid``) to measure its CPU."""
-
-    pid: int
-
-
 @contextlib.contextmanager
-def bot_server(delay_ms: float = 0.0, kind: str = "sdk") -> Iterator[BotProcess]:
+def bot_server(delay_ms: float = 0.0, kind: str = "sdk") -> Iterator[ServerProcess]:
     """A bot answering every move with its first legal move after ``delay_ms``, on the bot SDK's
     keep-alive server under gevent in its own process (any number of connections); yields its URL.
     ``kind``: ``sdk`` (the SDK's app, decoding every request) or ``raw`` (see :mod:`bench.instant_bot`)."""
@@ -102,7 +103,7 @@ def bot_server(delay_ms: float = 0.0, kind: str = "sdk") -> Iterator[BotProcess]
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    url = BotProcess(f"http://127.0.0.1:{port}/")
+    url = ServerProcess(f"http://127.0.0.1:{port}/")
     url.pid = process.pid
     try:
         wait_until(lambda: _listening(port), 20, "the bot server to start")
@@ -160,6 +161,16 @@ def cpu_seconds(pid: int) -> float:
     """User plus system CPU time a process has used so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run_queue_seconds(pid: int) -> float:
+    """Time the process's main thread has spent runnable but waiting for a core (Linux schedstat):
+    what other work on the machine costs it."""
+    try:
+        fields = Path(f"/proc/{pid}/schedstat").read_text().split()
+    except OSError:  # a kernel without schedstats
+        return 0.0
+    return int(fields[1]) / 1e9
 
 
 def rss_bytes(pid: int) -> int:

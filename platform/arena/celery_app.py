@@ -101,6 +101,18 @@ def restore_interval(visibility_timeout_s: int) -> int:
     return max(1, min(60, visibility_timeout_s // 4))
 
 
+def broker_connections(concurrency: int) -> int:
+    """The most connections a process opens to the broker: one per match in flight, and a few more.
+
+    Each match task acknowledges its message when it ends (``acks_late``), on a connection of the
+    transport's pool; kombu's pool raises "Too many connections" past its limit (10 by default)
+    rather than wait. Under gevent hundreds of matches end close together, and an acknowledgement
+    that fails leaves the message to be handed out again after the visibility timeout and holds a
+    prefetch slot meanwhile, so the worker takes fewer matches than its concurrency. Connections are
+    opened only when needed; the limit only stops the pool from refusing."""
+    return concurrency + 16
+
+
 def make_celery(settings: Settings, build_runtime: RuntimeFactory | None = None) -> Celery:
     """The Celery app with the match task; ``build_runtime`` defaults to the Redis deployment's."""
     app = Celery("arena", set_as_current=False)
@@ -110,6 +122,7 @@ def make_celery(settings: Settings, build_runtime: RuntimeFactory | None = None)
             "visibility_timeout": settings.visibility_timeout_s,
             "unacked_restore_interval": restore_interval(settings.visibility_timeout_s),
             "unacked_restore_throttle": 1,
+            "max_connections": broker_connections(settings.worker_concurrency),
         }
     else:
         broker = "memory://localhost/"

@@ -29,6 +29,7 @@ import logging
 import threading
 import time
 import uuid
+import weakref
 from enum import StrEnum
 
 from redis.exceptions import RedisError
@@ -36,6 +37,7 @@ from redis.exceptions import RedisError
 from arena import ladder, metrics, rounds
 from arena.records import MatchRecord
 from arena.runtime import Runtime
+from arena.store import Store
 from referee.game import SetupError
 from referee.match import MatchSpec
 from referee.registry import get_game
@@ -123,10 +125,14 @@ def _play_and_finish(runtime: Runtime, match: MatchRecord, spec: MatchSpec, owne
         return _abort(runtime, match, f"bot(s) deleted before the match ran: {', '.join(missing)}")
     players = [Player(bots[bot_id].name, runtime.agent(bots[bot_id])) for bot_id in spec.bots]
     progress = _ProgressReporter(runtime, match.id)
+    on_move = metrics.counting_moves(spec.game, progress)
     started = time.monotonic()
     try:
         with _Heartbeat(runtime, match.id, owner):
-            replay = run_match(match.id, spec, players, on_move=metrics.counting_moves(spec.game, progress))
+            try:
+                replay = run_match(match.id, spec, players, on_move=on_move)
+            finally:
+                progress.close()
     except SetupError as error:
         return _abort(runtime, match, f"could not start: {error}")
     except RedisError:
@@ -158,35 +164,109 @@ def _advance_tournament(runtime: Runtime, match: MatchRecord) -> None:
         log.exception("could not make the next round of tournament %s", match.tournament)
 
 
+class _LiveWriter:
+    """Writes the progress of every match a process plays, for spectators, all in one pipeline every
+    :data:`PROGRESS_EVERY_S`.
+
+    A pipeline of its own per match every half second cost a worker playing 500 matches nearly a
+    third of its CPU (redis-py takes and checks a pooled connection for each); one for all of them
+    costs that once. Each match's moves are written in order. A match that ends is forgotten before
+    its end is stored, and forgetting waits for a write under way, so no progress is written after
+    the end cleared it. The writing thread runs while matches report and stops when none is left.
+    """
+
+    def __init__(self, store: Store, every_s: float = PROGRESS_EVERY_S) -> None:
+        self.store = store
+        self.every_s = every_s
+        self.lock = threading.Lock()  # the pending moves and the set of matches
+        self.writing = threading.Lock()  # held through a write; forgetting a match waits for it
+        self.pending: dict[str, tuple[list[MoveRecord], int]] = {}
+        self.matches: set[str] = set()
+        self.running = False
+
+    def start(self, match_id: str) -> None:
+        with self.lock:
+            self.matches.add(match_id)
+            if not self.running:
+                self.running = True
+                threading.Thread(target=self._run, name="live-progress", daemon=True).start()
+
+    def add(self, match_id: str, record: MoveRecord, played: int) -> None:
+        with self.lock:
+            if match_id not in self.matches:
+                return
+            moves = self.pending[match_id][0] if match_id in self.pending else []
+            moves.append(record)
+            self.pending[match_id] = (moves, played)
+
+    def forget(self, match_id: str) -> None:
+        """The match ended: drop what it has not written, after any write under way."""
+        with self.writing, self.lock:
+            self.matches.discard(match_id)
+            self.pending.pop(match_id, None)
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(self.every_s)
+            with self.lock:
+                if not self.matches:
+                    self.running = False
+                    return
+            self.flush()
+
+    def flush(self) -> None:
+        """Write what the matches reported since the last write; on a store failure keep it for
+        the next (progress is only shown: the matches go on)."""
+        with self.writing:
+            with self.lock:
+                batch, self.pending = self.pending, {}
+            if not batch:
+                return
+            try:
+                encoded = {match: ([m.to_json() for m in moves], n) for match, (moves, n) in batch.items()}
+                self.store.append_live_many(encoded)
+            except RedisError as error:
+                log.warning("could not report the progress of %d matches: %s", len(batch), error)
+                with self.lock:
+                    for match_id, (moves, played) in batch.items():
+                        if match_id in self.matches:
+                            newer, latest = self.pending.get(match_id, ([], played))
+                            self.pending[match_id] = (moves + newer, latest)
+
+
+_writers: weakref.WeakKeyDictionary[Store, _LiveWriter] = weakref.WeakKeyDictionary()
+_writers_lock = threading.Lock()
+
+
+def _live_writer(store: Store) -> _LiveWriter:
+    """The store's one writer of progress in this process."""
+    with _writers_lock:
+        writer = _writers.get(store)
+        if writer is None:
+            writer = _writers[store] = _LiveWriter(store)
+        return writer
+
+
 class _ProgressReporter:
-    """Hands the moves played to the store now and then, for spectators of a running match."""
+    """Hands the moves played to the process's :class:`_LiveWriter`, for spectators of a running
+    match; :meth:`close` when the match has ended, before its end is stored."""
 
     def __init__(self, runtime: Runtime, match_id: str) -> None:
-        self.runtime = runtime
         self.match_id = match_id
-        self.pending: list[MoveRecord] = []
         self.played = 0
-        self.last = 0.0
         try:
             runtime.store.restart_live(match_id)
         except RedisError as error:  # spectators see less; the match goes on
             log.warning("match %s: could not reset its live moves: %s", match_id, error)
+        self.writer = _live_writer(runtime.store)
+        self.writer.start(match_id)
 
     def __call__(self, record: MoveRecord) -> None:
-        self.pending.append(record)
         self.played += 1
-        now = time.monotonic()
-        if now - self.last >= PROGRESS_EVERY_S:
-            self.last = now
-            self.flush()
+        self.writer.add(self.match_id, record, self.played)
 
-    def flush(self) -> None:
-        try:
-            self.runtime.store.append_live(self.match_id, [m.to_json() for m in self.pending], self.played)
-        except RedisError as error:  # progress is only shown; the match goes on
-            log.warning("match %s: could not report progress: %s", self.match_id, error)
-            return
-        self.pending = []
+    def close(self) -> None:
+        self.writer.forget(self.match_id)
 
 
 def finish(runtime: Runtime, match: MatchRecord, replay: Replay) -> bool:

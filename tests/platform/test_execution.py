@@ -12,7 +12,7 @@ from arena.celery_app import TASK_NAME, make_celery
 from arena.execution import RunOutcome, execute, finish
 from arena.records import MatchRecord, MatchStatus
 from referee.agents import LocalAgent
-from referee.replay import Replay
+from referee.replay import MoveRecord, Replay
 from referee.runner import Player, run_match
 from tests.platform import bot_server
 from tests.platform.conftest import Arena
@@ -175,9 +175,55 @@ def test_a_store_failure_at_the_end_is_raised_and_the_task_plays_the_match_again
 def test_progress_the_store_cannot_take_does_not_stop_the_match(arena: Arena, pair, monkeypatch) -> None:
     a, b = pair
     match = arena.match(game="nim", bots=[a["id"], b["id"]])
-    FlakyStore(monkeypatch, arena.runtime.store, "append_live", times=100)
+    FlakyStore(monkeypatch, arena.runtime.store, "restart_live", times=100)
+    FlakyStore(monkeypatch, arena.runtime.store, "append_live_many", times=100)
     assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
     assert arena.get(f"/api/v1/matches/{match['id']}")["status"] == "finished"
+
+
+def _move(turn: int) -> MoveRecord:
+    return MoveRecord(turn, turn % 2, {"take": 1}, "bot", None, 1.0, None)
+
+
+def test_the_progress_of_every_match_is_written_in_one_round_trip_in_order(arena: Arena, monkeypatch) -> None:
+    store = arena.runtime.store
+    writes: list[dict] = []
+    real = store.append_live_many
+    monkeypatch.setattr(store, "append_live_many", lambda batch: (writes.append(dict(batch)), real(batch)))
+    writer = execution._LiveWriter(store, every_s=3600)  # its thread stays asleep: the test flushes
+    for match_id in ("m1", "m2"):
+        writer.start(match_id)
+    writer.add("m1", _move(0), 1)
+    writer.add("m2", _move(0), 1)
+    writer.add("m1", _move(1), 2)
+    writer.flush()
+    writer.add("m1", _move(2), 3)
+    writer.flush()
+    writer.flush()  # nothing new: no round trip
+    assert [sorted(write) for write in writes] == [["m1", "m2"], ["m1"]]
+    assert [move["turn"] for move in store.live_moves("m1")] == [0, 1, 2]
+    assert [move["turn"] for move in store.live_moves("m2")] == [0]
+    assert store.progress(["m1", "m2"]) == {"m1": 3, "m2": 1}
+    writer.forget("m1")
+    writer.forget("m2")
+
+
+def test_a_match_forgotten_writes_nothing_more_and_a_failed_write_is_kept(arena: Arena, monkeypatch) -> None:
+    store = arena.runtime.store
+    writer = execution._LiveWriter(store, every_s=3600)  # its thread stays asleep: the test flushes
+    writer.start("ended")
+    writer.start("going")
+    writer.add("ended", _move(0), 1)
+    writer.add("going", _move(0), 1)
+    FlakyStore(monkeypatch, store, "append_live_many")
+    writer.flush()  # fails: both kept
+    writer.forget("ended")  # its end is stored now: what it had not written is dropped
+    writer.add("ended", _move(1), 2)  # a late report of an ended match is ignored
+    writer.add("going", _move(1), 2)
+    writer.flush()
+    assert store.live_moves("ended") == []
+    assert [move["turn"] for move in store.live_moves("going")] == [0, 1]
+    writer.forget("going")
 
 
 @pytest.mark.parametrize("path", sorted(bot_server.RAW))
