@@ -8,7 +8,8 @@ its own. What the seat cannot see is drawn:
 - the other seats' resource cards: every resource has a fixed number of cards (19), so the cards
   neither in the bank nor in the seat's hand are exactly the others' cards; they are shuffled and
   dealt out by each seat's public card count, which keeps both the per-resource totals and the
-  per-seat counts right;
+  per-seat counts right; the cards a pending trade shows a seat to hold (what the offering seat
+  offers, what an accepting seat would give) are given to it first;
 - the other seats' development cards and the deck's make-up: the cards neither played (public) nor
   held by the seat are shuffled and dealt by each seat's public count, the rest making the deck. A
   deal that would give another seat enough hidden victory points to have won already is drawn again
@@ -92,13 +93,20 @@ def from_observation(observation: Mapping[str, Any], rng: Rng) -> CatanState:
     unseen = [EDITION.bank_per_resource - bank[r] - mine[r] for r in range(len(RESOURCES))]
     if min(unseen) < 0:
         raise InconsistentObservation("more cards of a resource in sight than the game has")
-    dealt, left = _deal(unseen, [players[seat]["resource_cards"] for seat in others], rng)
+    committed = _committed_cards(observation, others)
+    pool = [unseen[r] - sum(cards[r] for cards in committed) for r in range(len(RESOURCES))]
+    counts = [
+        players[seat]["resource_cards"] - sum(cards) for seat, cards in zip(others, committed, strict=True)
+    ]
+    if min(pool) < 0 or min(counts) < 0:
+        raise InconsistentObservation("a pending trade commits cards the seats cannot hold")
+    dealt, left = _deal(pool, counts, rng)
     if any(left):
         raise InconsistentObservation("the other seats' card counts do not add up to the cards unseen")
     hands = [[0] * len(RESOURCES) for _ in range(seats)]
     hands[me] = mine
-    for seat, hand in zip(others, dealt, strict=True):
-        hands[seat] = hand
+    for seat, hand, cards in zip(others, dealt, committed, strict=True):
+        hands[seat] = [held + kept for held, kept in zip(hand, cards, strict=True)]
 
     devs, new_devs = _development_cards(observation, others, rng)
 
@@ -156,6 +164,22 @@ def from_observation(observation: Mapping[str, Any], rng: Rng) -> CatanState:
         raise InconsistentObservation("the game is over: nothing to search")
     state.remember_legal(moves.generate(state))
     return state
+
+
+def _committed_cards(observation: Mapping[str, Any], others: list[int]) -> list[list[int]]:
+    """The cards each other seat is known to hold because a pending trade commits them: the offering
+    seat holds what it offers, and each seat that accepted holds what it would give (the engine lets a
+    seat offer or accept only what it has, and no hand changes until the offer is settled). All zero
+    when no offer is pending, so a world is then drawn exactly as without this."""
+    committed = {seat: [0] * len(RESOURCES) for seat in others}
+    offer = observation["pending"].get("offer")
+    if offer is not None:
+        if offer["seat"] in committed:
+            committed[offer["seat"]][RESOURCES.index(offer["give"])] += offer["give_count"]
+        for seat in offer["accepted"]:
+            if seat in committed:
+                committed[seat][RESOURCES.index(offer["get"])] += offer["get_count"]
+    return [committed[seat] for seat in others]
 
 
 def _development_cards(

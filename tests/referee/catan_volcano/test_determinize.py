@@ -3,6 +3,8 @@ real one, the hidden cards drawn to fit every count the observation shows."""
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -117,3 +119,41 @@ def test_counts_that_do_not_add_up_are_refused() -> None:
     broken["players"][2]["resource_cards"] = 3
     with pytest.raises(InconsistentObservation):
         from_observation(broken, Rng(1))
+
+
+def test_a_pending_trade_shows_the_cards_its_seats_hold_and_every_world_can_settle_it() -> None:
+    """Seat 2 accepted seat 1's wood for its ore: whatever else seat 1 guesses of the other hands,
+    seat 2 holds that ore in every world (it could not have accepted without it), so confirming the
+    trade never leaves a hand below zero."""
+    state = start_turn(table("base", 4), 1, "main")
+    give(state, 1, wood=2)
+    give(state, 2, ore=1, wood=3, brick=3, sheep=2)
+    give(state, 0, ore=2, wheat=2)
+    give(state, 3, sheep=1, brick=2)
+    state.apply(
+        {"type": "offer_trade", "to": 2, "give": "wood", "give_count": 1, "get": "ore", "get_count": 1}
+    )
+    state.apply({"type": "accept_trade"})
+    assert state.phase == "trade_confirm" and state.current_seat == 1
+    ore = EDITION.resources.index("ore")
+    seen = set()
+    for draw in range(200):
+        world = from_observation(state.observation(1), Rng(draw))
+        assert world.hands[2][ore] >= 1 and sum(world.hands[2]) == 9
+        seen.add(tuple(world.hands[2]))
+        world.apply({"type": "confirm_trade", "seat": 2})
+        assert min(min(hand) for hand in world.hands) >= 0
+    assert len(seen) > 10, "the rest of seat 2's hand is still drawn"
+
+
+def test_a_world_with_no_pending_trade_is_drawn_as_before() -> None:
+    """The cards a pending trade commits are dealt first only when there is one: otherwise the draw
+    is the one made before pending trades were taken into account (its digest recorded then), so the
+    search bots' play for a seed stays as it was."""
+    state = start_turn(table("base", 4), 1, "main")
+    give(state, 2, ore=1, wood=3)
+    give(state, 0, ore=2, wheat=2)
+    world = canonical_json(from_observation(state.observation(1), Rng(7)).to_json())
+    assert hashlib.sha256(world.encode()).hexdigest() == (
+        "c43d58006d5f9e98525ba6fe9a35b20ef870a8beabef4e453e8ccc2768b21699"
+    )
