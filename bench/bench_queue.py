@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import statistics
 import sys
 import time
@@ -45,7 +46,8 @@ def seats_of(game_id: str) -> tuple[str, int]:
     return spec.name, 2 if 2 in spec.seats else min(spec.seats)
 
 
-def noop_round(redis_url: str, env: dict[str, str], count: int) -> float:
+def noop_round(redis_url: str, env: dict[str, str], count: int) -> tuple[float, float]:
+    """No-op tasks per second, and the worker's CPU milliseconds per task."""
     from redis import Redis
 
     from arena.settings import Settings
@@ -56,15 +58,21 @@ def noop_round(redis_url: str, env: dict[str, str], count: int) -> float:
     counter = Redis.from_url(redis_url)
     key = f"{settings.key_prefix}noop-count"
     counter.delete(key)
-    with rig.process([sys.executable, "-m", "bench.noop_worker"], env):
+    with rig.process([sys.executable, "-m", "bench.noop_worker"], env) as worker:
+        cpu_before = rig.cpu_seconds(worker.pid)
         started = time.perf_counter()
         for _ in range(count):
             celery.tasks[NOOP].apply_async(args=(key,), queue=settings.queue)
         rig.wait_until(lambda: int(counter.get(key) or 0) >= count, 300, "the no-op tasks")
-        return count / (time.perf_counter() - started)
+        rate = count / (time.perf_counter() - started)
+        return rate, 1000.0 * (rig.cpu_seconds(worker.pid) - cpu_before) / count
 
 
-def match_round(env: dict[str, str], game_id: str, bot_url: str, count: int) -> tuple[float, int]:
+def match_round(
+    env: dict[str, str], game_id: str, bot_url: rig.ServerProcess, redis_url: rig.ServerProcess, count: int
+) -> tuple[float, int, dict[str, float]]:
+    """Matches per second, moves played, and CPU milliseconds per match of each process: the worker,
+    the bot, Redis and this one (the API taking the requests, and the wait for the ends)."""
     from arena.api import create_app
     from arena.celery_app import redis_runtime
     from arena.settings import Settings
@@ -74,7 +82,9 @@ def match_round(env: dict[str, str], game_id: str, bot_url: str, count: int) -> 
     client = create_app(runtime).test_client()
     admin = {"Authorization": f"Bearer {rig.ADMIN}"}
     bots = rig.register_bots(client, runtime, bot_url, game_id, seats)
-    with rig.process([sys.executable, "-m", "arena.cli", "worker", "--loglevel=INFO"], env):
+    with rig.process([sys.executable, "-m", "arena.cli", "worker", "--loglevel=INFO"], env) as worker:
+        pids = {"worker": worker.pid, "bot": bot_url.pid, "redis": redis_url.pid, "api": os.getpid()}
+        cpu_before = {name: rig.cpu_seconds(pid) for name, pid in pids.items()}
         started = time.perf_counter()
         ids = []
         for index in range(count):
@@ -95,11 +105,12 @@ def match_round(env: dict[str, str], game_id: str, bot_url: str, count: int) -> 
 
         records = rig.wait_until(ended, 600, "the matches")
         rate = count / (time.perf_counter() - started)
+        cpu = {name: 1000.0 * (rig.cpu_seconds(pid) - cpu_before[name]) / count for name, pid in pids.items()}
     moves = sum(record.moves for record in records)
     bad = [record for record in records if record.status.value != "finished" or record.attempts != 1]
     if bad:
         raise SystemExit(f"{len(bad)} matches not finished once: {bad[0]}")
-    return rate, moves
+    return rate, moves, cpu
 
 
 def main() -> None:
@@ -117,18 +128,23 @@ def main() -> None:
     if not kinds or set(kinds) - {"sdk", "raw"}:
         parser.error("--bots takes sdk, raw or sdk,raw")
     noop: list[float] = []
+    noop_cpu: list[float] = []
     matches: dict[str, list[float]] = {kind: [] for kind in kinds}
+    cpu: dict[str, list[dict[str, float]]] = {kind: [] for kind in kinds}
     calls = 0
     with contextlib.ExitStack() as stack:
         redis_url = stack.enter_context(rig.redis_server())
         bot_urls = {kind: stack.enter_context(rig.bot_server(kind=kind)) for kind in kinds}
         for _ in range(args.rounds):
             extra = {"ARENA_WORKER_POOL": args.pool, "ARENA_WORKER_CONCURRENCY": str(args.concurrency)}
-            noop.append(noop_round(redis_url, rig.platform_env(redis_url, **extra), args.matches))
+            rate, task_cpu = noop_round(redis_url, rig.platform_env(redis_url, **extra), args.matches)
+            noop.append(rate)
+            noop_cpu.append(task_cpu)
             for kind in kinds:
                 env = rig.platform_env(redis_url, **extra)
-                rate, moves = match_round(env, args.game, bot_urls[kind], args.matches)
+                rate, moves, used = match_round(env, args.game, bot_urls[kind], redis_url, args.matches)
                 matches[kind].append(rate)
+                cpu[kind].append(used)
                 calls = moves // args.matches
     print(
         f"queue throughput: {args.matches} per round, {args.rounds} rounds, one worker ({args.pool}, "
@@ -142,6 +158,20 @@ def main() -> None:
             f"  {args.game} 2-seat matches/s, {kind} bot  min/median/max {rig.spread(matches[kind])}"
             f"  (~{calls} moves each)  ratio of medians {ratio:.3f}  goal at least {GOAL:.2f}: {verdict}"
         )
+    print("CPU per match, ms (medians over rounds; the no-op worker's per task for comparison):")
+    print(f"  no-op worker per task {statistics.median(noop_cpu):7.2f}")
+    for kind in kinds:
+        shares = {name: statistics.median(run[name] for run in cpu[kind]) for name in cpu[kind][0]}
+        print(
+            f"  {kind} bot: worker {shares['worker']:7.2f}  bot {shares['bot']:7.2f}  "
+            f"redis {shares['redis']:6.2f}  api+driver {shares['api']:6.2f}  "
+            f"all {sum(shares.values()):7.2f}"
+        )
+    budget = 1000.0 / (GOAL * statistics.median(noop))
+    print(
+        f"at the goal ({GOAL:.2f} of the no-op rate) a match may take {budget:.1f} ms of wall time "
+        f"end to end on {os.cpu_count()} cores"
+    )
 
 
 if __name__ == "__main__":
