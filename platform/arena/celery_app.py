@@ -17,8 +17,10 @@ match has been stored. A worker killed mid-match leaves its matches ``running`` 
 lease; the sweeper (:mod:`arena.sweeper`) queues them again. Matches it had taken but not started
 come back after the visibility timeout (``ARENA_VISIBILITY_TIMEOUT``, 60 s by default). A delivery of
 a match another worker is playing is dropped (its lease shows it). When the store fails under a run
-(a Redis restart, a network cut), the task is retried after ``ARENA_LEASE_SECONDS``; if even that
-cannot be sent (the broker is the same Redis), the sweeper queues the match once Redis is back. The
+(a Redis restart, a network cut), the task waits for the store to answer again (up to the visibility
+timeout: the retry and the acknowledgement go through the broker, and an acknowledgement that fails
+keeps a prefetch slot taken) and is retried after ``ARENA_LEASE_SECONDS``; if even that cannot be
+sent (the broker is the same Redis, away for longer), the sweeper queues the match once Redis is back. The
 match's attempts bound how often it is played again; its end counts once.
 
 The app also has the continuous ladders' tick (``arena.matchmaking_tick``,
@@ -34,6 +36,7 @@ from the environment on first access.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -177,6 +180,10 @@ def make_celery(settings: Settings, build_runtime: RuntimeFactory | None = None)
         except RedisError as error:
             delay = runtime.settings.lease_s
             log.warning("match %s: the store failed (%s); running it again in %s s", match_id, error, delay)
+            # the retry and the acknowledgement go through the broker, usually the same Redis: sent
+            # while it is away they fail, and a failed acknowledgement keeps the task's prefetch
+            # slot taken for good (kombu), so a worker would stop taking matches after a short outage
+            wait_for_store(runtime, runtime.settings.visibility_timeout_s)
             raise self.retry(exc=error, countdown=delay, max_retries=None) from None
         # BUSY: another worker is playing the match (a redelivery after the visibility timeout); it
         # holds the lease and will store the end, and the sweeper queues the match again if it dies
@@ -190,6 +197,25 @@ def make_celery(settings: Settings, build_runtime: RuntimeFactory | None = None)
 
     _sweep_while_working(app, settings)
     return app
+
+
+def wait_for_store(
+    runtime: Runtime, bound_s: float, every_s: float = 0.5, sleep: Callable[[float], object] | None = None
+) -> bool:
+    """Wait, up to ``bound_s`` seconds, until the store answers a ping; whether it did. Cooperative
+    under gevent (its ``time.sleep``, looked up when called), so the worker's other matches go on
+    meanwhile."""
+    deadline = time.monotonic() + bound_s
+    while True:
+        try:
+            if runtime.store.ping():
+                return True
+        except RedisError:
+            pass
+        if time.monotonic() >= deadline:
+            log.warning("the store did not answer within %s s", bound_s)
+            return False
+        (sleep or time.sleep)(every_s)
 
 
 def _sweep_while_working(app: Celery, settings: Settings) -> None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from arena import execution
-from arena.celery_app import TASK_NAME, make_celery
+from arena import celery_app, execution
+from arena.celery_app import TASK_NAME, make_celery, wait_for_store
 from arena.execution import RunOutcome, execute, finish
 from arena.records import MatchRecord, MatchStatus
 from referee.agents import LocalAgent
@@ -170,6 +171,35 @@ def test_a_store_failure_at_the_end_is_raised_and_the_task_plays_the_match_again
     done = arena.get(f"/api/v1/matches/{match['id']}")
     assert done["status"] == "finished" and done["attempts"] == 3
     assert arena.runtime.store.ladder_rows("nim", "standard")[a["id"]]["games"] == 1
+
+
+def test_after_a_store_failure_the_task_waits_for_the_store_before_its_retry_goes_to_the_broker(
+    arena: Arena, pair, monkeypatch
+) -> None:
+    """A retry sent, or an acknowledgement made, while Redis is away fails; the failed acknowledgement
+    would keep a prefetch slot taken for good. So the task first waits for the store to answer."""
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+    FlakyStore(monkeypatch, arena.runtime.store, "finish_match")
+    away = FlakyStore(monkeypatch, arena.runtime.store, "ping", times=3)
+    slept: list[float] = []
+    monkeypatch.setattr(celery_app, "wait_for_store", functools.partial(wait_for_store, sleep=slept.append))
+    celery = make_celery(arena.runtime.settings, lambda app: arena.runtime)
+    celery.tasks[TASK_NAME].apply(args=[match["id"]])
+    assert away.left == 0 and slept == [0.5, 0.5, 0.5], "three failed pings, then the retry"
+    assert arena.get(f"/api/v1/matches/{match['id']}")["status"] == "finished"
+
+
+def test_the_wait_for_the_store_is_bounded(arena: Arena, monkeypatch) -> None:
+    def away() -> bool:
+        raise RedisConnectionError("connection refused")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(arena.runtime.store, "ping", away)
+        slept: list[float] = []
+        assert wait_for_store(arena.runtime, bound_s=0.0, sleep=slept.append) is False and slept == []
+        assert wait_for_store(arena.runtime, bound_s=0.05, every_s=0.01) is False
+    assert wait_for_store(arena.runtime, bound_s=0.0) is True
 
 
 def test_progress_the_store_cannot_take_does_not_stop_the_match(arena: Arena, pair, monkeypatch) -> None:
