@@ -114,10 +114,8 @@ def _secret_list(secret: Secrets) -> tuple[str, ...] | None:
 def answer(bots: MatchBots, secret: Secrets, body: bytes, signature: str | None) -> Response:
     """The whole protocol, for one request: signature (by the secret or any of the secrets), ping,
     notices, moves."""
-    if isinstance(secret, str):
-        if not signature_matches(secret, body, signature):
-            return _json({"error": "bad or missing signature"}, 401)
-    elif secret is not None and not any(signature_matches(one, body, signature) for one in secret):
+    secrets = (secret,) if isinstance(secret, str) else secret
+    if secrets is not None and not any(signature_matches(one, body, signature) for one in secrets):
         return _json({"error": "bad or missing signature"}, 401)
     try:
         message = protocol.decode(body)

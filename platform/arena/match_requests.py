@@ -140,7 +140,7 @@ def create(runtime: Runtime, data: Mapping[str, Any]) -> tuple[MatchRecord, Matc
     merge_errors(errors, bot_errors)
     if errors or spec is None:
         raise InvalidRequest("The request has invalid fields.", errors)
-    match = new_match(spec, bots, data["rated"], origin=data.get("origin", MatchOrigin.ORGANIZER))
+    match = new_match(spec, bots, data["rated"], origin=data.get("origin"))
     runtime.store.add_matches([(match, spec)])
     enqueue(runtime, [match.id])
     return match, spec

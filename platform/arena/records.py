@@ -35,6 +35,12 @@ class MatchOrigin(StrEnum):
     MATCHMAKING = "matchmaking"
     """Made by a continuous ladder's matchmaking."""
 
+    @classmethod
+    def by_default(cls, tournament: str | None) -> MatchOrigin:
+        """The origin of a match made without naming one (and of records stored before origins
+        were kept): a tournament's when it has one, else the organizer's."""
+        return cls.TOURNAMENT if tournament else cls.ORGANIZER
+
 
 class MatchStatus(StrEnum):
     QUEUED = "queued"
@@ -122,7 +128,7 @@ class MatchRecord:
     ) -> MatchRecord:
         """A queued match; ``origin`` defaults to the tournament's when there is one, else the organizer's."""
         if origin is None:
-            origin = MatchOrigin.TOURNAMENT if tournament else MatchOrigin.ORGANIZER
+            origin = MatchOrigin.by_default(tournament)
         return cls(
             match_id, game, variant, bots, names, rated, tournament, now_iso(), time.time(), origin=origin
         )
@@ -180,8 +186,7 @@ class MatchRecord:
     def from_json(cls, data: Mapping[str, Any]) -> MatchRecord:
         result = data.get("result")
         tournament = data.get("tournament")
-        # records stored before origins were kept: a tournament's, else the organizer's
-        origin = data.get("origin") or (MatchOrigin.TOURNAMENT if tournament else MatchOrigin.ORGANIZER)
+        origin = data.get("origin") or MatchOrigin.by_default(tournament)  # stored before origins were kept
         return cls(
             id=data["id"],
             game=data["game"],

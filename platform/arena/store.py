@@ -611,13 +611,10 @@ class Store:
         """A run starts: moves of an earlier, interrupted run are not this run's."""
         self.redis.delete(self.key("match", match_id, "live"), self.key("match", match_id, "progress"))
 
-    def append_live(self, match_id: str, moves: Sequence[Mapping[str, Any]], played: int) -> None:
-        """Add moves of a running match (for spectators) and the count played so far."""
-        self.append_live_many({match_id: (moves, played)})
-
     def append_live_many(self, progress: Mapping[str, tuple[Sequence[Mapping[str, Any]], int]]) -> None:
-        """:meth:`append_live` for several matches at once, in one round trip: a worker playing
-        hundreds of matches reports them all together rather than taking a connection for each."""
+        """Add moves of running matches (for spectators) and the count each has played so far, match
+        id -> (moves, played), in one round trip: a worker playing hundreds of matches reports them
+        all together rather than taking a connection for each."""
         if not progress:
             return
         with self.redis.pipeline(transaction=False) as pipe:
