@@ -11,6 +11,7 @@ that passed the ping at registration and broke later, as the platform's tests ne
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -104,12 +105,19 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, b'{"error": "no such path"}')
 
 
-def start_server() -> tuple[ThreadingHTTPServer, str]:
-    """Start the server on a free loopback port; returns it and its base URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+class _IPv6Server(ThreadingHTTPServer):
+    address_family = socket.AF_INET6
+
+
+def start_server(host: str = "127.0.0.1") -> tuple[ThreadingHTTPServer, str]:
+    """Start the server on a free port of ``host`` (a loopback address, IPv4 by default); returns it
+    and its base URL."""
+    server_class = _IPv6Server if ":" in host else ThreadingHTTPServer
+    server = server_class((host, 0), _Handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}"
+    url_host = f"[{host}]" if ":" in host else host
+    return server, f"http://{url_host}:{server.server_address[1]}"
 
 
 def nim_move_request(move_ms: int) -> dict:

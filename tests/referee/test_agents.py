@@ -86,6 +86,37 @@ def test_a_trickling_bot_is_cut_at_the_deadline_not_after_its_last_byte(base_url
     assert reply.move is None
 
 
+def test_the_checked_address_is_connected_to_without_a_second_lookup(base_url: str, monkeypatch) -> None:
+    # the address the policy checked is the one connected to: no name service is asked again when
+    # the connection opens (a second answer could differ from the one that was checked)
+    def no_lookup(*args: object, **kwargs: object) -> None:
+        raise AssertionError(f"getaddrinfo{args} called while connecting")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_lookup)
+    reply = _ask(f"{base_url}/good", timeout_s=2.0)
+    assert reply.fault is None and reply.move == {"take": 1}
+
+
+def _ipv6_loopback_available() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _ipv6_loopback_available(), reason="no IPv6 loopback on this machine")
+def test_a_bot_on_an_ipv6_address_is_reached() -> None:
+    server, url = start_server("::1")
+    try:
+        reply = HttpAgent(f"{url}/good", SECRET, EndpointPolicy.from_text("::1/128")).ask(_request(), 2.0)
+    finally:
+        server.shutdown()
+    assert url.startswith("http://[::1]:")
+    assert reply.fault is None and reply.move == {"take": 1}
+
+
 def test_connection_refused_is_a_connection_fault() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
