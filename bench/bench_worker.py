@@ -38,6 +38,7 @@ import statistics
 import sys
 import threading
 import time
+from datetime import datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -50,6 +51,27 @@ MEMORY_PER_MATCH_GOAL_MB = 0.5
 
 def load_average() -> str:
     return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def timeline(records: list, started_wall: float) -> dict[str, float]:
+    """When the matches started (seconds after the first request) and how many ran at once at most.
+
+    A load of 500 is only 500 matches at once if they all start before the first ones end: these
+    figures show whether the worker (or the queuing) let them."""
+    spans = [
+        (datetime.fromisoformat(r.started_at).timestamp(), datetime.fromisoformat(r.finished_at).timestamp())
+        for r in records
+        if r.started_at and r.finished_at
+    ]
+    if not spans:
+        return {"start_median_s": 0.0, "start_last_s": 0.0, "peak": 0}
+    events = sorted([(start, 1) for start, _ in spans] + [(end, -1) for _, end in spans])
+    running = peak = 0
+    for _, step in events:
+        running += step
+        peak = max(peak, running)
+    starts = sorted(start - started_wall for start, _ in spans)
+    return {"start_median_s": statistics.median(starts), "start_last_s": starts[-1], "peak": peak}
 
 
 def run_load(
@@ -77,6 +99,7 @@ def run_load(
     cpu_before = {name: rig.cpu_seconds(pid) for name, pid in pids.items()}
     waited_before = rig.run_queue_seconds(worker_pid)
     started = time.perf_counter()
+    started_wall = time.time()
     ids = []
     for index in range(load):
         body = {
@@ -90,6 +113,7 @@ def run_load(
         answer = client.post("/api/v1/matches", json=body, headers=admin)
         assert answer.status_code == 202, answer.get_json()
         ids.append(answer.get_json()["id"])
+    queued_s = time.perf_counter() - started
 
     def ended() -> list:
         records = runtime.store.get_matches(ids)
@@ -108,6 +132,8 @@ def run_load(
         **{f"{name}_cpu": seconds / elapsed for name, seconds in cpu.items()},
         "waited": waited / elapsed,
         "mb_per_match": (peak[0] - idle_rss) / load / 1e6,
+        "queued_s": queued_s,
+        **timeline(records, started_wall),
         "twice": sum(1 for record in records if record.attempts != 1 or record.status.value != "finished"),
     }
 
@@ -167,7 +193,7 @@ def main() -> None:
     print(
         f"{'load':>5} {'moves/s min/med/max':>24} {'linear':>7} {'CPU ms/move':>12} "
         f"{'CPU: worker':>11} {'bot':>5} {'redis':>5} {'api':>5} {'sum':>5} "
-        f"{'waited':>6} {'MB/match':>9} {'twice':>6}"
+        f"{'waited':>6} {'MB/match':>9} {'twice':>6} {'queued s':>8} {'start med/last s':>16} {'peak':>5}"
     )
     for load in loads:
         runs = results[load]
@@ -179,7 +205,11 @@ def main() -> None:
             f"{statistics.median(r['cpu_ms_per_move'] for r in runs):>12.3f} "
             f"{shares['worker']:>11.2f} {shares['bot']:>5.2f} {shares['redis']:>5.2f} {shares['api']:>5.2f} "
             f"{sum(shares.values()):>5.2f} {statistics.median(r['waited'] for r in runs):>6.2f} "
-            f"{statistics.median(r['mb_per_match'] for r in runs):>9.3f} {sum(r['twice'] for r in runs):>6}"
+            f"{statistics.median(r['mb_per_match'] for r in runs):>9.3f} {sum(r['twice'] for r in runs):>6} "
+            f"{statistics.median(r['queued_s'] for r in runs):>8.1f} "
+            f"{statistics.median(r['start_median_s'] for r in runs):>7.1f} / "
+            f"{statistics.median(r['start_last_s'] for r in runs):<6.1f} "
+            f"{statistics.median(r['peak'] for r in runs):>5.0f}"
         )
     print(
         "goals: linear within 20% (0.80) until CPU is the limit; "
