@@ -32,6 +32,32 @@ USER_AGENT = "volcano-arena-referee/1"
 _RECV_BYTES = 64 * 1024
 
 
+def _unpatched_poll() -> type[select.poll]:
+    """``select.poll`` as the standard library has it, even in a process gevent has patched.
+
+    The idle check asks the kernel once and must not wait: gevent's patched ``poll`` and ``select``
+    hand control to the event loop on every call, even with a zero timeout, which puts the match
+    behind every other ready match once per move. ``poll`` rather than ``select``: ``select``
+    refuses file descriptors from 1024 on, which a worker playing hundreds of matches holds.
+    """
+    try:
+        from gevent.monkey import get_original
+    except ImportError:  # gevent is the worker's optional pool; without it nothing is patched
+        return select.poll
+    poll: type[select.poll] = get_original("select", "poll")
+    return poll
+
+
+_POLL = _unpatched_poll()
+
+
+def _readable_now(descriptor: int) -> bool:
+    """Whether reading ``descriptor`` would not block right now (data, end of stream or an error)."""
+    poller = _POLL()
+    poller.register(descriptor, select.POLLIN)
+    return bool(poller.poll(0))
+
+
 class Cut(Exception):
     """The exchange failed in a way that maps to one fault kind."""
 
@@ -165,10 +191,9 @@ class BotConnection:
             # the one retry if the bot closed it meanwhile
             return sock.pending() == 0
         try:
-            readable, _, _ = select.select([sock], [], [], 0)
+            return not _readable_now(sock.fileno())
         except (OSError, ValueError):
             return False
-        return not readable
 
     # -- one request and its answer --------------------------------------------------------------
 

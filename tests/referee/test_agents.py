@@ -4,6 +4,8 @@ kept connection: reused, opened again when the bot closed it, never read after a
 from __future__ import annotations
 
 import json
+import os
+import resource
 import socket
 import socketserver
 import ssl
@@ -291,6 +293,31 @@ def test_one_connection_carries_every_request_of_a_seat(counting_bot) -> None:
     replies = [agent.ask(_request(), 2.0) for _ in range(3)]
     assert [reply.move for reply in replies] == [{"take": 1}] * 3
     assert (bot.connections, bot.requests) == (1, 4)
+
+
+def test_a_connection_on_a_file_descriptor_above_1023_is_kept(counting_bot) -> None:
+    # a worker playing hundreds of matches holds over a thousand sockets; select() refuses file
+    # descriptors from 1024 on (FD_SETSIZE), and an idle check built on it took every such kept
+    # connection for a broken one and opened a new connection for every request
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip(f"the open-file limit ({hard}) is too low to reach descriptor 1024")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    bot = counting_bot(lambda n: "answer")
+    fillers = [os.dup(0)]
+    fillers += [os.dup(0) for _ in range(1030 - fillers[0])]
+    try:
+        agent = HttpAgent(bot.url, SECRET, LOOPBACK)
+        replies = [agent.ask(_request(), 2.0) for _ in range(3)]
+        descriptor = agent._connection._sock.fileno()
+        agent.close()
+    finally:
+        for filler in fillers:
+            os.close(filler)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert descriptor >= 1024
+    assert [reply.move for reply in replies] == [{"take": 1}] * 3
+    assert (bot.connections, bot.requests) == (1, 3)
 
 
 def test_the_end_notice_closes_the_seats_connection(counting_bot) -> None:
