@@ -83,6 +83,7 @@ def run_load(
     variant: str,
     load: int,
     options: dict,
+    while_queuing: bool,
 ) -> dict:
     admin = {"Authorization": f"Bearer {rig.ADMIN}"}
     worker_pid = pids["worker"]
@@ -94,12 +95,12 @@ def run_load(
         while not done.wait(0.2):
             peak[0] = max(peak[0], rig.rss_bytes(worker_pid))
 
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
+    control, queue = runtime.queue.app.control, runtime.queue.queue
+    if not while_queuing:  # the worker stops taking matches until all of this load is queued
+        assert control.cancel_consumer(queue, reply=True, timeout=10), "the worker did not answer"
     cpu_before = {name: rig.cpu_seconds(pid) for name, pid in pids.items()}
     waited_before = rig.run_queue_seconds(worker_pid)
-    started = time.perf_counter()
-    started_wall = time.time()
+    posting = time.perf_counter()
     ids = []
     for index in range(load):
         body = {
@@ -113,7 +114,16 @@ def run_load(
         answer = client.post("/api/v1/matches", json=body, headers=admin)
         assert answer.status_code == 202, answer.get_json()
         ids.append(answer.get_json()["id"])
-    queued_s = time.perf_counter() - started
+    queued_s = time.perf_counter() - posting
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    if not while_queuing:  # the timing starts now: so do the CPU counts
+        cpu_before = {name: rig.cpu_seconds(pid) for name, pid in pids.items()}
+        waited_before = rig.run_queue_seconds(worker_pid)
+    started = posting if while_queuing else time.perf_counter()
+    started_wall = time.time() - (time.perf_counter() - started)
+    if not while_queuing:
+        assert control.add_consumer(queue, reply=True, timeout=10), "the worker did not answer"
 
     def ended() -> list:
         records = runtime.store.get_matches(ids)
@@ -152,6 +162,12 @@ def main() -> None:
     parser.add_argument("--turn-limit", type=int, default=20, help="volcano's turn_limit option (default 20)")
     parser.add_argument("--pool", choices=("gevent", "threads"), default="gevent")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument(
+        "--while-queuing",
+        action="store_true",
+        help="let the worker take matches while the load is being queued, timing from the first request "
+        "(by default the worker waits until all of them are queued, and the timing starts then)",
+    )
     args = parser.parse_args()
     loads = [int(text) for text in args.loads.split(",")]
     from arena.api import create_app
@@ -179,7 +195,9 @@ def main() -> None:
             for round_number in range(args.rounds):
                 for load in loads:
                     results[load].append(
-                        run_load(client, runtime, pids, bots, args.game, variant, load, options)
+                        run_load(
+                            client, runtime, pids, bots, args.game, variant, load, options, args.while_queuing
+                        )
                     )
                 averages.append(f"after round {round_number + 1} {load_average()}")
     base_load = loads[0]
