@@ -46,7 +46,9 @@ def _archive(args: argparse.Namespace) -> int:
         raise UsageError("arena archive needs REDIS_URL (the embedded platform keeps nothing to archive)")
     days = settings.archive_after_days if args.older_than is None else args.older_than
     try:
-        store = Store.connect(settings.redis_url, settings.key_prefix, settings.file_store())
+        store = Store.connect(
+            settings.redis_url, settings.key_prefix, settings.file_store(), timeout_s=settings.redis_timeout_s
+        )
         report = archive_ended(store, days, limit=args.limit)
     except (RedisError, ValueError) as error:
         raise UsageError(f"cannot archive: {error}") from None

@@ -92,7 +92,13 @@ def redis_runtime_factory(settings: Settings) -> RuntimeFactory:
     def build(app: Celery) -> Runtime:
         # a connection per match in flight (its heartbeat and progress), and some for the sweeper
         connections = settings.worker_concurrency + 16
-        store = Store.connect(url, settings.key_prefix, settings.file_store(), connections=connections)
+        store = Store.connect(
+            url,
+            settings.key_prefix,
+            settings.file_store(),
+            connections=connections,
+            timeout_s=settings.redis_timeout_s,
+        )
         return Runtime(settings, store, CeleryQueue(app, settings.queue))
 
     return build

@@ -97,7 +97,7 @@ def migrate(store: Store) -> dict[tuple[str, str], int]:
 def _store(settings: Settings) -> Store:
     if not settings.redis_url:
         raise UsageError("needs REDIS_URL: the ladders are in the platform's Redis")
-    return Store.connect(settings.redis_url, settings.key_prefix)
+    return Store.connect(settings.redis_url, settings.key_prefix, timeout_s=settings.redis_timeout_s)
 
 
 def _migrate(args: argparse.Namespace) -> int:
@@ -121,7 +121,7 @@ def _refit(args: argparse.Namespace) -> int:
         get_game(args.game).variant(args.variant)
     except SetupError as error:
         raise UsageError(str(error)) from None
-    store = Store.connect(settings.redis_url, settings.key_prefix)
+    store = Store.connect(settings.redis_url, settings.key_prefix, timeout_s=settings.redis_timeout_s)
     try:
         done = refit_ladder(store, args.game, args.variant, args.samples, args.seed)
     except RedisError as error:

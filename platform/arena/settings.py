@@ -65,6 +65,8 @@ class Settings:
     policy: EndpointPolicy = field(default_factory=EndpointPolicy)
     visibility_timeout_s: int = 60
     lease_s: int = 30
+    redis_timeout_s: int = 10
+    """How long one Redis command may wait for its answer (``ARENA_REDIS_TIMEOUT_SECONDS``)."""
     max_attempts: int = 3
     worker_concurrency: int = 500
     worker_pool: str = "gevent"
@@ -103,6 +105,9 @@ class Settings:
           once: its live lease shows it is being played.
         - ``ARENA_LEASE_SECONDS``: how long a running match's lease lives without a heartbeat
           (default 30); a redelivered match waits for it to lapse before running again.
+        - ``ARENA_REDIS_TIMEOUT_SECONDS``: how long a Redis command (or a new connection to Redis)
+          may wait before it fails (default 10): a Redis that stops answering without closing the
+          connection (a network partition) fails the command instead of holding it for good.
         - ``ARENA_MAX_ATTEMPTS``: runs of one match before it is aborted (default 3).
         - ``ARENA_WORKER_POOL``: ``gevent`` (default: each match a greenlet on an event loop, for
           hundreds of matches at once) or ``threads`` (a thread per match).
@@ -145,6 +150,7 @@ class Settings:
             policy=policy,
             visibility_timeout_s=_int(env, "ARENA_VISIBILITY_TIMEOUT", 60),
             lease_s=_int(env, "ARENA_LEASE_SECONDS", 30),
+            redis_timeout_s=_int(env, "ARENA_REDIS_TIMEOUT_SECONDS", 10),
             max_attempts=_int(env, "ARENA_MAX_ATTEMPTS", 3),
             worker_pool=pool,
             worker_concurrency=_int(env, "ARENA_WORKER_CONCURRENCY", 500 if pool == "gevent" else 16),

@@ -142,22 +142,41 @@ class Store:
 
     @classmethod
     def connect(
-        cls, url: str, prefix: str = "arena:", files: replays.FileStore | None = None, connections: int = 64
+        cls,
+        url: str,
+        prefix: str = "arena:",
+        files: replays.FileStore | None = None,
+        connections: int = 64,
+        timeout_s: float = 10.0,
     ) -> Store:
         """A store on the Redis at ``url`` (``redis://[:password@]host:port/db``), replays in ``files``.
 
         At most ``connections`` connections (sized to the matches played at once): past that a
         command waits for a free connection (up to 20 s) instead of failing with "Too many
         connections", which at high concurrency used to fail stores and replay matches.
+
+        A command, or a new connection, fails with a ``RedisError`` after ``timeout_s`` without an
+        answer: a Redis cut off without the connection being closed (a network partition) would
+        otherwise hold every command, and the match waiting on it, until TCP gave up hours later.
         """
+        timeouts = {"socket_timeout": timeout_s, "socket_connect_timeout": timeout_s}
         text = Redis(
             connection_pool=BlockingConnectionPool.from_url(
-                url, decode_responses=True, health_check_interval=30, max_connections=connections, timeout=20
+                url,
+                decode_responses=True,
+                health_check_interval=30,
+                max_connections=connections,
+                timeout=20,
+                **timeouts,
             )
         )
         blobs = Redis(
             connection_pool=BlockingConnectionPool.from_url(
-                url, health_check_interval=30, max_connections=max(4, connections // 8), timeout=20
+                url,
+                health_check_interval=30,
+                max_connections=max(4, connections // 8),
+                timeout=20,
+                **timeouts,
             )
         )
         return cls(text, blobs, prefix, files)

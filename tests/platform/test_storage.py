@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import gzip
 import json
+import socket
+import threading
 import time
 from typing import Any
 
 import pytest
+from redis.exceptions import RedisError
 
 from arena import archive
 from arena.archive import archive_ended
+from arena.celery_app import redis_runtime
 from arena.cli import main
 from arena.records import MatchRecord, MatchStatus
 from arena.replays import DirectoryStore, MemoryStore, StorageUnavailable, record_name, replay_name
+from arena.settings import Settings
 from arena.store import Store
 from referee.match import MatchSpec
 from referee.replay import decompress
@@ -328,3 +333,34 @@ def test_the_sweeper_archives_old_matches_once_an_hour_across_workers(arena: Are
     assert second.archive_once() is None  # another worker archived within the hour
     assert arena.runtime.store.redis.get(f"test:match:{matches[0]['id']}") is None
     assert arena.get(f"/api/v1/matches/{matches[0]['id']}")["status"] == "finished"
+
+
+def test_a_redis_that_stops_answering_fails_the_command_instead_of_holding_it() -> None:
+    # a listener that accepts connections (the kernel does, from its backlog) and never answers:
+    # what a worker sees of a Redis cut off by a network partition
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(16)
+        port = silent.getsockname()[1]
+        store = Store.connect(f"redis://127.0.0.1:{port}/0", timeout_s=0.2)
+        failures: list[BaseException] = []
+
+        def read() -> None:
+            try:
+                store.get_match("m-1")
+            except RedisError as error:
+                failures.append(error)
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        reader.join(30)  # a bound for the test only: without a timeout the read never ends
+        assert not reader.is_alive(), "the read is still waiting for a Redis that never answers"
+    assert len(failures) == 1
+
+
+def test_the_workers_store_waits_for_redis_as_long_as_the_settings_say() -> None:
+    settings = Settings.from_env({"REDIS_URL": "redis://127.0.0.1:1/0", "ARENA_REDIS_TIMEOUT_SECONDS": "3"})
+    runtime = redis_runtime(settings)
+    for client in (runtime.store.redis, runtime.store.blobs):
+        options = client.connection_pool.connection_kwargs
+        assert (options["socket_timeout"], options["socket_connect_timeout"]) == (3, 3)
