@@ -783,7 +783,14 @@ class Store:
         self._delete_if_owner(self.key("match", match_id, "lease"), owner)
 
     def _delete_if_owner(self, key: str, owner: str) -> None:
-        """Delete a lock or lease ``key`` only while ``owner`` holds it (never another's)."""
+        """Delete a lock or lease ``key`` only while ``owner`` holds it (never another's).
+
+        Read plainly first: a finished match's lease is already gone (the end's transaction
+        deleted it), and a key someone else holds stays theirs; only a key that is still ours
+        needs the watched delete, three round trips instead of one.
+        """
+        if self.redis.get(key) != owner:
+            return
         with self.redis.pipeline() as pipe:
             try:
                 pipe.watch(key)
