@@ -196,6 +196,36 @@ def _plays_of(card: str, use: str, targets: tuple[Target, ...]) -> list[Move]:
     return moves
 
 
+Step = tuple[str, str, "tuple[str | None, int | None, int] | None", Use, list[Move]]
+"""One use of a card in a hand's plan: card, use kind, help key (None: not a help use), the use,
+and the plays it gives regardless of the table (a renown use's one play, or none)."""
+
+_PLANS: dict[tuple[tuple[str, ...], str, str | None], tuple[Step, ...]] = {}
+"""By (the distinct cards of a hand in id order, the scientist, its location): the uses to look at,
+with what the table cannot change worked out once (a renown use scores or not by card, scientist
+and location alone). A few thousand hands, eight scientists' worth, six locations."""
+
+
+def _plan(cards: tuple[str, ...], scientist: Scientist, location: str | None) -> tuple[Step, ...]:
+    key = (cards, scientist.id, location)
+    plan = _PLANS.get(key)
+    if plan is None:
+        steps: list[Step] = []
+        for card in cards:
+            for use in EDITION.actions[card].uses:
+                kind = use.use
+                if kind == "renown":
+                    scores = location in use.tokens and renown_for(scientist, use)
+                    steps.append((card, kind, None, use, _plays_of(card, kind, (None,) if scores else ())))
+                else:
+                    help_key = (use.effect, use.reach, use.radius) if kind == "help" else None
+                    steps.append((card, kind, help_key, use, []))
+        if len(_PLANS) >= 50_000:
+            _PLANS.clear()
+        plan = _PLANS[key] = tuple(steps)
+    return plan
+
+
 def plays(table: Table, seat: int) -> list[Move]:
     """Every play the seat's hand allows, cards in id order, uses in card order.
 
@@ -203,23 +233,21 @@ def plays(table: Table, seat: int) -> list[Move]:
     anywhere), so each is looked up once.
     """
     scientist = table.scientists[seat]
-    location = EDITION.board.location_of(scientist.space)
     found: list[Move] = []
     helped: dict[tuple[str | None, int | None, int], tuple[Target, ...]] = {}
-    for card in sorted(set(scientist.hand)):
-        for use in EDITION.actions[card].uses:
-            kind = use.use
-            if kind == "help":
-                key = (use.effect, use.reach, use.radius)
-                targets = helped.get(key)
-                if targets is None:
-                    targets = helped[key] = tuple(HELP[str(use.effect)].targets(table, scientist, use))
-            elif kind == "renown":
-                targets = (None,) if location in use.tokens and renown_for(scientist, use) else ()
-            else:
-                targets = tuple(_scientist_targets(table, scientist, use))
-            if targets:
-                found.extend(_plays_of(card, kind, targets))
+    plan = _plan(tuple(sorted(set(scientist.hand))), scientist, EDITION.board.location_of(scientist.space))
+    for card, kind, help_key, use, fixed in plan:
+        if help_key is not None:
+            targets = helped.get(help_key)
+            if targets is None:
+                targets = helped[help_key] = tuple(HELP[str(use.effect)].targets(table, scientist, use))
+        elif kind == "renown":
+            found += fixed
+            continue
+        else:
+            targets = tuple(_scientist_targets(table, scientist, use))
+        if targets:
+            found += _plays_of(card, kind, targets)
     return found
 
 

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import is_
 
 from referee.boulderville.deal import explicit_table, seeded_table
 from referee.boulderville.edition import EDITION
@@ -25,9 +26,11 @@ from referee.boulderville.turn import (
     BouldervilleEnd,
     Decision,
     advance,
-    apply_move,
+    carry_out,
     enter,
+    find_move,
     legal_moves,
+    same_parts,
 )
 from referee.boulderville.view import Observer
 from referee.game import (
@@ -60,6 +63,9 @@ class BouldervilleState(State):
         self._legal = legal
         """The engine's own legal moves of this position (callers get copies), or None: not known yet."""
         self._observer = Observer() if observer is None else observer
+        self._handed: list[Move] | None = None
+        """The copies of ``_legal`` last handed out, in the same order (a list of the state's own:
+        the caller may reorder the one it was given)."""
 
     @property
     def current_seat(self) -> int | None:
@@ -76,13 +82,37 @@ class BouldervilleState(State):
         """Copies of the engine's own moves, so nothing a caller does to them reaches the engine."""
         listed = self._listed()
         if self.table.stage == "draw":
-            return [{"type": "discard", "cards": [*move["cards"]]} for move in listed]
-        return list(map(dict.copy, listed))  # no list inside a place or a play (copy: the quickest in C)
+            handed = [{"type": "discard", "cards": [*move["cards"]]} for move in listed]
+        else:
+            handed = list(map(dict.copy, listed))  # no list inside a place or a play (copy: the quickest in C)
+        self._handed = handed
+        return handed.copy()
+
+    def _own(self, move: Move) -> Move:
+        """The engine's own legal move that ``move`` spells: found by the copy handed out for it
+        when ``move`` is that copy, unchanged (the usual case, all in C), else by :func:`find_move`."""
+        legal = self._listed()
+        handed = self._handed
+        if handed is not None and type(move) is dict:
+            try:
+                own = legal[handed.index(move)]  # the very copy is found first (identity), or an equal one
+                if same_parts(move, own):
+                    return own
+                cards = own.get("cards")
+                if cards is not None and move.keys() == own.keys() and move["type"] is own["type"]:
+                    given = move["cards"]
+                    if type(given) is list and len(given) == len(cards) and all(map(is_, given, cards)):
+                        return own  # a discard: its list is a copy, with the very card names
+            except Exception:  # not there, or a value whose comparison fails: find_move decides
+                pass
+        return find_move(legal, move)
 
     def apply(self, move: Move) -> None:
         table = self.table
         turn, seat = table.turn, table.queue[0]
-        chosen, self._legal = apply_move(table, move, self._listed())
+        chosen = self._own(move)
+        self._handed = None
+        chosen, self._legal = carry_out(table, chosen)
         self._observer.moved(table, chosen, seat, table.turn == turn and table.result is None)
 
     def observation(self, seat: int) -> dict[str, JSON]:

@@ -204,7 +204,7 @@ def _spelled_alike(given: object, own: object) -> bool:
     return given is None and own is None
 
 
-def _same_parts(given: dict[str, object], own: Move) -> bool:
+def same_parts(given: dict[str, object], own: Move) -> bool:
     """Whether ``given`` has the very key and value objects of ``own``, in order: a shallow copy of
     it (as ``legal_moves`` hands out), so spelled alike with no more checking (all in C)."""
     if len(given) != len(own):
@@ -221,7 +221,7 @@ def find_move(legal: list[Move], move: object) -> Move:
     if type(move) is dict:
         try:
             for own in legal:
-                if own == move and (_same_parts(move, own) or _spelled_alike(move, own)):
+                if own == move and (same_parts(move, own) or _spelled_alike(move, own)):
                     return own
         except Exception:  # a value whose comparison fails is no legal move's value: spell it out
             pass
@@ -240,7 +240,12 @@ def apply_move(table: Table, move: Move, legal: list[Move] | None = None) -> tup
     is this table's ``legal_moves``, when the caller has them already. Returns the move played and
     the legal moves of the next seat to move.
     """
-    chosen = find_move(legal_moves(table) if legal is None else legal, move)
+    return carry_out(table, find_move(legal_moves(table) if legal is None else legal, move))
+
+
+def carry_out(table: Table, chosen: Move) -> tuple[Move, list[Move]]:
+    """Play ``chosen``, one of the engine's own legal moves for this table (as :func:`find_move`
+    gives), and run on to the next decision: ``chosen`` and the next seat's legal moves."""
     stage = STAGES[table.stage]
     assert isinstance(stage, Decision)
     seat = table.queue.pop(0)

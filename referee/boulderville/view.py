@@ -12,7 +12,7 @@ event log: read them, never change them.
 
 from __future__ import annotations
 
-from referee.boulderville.attributes import AURA, TOWN_HALL, Standing
+from referee.boulderville.attributes import AURA, SHARING, TOWN_HALL, Standing
 from referee.boulderville.edition import EDITION
 from referee.boulderville.hazards import bridge_standing
 from referee.boulderville.renown import cashing_place
@@ -188,11 +188,20 @@ class Observer:
     later observations: callers read observations, they never change them.
     """
 
-    __slots__ = ("memo", "townspeople", "scientists", "log", "logged", "public", "private", "seen", "ground")
+    __slots__ = (
+        "memo", "townspeople", "standing", "where", "scientists", "log", "logged", "public", "private", "seen",
+        "ground",
+    )
 
     def __init__(self) -> None:
         self.memo: dict[PersonKey, dict[str, JSON]] = _PERSON_VIEWS
         self.townspeople: list[dict[str, JSON]] | None = None
+        self.standing: Standing | None = None
+        """The numbers' table-wide terms the townspeople's views were made with, kept with them: a
+        decision changes those terms only in the ways :meth:`moved` follows (or it starts afresh)."""
+        self.where: dict[str | None, int] = {}
+        """Space to the index of the townsperson on it, kept with the views: only the automatic
+        stages move or remove townspeople, and they start the views afresh."""
         self.scientists: list[dict[str, JSON]] | None = None
         self.log: list[dict[str, JSON]] | None = None
         """The table's event list last seen, of which ``logged`` events are in ``public``."""
@@ -218,9 +227,11 @@ class Observer:
             return seen
         townspeople = self.townspeople
         if townspeople is None:
-            standing = Standing(table)
+            standing = self.standing = Standing(table)
             memo = self.memo
-            townspeople = self.townspeople = [_townsperson(p, standing, memo) for p in table.people]
+            people = table.people
+            townspeople = self.townspeople = [_townsperson(p, standing, memo) for p in people]
+            self.where = {p.space: index for index, p in enumerate(people) if p.space is not None}
         scientists = self.scientists
         if scientists is None:
             scientists = self.scientists = [_scientist(table, s) for s in range(table.seats)]
@@ -262,27 +273,30 @@ class Observer:
         if townspeople is None:
             return
         kind = move["type"]
-        if not decisions_only:
+        standing = self.standing
+        if not decisions_only or standing is None:
             self.townspeople = None
         elif kind == "play":
             touched = _touched_by(move)
             if touched is ALL:
                 self.townspeople = None
             elif touched is not None:
+                if move["card"] in RUSHES:  # the one help effect the kept terms hold
+                    standing = self.standing = Standing(table)
                 for index, person in enumerate(table.people):
                     if person.id == touched:
-                        townspeople[index] = _townsperson(person, Standing(table), self.memo)
+                        townspeople[index] = _townsperson(person, standing, self.memo)
                         break  # ids are unique
         elif kind in ("place", "clear"):
             space = move["space"]
             if space in TOWN_HALL:
-                self.townspeople = None
+                self.townspeople = self.standing = None
                 return
-            standing: Standing | None = None
-            for index, person in enumerate(table.people):
-                if person.space == space:
-                    standing = standing or Standing(table)
-                    townspeople[index] = _townsperson(person, standing, self.memo)
+            # the placed scientist shares only this space: the one term of the numbers it changes
+            standing.sharing_at[space] = SHARING[table.scientists[seat].id]
+            index = self.where.get(space)
+            if index is not None:
+                townspeople[index] = _townsperson(table.people[index], standing, self.memo)
 
 
     def _moved_scientists(self, table: Table, move: Move, seat: int, decisions_only: bool) -> None:
@@ -300,6 +314,10 @@ class Observer:
 
 
 ALL = "*"
+RUSHES = frozenset(
+    card.id for card in EDITION.actions.values() for use in card.uses if use.use == "help" and use.effect == "rush"
+)
+"""Cards whose help adds to a mover's speed through a lasting effect (a term :class:`Standing` sums)."""
 ONE_TOWNSPERSON = frozenset({"belief", "willingness", "speed", "rush"})
 """Help effects that change only their target's numbers."""
 NO_TOWNSPERSON = frozenset({"sandbags", "bulldoze"})
