@@ -116,7 +116,7 @@ class Standing:
     changes.
     """
 
-    __slots__ = ("hall_and_meeting", "aura_belief", "aura_willingness", "sharing_at", "rush")
+    __slots__ = ("hall_and_meeting", "aura_belief", "aura_willingness", "sharing_at", "rush", "belief_off")
 
     def __init__(self, table: Table) -> None:
         turn = table.turn
@@ -138,24 +138,36 @@ class Standing:
                     belief += role.belief
                     willingness += role.willingness
         self.aura_belief, self.aura_willingness = belief, willingness
+        self.belief_off = self.hall_and_meeting + belief
+        """What every belief loses to the Town Hall, meetings and auras (an aura holder's own aside)."""
         self.sharing_at: dict[str | None, Sharing] = {
             s.space: SHARING[s.id] for s in table.scientists if s.space is not None
         }
 
     def numbers(self, person: Person) -> tuple[int, int, int]:
-        """(belief, willingness, speed) of a townsperson on the board, as the functions above give."""
+        """(belief, willingness, speed) of a townsperson on the board, as the functions above give.
+
+        Asked for every townsperson on most moves, so the usual case (no one sharing the space, no
+        aura of their own, no rush) does the least: plain integer sums, in any order, floored at 0.
+        """
         pid = person.id
-        base_belief, base_willingness, base_speed = PRINTED[pid]
-        shared = self.sharing_at.get(person.space, NO_SHARING)  # None (off the board) is no space
-        aura_belief, aura_willingness = self.aura_belief, self.aura_willingness
-        if pid in AURA:
+        belief, willingness, speed = PRINTED[pid]
+        belief -= person.belief_down + self.belief_off
+        willingness -= person.willingness_down + self.aura_willingness
+        speed += person.speed_up
+        shared = self.sharing_at.get(person.space)  # None (off the board) is no space
+        if shared is not None:
+            belief -= shared.belief
+            willingness -= shared.willingness
+            speed += shared.speed
+        if pid in AURA:  # a role's holder is not lowered by its own aura
             own = _aura_of(person)
-            aura_belief -= own[0]
-            aura_willingness -= own[1]
-        belief = base_belief - person.belief_down - (self.hall_and_meeting + shared.belief + aura_belief)
-        willingness = base_willingness - person.willingness_down - shared.willingness - aura_willingness
-        speed = base_speed + person.speed_up + shared.speed + self.rush.get(pid, 0)
-        return max(0, belief), max(0, willingness), speed
+            belief += own[0]
+            willingness += own[1]
+        rush = self.rush
+        if rush:
+            speed += rush.get(pid, 0)
+        return belief if belief > 0 else 0, willingness if willingness > 0 else 0, speed
 
     def belief(self, person: Person) -> int:
         return self.numbers(person)[0]

@@ -12,6 +12,8 @@ event log: read them, never change them.
 
 from __future__ import annotations
 
+from operator import is_
+
 from referee.boulderville.attributes import AURA, SHARING, TOWN_HALL, Standing
 from referee.boulderville.edition import EDITION
 from referee.boulderville.hazards import bridge_standing
@@ -41,29 +43,49 @@ def _townsperson(
     person: Person, standing: Standing, memo: dict[PersonKey, dict[str, JSON]]
 ) -> dict[str, JSON]:
     """A townsperson as seen, built once per distinct (card, space, status, numbers)."""
-    if person.status in ON_BOARD:
-        now = standing.numbers(person)
-        key = (person.id, person.space, person.status, *now)
+    status = person.status
+    if status in ON_BOARD:
+        key = (person.id, person.space, status, *standing.numbers(person))
     else:
-        now = None
-        key = (person.id, person.space, person.status, -1, -1, -1)
+        key = (person.id, person.space, status, -1, -1, -1)
     view = memo.get(key)
-    if view is None:
-        name, role, value, printed = _CARDS[person.id]
-        if len(memo) >= MEMO_LIMIT:
-            memo.clear()
-        view = {
-            "id": person.id,
-            "name": name,
-            "role": role,
-            "space": person.space,
-            "status": person.status,
-            "value": value,
-            "card": printed,
-        }
-        if now is not None:
-            view["now"] = {"belief": now[0], "willingness": now[1], "speed": now[2]}
-        memo[key] = view
+    return _new_view(key, memo) if view is None else view
+
+
+def _townspeople(people: list[Person], standing: Standing, memo: dict[PersonKey, dict[str, JSON]]) -> list[dict[str, JSON]]:
+    """Every townsperson as seen: :func:`_townsperson` of each, in one loop (asked once a turn or more)."""
+    numbers = standing.numbers
+    get = memo.get
+    views = []
+    for person in people:
+        status = person.status
+        if status in ON_BOARD:
+            key = (person.id, person.space, status, *numbers(person))
+        else:
+            key = (person.id, person.space, status, -1, -1, -1)
+        view = get(key)
+        views.append(_new_view(key, memo) if view is None else view)
+    return views
+
+
+def _new_view(key: PersonKey, memo: dict[PersonKey, dict[str, JSON]]) -> dict[str, JSON]:
+    """The view of a townsperson shown by ``key`` (numbers -1: off the board), kept in ``memo``."""
+    pid, space, status, belief, willingness, speed = key
+    name, role, value, printed = _CARDS[pid]
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    view: dict[str, JSON] = {
+        "id": pid,
+        "name": name,
+        "role": role,
+        "space": space,
+        "status": status,
+        "value": value,
+        "card": printed,
+    }
+    if status in ON_BOARD:
+        view["now"] = {"belief": belief, "willingness": willingness, "speed": speed}
+    memo[key] = view
     return view
 
 
@@ -170,9 +192,8 @@ def _assemble(
 
 def observation(table: Table, seat: int) -> dict[str, JSON]:
     """What ``seat`` sees, worked out from the table alone (no cache)."""
-    standing = Standing(table)
     memo: dict[PersonKey, dict[str, JSON]] = {}
-    townspeople = [_townsperson(p, standing, memo) for p in table.people]
+    townspeople = _townspeople(table.people, Standing(table), memo)
     scientists = [_scientist(table, s) for s in range(table.seats)]
     return _assemble(table, seat, townspeople, scientists, [_event(e, seat) for e in table.events])
 
@@ -230,7 +251,7 @@ class Observer:
             standing = self.standing = Standing(table)
             memo = self.memo
             people = table.people
-            townspeople = self.townspeople = [_townsperson(p, standing, memo) for p in people]
+            townspeople = self.townspeople = _townspeople(people, standing, memo)
             self.where = {p.space: index for index, p in enumerate(people) if p.space is not None}
         scientists = self.scientists
         if scientists is None:
@@ -238,7 +259,8 @@ class Observer:
         events = self._events(table, seat)
         ground = self.ground
         terrain = table.terrain
-        if ground is None or ground[0] != terrain or list(ground[0]) != list(terrain):  # order shows too
+        # equal, and the same key objects in the same order (the order shows too); no list made
+        if ground is None or ground[0] != terrain or not all(map(is_, ground[0], terrain)):
             ground = self.ground = _ground(table)
         seen = self.seen[seat] = _assemble(table, seat, list(townspeople), list(scientists), events, ground)
         return seen
@@ -300,15 +322,19 @@ class Observer:
 
 
     def _moved_scientists(self, table: Table, move: Move, seat: int, decisions_only: bool) -> None:
-        """A placement or a card changes its own seat's scientist (place, hand, tokens), a pass none;
-        a card played on a scientist, a draw (the seats skipped after it draw too) or the automatic
-        stages may change any."""
+        """A placement or a card changes its own seat's scientist (place, hand, tokens), a pass none,
+        a draw the hands of its seat and of any seat skipped after it (whose hand size then differs);
+        a card played on a scientist or the automatic stages may change any."""
         scientists = self.scientists
         kind = move["type"]
         if scientists is None or kind == "pass":
             return
-        if not decisions_only or kind == "discard" or (kind == "play" and move["use"] == "scientist"):
+        if not decisions_only or (kind == "play" and move["use"] == "scientist"):
             self.scientists = None
+        elif kind == "discard":  # the seat drew, and so did any seat skipped after it (an empty hand)
+            for other, view in enumerate(scientists):
+                if other == seat or view["hand_size"] != len(table.scientists[other].hand):
+                    scientists[other] = _scientist(table, other)
         else:
             scientists[seat] = _scientist(table, seat)
 
