@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from referee.boulderville.edition import EDITION, ScientistCard, Use
-from referee.boulderville.hazards import clearable, sandbagged
+from referee.boulderville.hazards import clearable, lava_front
 from referee.boulderville.renown import score_renown
 from referee.boulderville.table import BELIEVER, LAVA, MOVER, UNCONVINCED, Ongoing, Person, Scientist, Table
 from referee.game import Move
@@ -37,7 +37,8 @@ def _people(statuses: tuple[str, ...]) -> Callable[[Table, Scientist, Use], list
         else:
             assert scientist.space is not None
             near = EDITION.board.distance[scientist.space]
-            found = [p.id for p in table.people if p.status in statuses and near[p.board_space] <= reach]
+            # a townsperson with one of these statuses is on the board, so has a space
+            found = [p.id for p in table.people if p.status in statuses and near[p.space] <= reach]  # type: ignore[index]
         found.sort()
         return found
 
@@ -77,15 +78,7 @@ def _lasting(table: Table, scientist: Scientist, use: Use, card: str, target: Ta
 
 def _sandbag_targets(table: Table, scientist: Scientist, use: Use) -> list[str]:
     """Spaces next to the lava that are not yet sandbagged."""
-    board = EDITION.board
-    front = {
-        near
-        for space, cover in table.terrain.items()
-        if cover == LAVA
-        for near in board.adjacent[space]
-        if table.terrain.get(near) != LAVA and not sandbagged(table, near)
-    }
-    return sorted(front, key=board.order.__getitem__)
+    return lava_front(table)
 
 
 def _bulldoze(table: Table, scientist: Scientist, use: Use, target: Target) -> None:

@@ -85,20 +85,25 @@ def sandbagged(table: Table, space: str) -> bool:
     )
 
 
+def lava_front(table: Table) -> list[str]:
+    """Spaces next to the lava, not lava themselves and not sandbagged, in board order."""
+    board = EDITION.board
+    terrain = table.terrain
+    turn = table.turn
+    bagged = {o.target for o in table.ongoing if o.effect == "sandbags" and o.last_turn >= turn}
+    front = {
+        near
+        for space, cover in terrain.items()
+        if cover == LAVA
+        for near in board.adjacent[space]
+        if terrain.get(near) != LAVA and near not in bagged
+    }
+    return sorted(front, key=board.order.__getitem__)
+
+
 def spread_lava(table: Table) -> None:
     """Phase 1: every space next to a lava-filled space fills with lava (sandbagged ones hold)."""
-    board = EDITION.board
-    front = sorted(
-        {
-            near
-            for space, cover in table.terrain.items()
-            if cover == LAVA
-            for near in board.adjacent[space]
-            if table.terrain.get(near) != LAVA and not sandbagged(table, near)
-        },
-        key=board.order.__getitem__,
-    )
-    for space in front:
+    for space in lava_front(table):
         cover_with_lava(table, space)
 
 
