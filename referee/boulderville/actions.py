@@ -189,14 +189,27 @@ def _plays_of(card: str, use: str, targets: tuple[Target, ...]) -> list[Move]:
     return moves
 
 
-Step = tuple[str, str, "tuple[str | None, int | None, int] | None", Use, list[Move]]
-"""One use of a card in a hand's plan: card, use kind, help key (None: not a help use), the use,
-and the plays it gives regardless of the table (a renown use's one play, or none)."""
+HelpKey = tuple[str | None, int | None, int]
+Step = tuple[
+    str,
+    "HelpKey | None",
+    Callable[[Table, Scientist, Use], Sequence[Target]],
+    Use,
+    list[Move],
+    dict[tuple[Target, ...], list[Move]],
+    str,
+]
+"""One use of a card in a hand's plan: the use kind, the help key (None: not a help use), how to
+find its targets, the use, the plays it gives whatever the table (a renown use's one play, or
+none), its plays by targets found so far, and the card."""
 
 _PLANS: dict[tuple[tuple[str, ...], str, str | None], tuple[Step, ...]] = {}
 """By (the distinct cards of a hand in id order, the scientist, its location): the uses to look at,
 with what the table cannot change worked out once (a renown use scores or not by card, scientist
 and location alone). A few thousand hands, eight scientists' worth, six locations."""
+
+_MADE_LIMIT = 256
+"""Plays kept per step of a plan, by targets (a belief card's targets are any set of townspeople)."""
 
 
 def _plan(cards: tuple[str, ...], scientist: Scientist, location: str | None) -> tuple[Step, ...]:
@@ -207,16 +220,26 @@ def _plan(cards: tuple[str, ...], scientist: Scientist, location: str | None) ->
         for card in cards:
             for use in EDITION.actions[card].uses:
                 kind = use.use
+                fixed: list[Move] = []
+                help_key: HelpKey | None = None
                 if kind == "renown":
-                    scores = location in use.tokens and renown_for(scientist, use)
-                    steps.append((card, kind, None, use, _plays_of(card, kind, (None,) if scores else ())))
+                    if location in use.tokens and renown_for(scientist, use):
+                        fixed = _plays_of(card, kind, (None,))
+                    find = _no_targets
+                elif kind == "help":
+                    help_key = (use.effect, use.reach, use.radius)
+                    find = HELP[str(use.effect)].targets
                 else:
-                    help_key = (use.effect, use.reach, use.radius) if kind == "help" else None
-                    steps.append((card, kind, help_key, use, []))
+                    find = _scientist_targets
+                steps.append((kind, help_key, find, use, fixed, {}, card))
         if len(_PLANS) >= 50_000:
             _PLANS.clear()
         plan = _PLANS[key] = tuple(steps)
     return plan
+
+
+def _no_targets(table: Table, scientist: Scientist, use: Use) -> list[Target]:
+    return []
 
 
 def plays(table: Table, seat: int) -> list[Move]:
@@ -227,20 +250,25 @@ def plays(table: Table, seat: int) -> list[Move]:
     """
     scientist = table.scientists[seat]
     found: list[Move] = []
-    helped: dict[tuple[str | None, int | None, int], tuple[Target, ...]] = {}
+    helped: dict[HelpKey, tuple[Target, ...]] = {}
     plan = _plan(tuple(sorted(set(scientist.hand))), scientist, EDITION.board.location_of(scientist.space))
-    for card, kind, help_key, use, fixed in plan:
-        if help_key is not None:
-            targets = helped.get(help_key)
-            if targets is None:
-                targets = helped[help_key] = tuple(HELP[str(use.effect)].targets(table, scientist, use))
-        elif kind == "renown":
+    for kind, help_key, find, use, fixed, made, card in plan:
+        if kind == "renown":
             found += fixed
             continue
+        if help_key is None:
+            targets = tuple(find(table, scientist, use))
         else:
-            targets = tuple(_scientist_targets(table, scientist, use))
+            targets = helped.get(help_key)  # type: ignore[assignment]  # None: not looked up yet
+            if targets is None:
+                targets = helped[help_key] = tuple(find(table, scientist, use))
         if targets:
-            found += _plays_of(card, kind, targets)
+            moves = made.get(targets)
+            if moves is None:
+                if len(made) >= _MADE_LIMIT:
+                    made.clear()
+                moves = made[targets] = _plays_of(card, kind, targets)
+            found += moves
     return found
 
 

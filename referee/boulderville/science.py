@@ -102,7 +102,13 @@ def players(table: Table) -> list[int]:
 def actions(table: Table, seat: int) -> list[Move]:
     """The seat's plays, then ``pass``; nothing at all (the seat is skipped) when it cannot play."""
     found = plays(table, seat)
-    return [*found, {"type": "pass"}] if found else []
+    if found:
+        found.append(PASS)
+    return found
+
+
+PASS: Move = {"type": "pass"}
+"""The engine's own pass, listed after every seat's plays (never handed out, nor changed)."""
 
 
 def act(table: Table, seat: int, move: Move) -> None:

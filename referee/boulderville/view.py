@@ -12,8 +12,6 @@ event log: read them, never change them.
 
 from __future__ import annotations
 
-from operator import is_
-
 from referee.boulderville.attributes import AURA, SHARING, TOWN_HALL, Standing
 from referee.boulderville.edition import EDITION
 from referee.boulderville.hazards import bridge_standing
@@ -233,7 +231,8 @@ class Observer:
         """Seat to the indexes of its own events with a private part."""
         self.seen: dict[int, dict[str, JSON]] = {}
         self.ground: Ground | None = None
-        """The terrain's part of the last observation, kept while the terrain is equal to its copy."""
+        """The terrain's part of the observations, kept until a move may change the terrain: only the
+        automatic stages and a card (a bulldozer) do."""
 
     def copy(self) -> Observer:
         """A cache for a copy of the game: the memo is shared (its views depend on their key
@@ -258,9 +257,7 @@ class Observer:
             scientists = self.scientists = [_scientist(table, s) for s in range(table.seats)]
         events = self._events(table, seat)
         ground = self.ground
-        terrain = table.terrain
-        # equal, and the same key objects in the same order (the order shows too); no list made
-        if ground is None or ground[0] != terrain or not all(map(is_, ground[0], terrain)):
+        if ground is None:
             ground = self.ground = _ground(table)
         seen = self.seen[seat] = _assemble(table, seat, list(townspeople), list(scientists), events, ground)
         return seen
@@ -290,11 +287,13 @@ class Observer:
         ran no automatic stage (the turn goes on in Move scientists, Play actions or Draw actions,
         whose entry changes nothing a townsperson or a scientist shows)."""
         self.seen = {}
+        kind = move["type"]
+        if not decisions_only or kind == "play":
+            self.ground = None
         self._moved_scientists(table, move, seat, decisions_only)
         townspeople = self.townspeople
         if townspeople is None:
             return
-        kind = move["type"]
         standing = self.standing
         if not decisions_only or standing is None:
             self.townspeople = None
