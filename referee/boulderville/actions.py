@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from referee.boulderville.edition import EDITION, ScientistCard, Use
 from referee.boulderville.hazards import clearable, lava_front
 from referee.boulderville.renown import score_renown
-from referee.boulderville.table import BELIEVER, LAVA, MOVER, UNCONVINCED, Ongoing, Person, Scientist, Table
+from referee.boulderville.table import BELIEVER, MOVER, UNCONVINCED, Ongoing, Person, Scientist, Table
 from referee.game import Move
 
 Target = str | int | None
@@ -222,6 +222,7 @@ def _plan(cards: tuple[str, ...], scientist: Scientist, location: str | None) ->
                 kind = use.use
                 fixed: list[Move] = []
                 help_key: HelpKey | None = None
+                find: Callable[[Table, Scientist, Use], Sequence[Target]]
                 if kind == "renown":
                     if location in use.tokens and renown_for(scientist, use):
                         fixed = _plays_of(card, kind, (None,))

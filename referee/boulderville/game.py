@@ -84,7 +84,7 @@ class BouldervilleState(State):
         if self.table.stage == "draw":
             handed = [{"type": "discard", "cards": [*move["cards"]]} for move in listed]
         else:
-            handed = list(map(dict.copy, listed))  # no list inside a place or a play (copy: the quickest in C)
+            handed = list(map(dict.copy, listed))  # no list in a place or a play (copy: quickest in C)
         self._handed = handed
         return handed.copy()
 

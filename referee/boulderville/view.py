@@ -50,7 +50,9 @@ def _townsperson(
     return _new_view(key, memo) if view is None else view
 
 
-def _townspeople(people: list[Person], standing: Standing, memo: dict[PersonKey, dict[str, JSON]]) -> list[dict[str, JSON]]:
+def _townspeople(
+    people: list[Person], standing: Standing, memo: dict[PersonKey, dict[str, JSON]]
+) -> list[dict[str, JSON]]:
     """Every townsperson as seen: :func:`_townsperson` of each, in one loop (asked once a turn or more)."""
     numbers = standing.numbers
     get = memo.get
@@ -230,8 +232,19 @@ class Observer:
     """
 
     __slots__ = (
-        "memo", "townspeople", "standing", "where", "scientists", "log", "logged", "public", "private", "seen",
-        "ground", "settled", "ongoing",
+        "memo",
+        "townspeople",
+        "standing",
+        "where",
+        "scientists",
+        "log",
+        "logged",
+        "public",
+        "private",
+        "seen",
+        "ground",
+        "settled",
+        "ongoing",
     )
 
     def __init__(self) -> None:
@@ -352,9 +365,9 @@ class Observer:
                 return
             # the placed scientist shares only this space: the one term of the numbers it changes
             standing.sharing_at[space] = SHARING[table.scientists[seat].id]
-            index = self.where.get(space)
-            if index is not None:
-                townspeople[index] = _townsperson(table.people[index], standing, self.memo)
+            at = self.where.get(space)
+            if at is not None:
+                townspeople[at] = _townsperson(table.people[at], standing, self.memo)
 
 
     def _moved_scientists(self, table: Table, move: Move, seat: int, decisions_only: bool) -> None:
@@ -377,13 +390,20 @@ class Observer:
 
 ALL = "*"
 RUSHES = frozenset(
-    card.id for card in EDITION.actions.values() for use in card.uses if use.use == "help" and use.effect == "rush"
+    card.id
+    for card in EDITION.actions.values()
+    for use in card.uses
+    if use.use == "help" and use.effect == "rush"
 )
 """Cards whose help adds to a mover's speed through a lasting effect (a term :class:`Standing` sums)."""
 ONE_TOWNSPERSON = frozenset({"belief", "willingness", "speed", "rush"})
 """Help effects that change only their target's numbers."""
 NO_TOWNSPERSON = frozenset({"sandbags", "bulldoze"})
 """Help effects that change only the ground, never a townsperson's status or numbers."""
+HELP_EFFECT = {
+    card.id: next(use.effect for use in card.uses if use.use == "help") for card in EDITION.actions.values()
+}
+"""Each card's help effect (every card has one help use)."""
 
 
 def _touched_by(play: Move) -> str | None:
@@ -391,7 +411,7 @@ def _touched_by(play: Move) -> str | None:
     one townsperson's id, or :data:`ALL` (a meeting, a loudhailer, or a role's aura switched on)."""
     if play["use"] != "help":
         return None
-    effect = next(u for u in EDITION.actions[play["card"]].uses if u.use == "help").effect
+    effect = HELP_EFFECT[play["card"]]
     if effect in NO_TOWNSPERSON:
         return None
     target = play.get("target")
