@@ -3,7 +3,9 @@
 A Redis of the benchmark's own (a free port, never the one at 6379), a bot in its own process (the
 first legal move after ``--delay-ms``, the bot SDK's keep-alive server on gevent, so the waits
 overlap without a thread each; see ``bench/instant_bot.py``), one ``arena worker`` (``--pool``,
-concurrency the largest load), and the API in this process requesting the matches. The bot is
+concurrency the largest load), and the API in this process requesting the matches. The worker stops
+taking matches while a load is queued, and the timing starts when it may take them
+(``--while-queuing``: the worker takes them as they come, the queuing inside the timing). The bot is
 ``--bot raw`` by default: it checks the signature and reads the first legal move off the request's
 bytes, so it costs next to nothing and leaves the cores to the worker, as a bot on another machine
 would; ``--bot sdk`` is a bot written with the SDK, which decodes every request in full. For each
@@ -23,6 +25,10 @@ load (``--loads``, matches queued at once) it prints:
   hold its moves back;
 - the load average before the first load, after each round and at the end: other work on the
   machine takes cores from all of these.
+- how long queuing the load through the API took (outside the timing unless ``--while-queuing``),
+  when the matches started (median and last, seconds after the timing started) and the most that
+  ran at once: a load of 500 is 500 matches at once only if the worker starts them all before the
+  first ones end.
 
 Loads alternate over ``--rounds`` rounds (default 2); figures are min / median / max over rounds
 (CPU and memory figures: the median).
