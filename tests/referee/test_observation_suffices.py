@@ -1,0 +1,79 @@
+"""A seat's legal moves follow from its observation alone.
+
+Every game lets a bot rebuild a playable position from what a seat sees (``state_from_observation``
+where nothing is hidden, a determinization where something is): the search bots plan on such
+positions. The legal moves of the seat to move in any such rebuilt position must be exactly the
+referee's, whatever was drawn for the parts the seat cannot see; otherwise a bot planning on it
+would try moves the referee refuses, or the legal moves would leak hidden information. It is also
+what would let a bot that knows the rules do without the legal-move list in its requests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.boulderville.guess import determinize as boulderville_guess
+from referee.catan_volcano.determinize import from_observation as catan_guess
+from referee.game import State, canonical_json
+from referee.registry import all_games, get_game
+from referee.rng import Rng
+from referee.volcano import state_from_observation as volcano_state
+from referee.vulkan import state_from_observation as vulkan_state
+
+Rebuild = Callable[[Mapping[str, Any], int, int], State]
+"""(observation, seat, draw) -> a position agreeing with everything the observation shows."""
+
+REBUILDS: dict[str, Rebuild] = {
+    "vulkan": lambda observation, seat, draw: vulkan_state(observation),
+    "volcano": lambda observation, seat, draw: volcano_state(observation),
+    "boulderville": lambda observation, seat, draw: boulderville_guess(observation, seat, draw),
+    "catan-volcano": lambda observation, seat, draw: catan_guess(observation, Rng(draw)),
+}
+DRAWS = (0, 1)
+"""Two draws of what the seat cannot see (the same position twice where nothing is hidden)."""
+MOVES_PER_GAME = 120
+
+
+def test_every_registered_game_says_how_a_seat_rebuilds_its_position() -> None:
+    assert sorted(REBUILDS) == sorted(game.id for game in all_games())
+
+
+def _cases() -> list[tuple[str, str, int]]:
+    return [
+        (game.id, variant.name, seats)
+        for game in all_games()
+        for variant in game.variants.values()
+        for seats in variant.seats
+    ]
+
+
+def _spelled(moves: list[Any]) -> list[str]:
+    return [canonical_json(move) for move in moves]
+
+
+@pytest.mark.parametrize(("game_id", "variant", "seats"), _cases())
+@settings(max_examples=2, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**31))
+def test_the_legal_moves_of_a_position_rebuilt_from_the_observation_are_the_referees(
+    game_id: str, variant: str, seats: int, seed: int
+) -> None:
+    rebuild = REBUILDS[game_id]
+    state = get_game(game_id).start(variant, seats=seats, seed=seed)
+    chooser = Rng(seed)
+    for turn in range(MOVES_PER_GAME):
+        if state.outcome() is not None:
+            break
+        seat = state.current_seat
+        assert seat is not None
+        legal = state.legal_moves()
+        observation = state.observation(seat)
+        for draw in DRAWS:
+            rebuilt = rebuild(observation, seat, draw)
+            assert rebuilt.current_seat == seat, f"turn {turn}: another seat to move"
+            assert _spelled(rebuilt.legal_moves()) == _spelled(legal), f"turn {turn}, draw {draw}"
+        state.apply(chooser.choice(legal))
