@@ -72,6 +72,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from typing import IO, Any
 
@@ -139,6 +140,8 @@ class Store:
         self.files: replays.FileStore = files if files is not None else replays.MemoryStore()
         self._archived_cache: OrderedDict[str, dict[str, Any] | None] = OrderedDict()
         self._cache_lock = threading.Lock()
+        self._ladder_turns: dict[tuple[str, str], threading.Lock] = {}
+        self._ladder_turns_guard = threading.Lock()
 
     @classmethod
     def connect(
@@ -713,7 +716,7 @@ class Store:
             return False
         applied_key = self.key("applied", match_id)
         match_key = self.key("match", match_id)
-        with self.redis.pipeline() as pipe:
+        with self._ladder_turn(ladder), self.redis.pipeline() as pipe:
             while True:
                 try:
                     pipe.watch(applied_key, match_key)
@@ -752,6 +755,20 @@ class Store:
                     return True
                 except WatchError:
                     continue
+
+    def _ladder_turn(self, ladder: tuple[str, str] | None) -> AbstractContextManager[object]:
+        """This process's turn to count a match in ``ladder``: one end at a time per ladder.
+
+        The end's transaction watches the ladder rows of the match's bots and is tried again when
+        another end changed them first. Ends that run at once in one worker (hundreds of matches
+        between the same few bots, as in a tournament) would otherwise keep invalidating each
+        other: at 250 matches at once between two bots, 28 tries a match. Taking turns in the
+        process leaves only ends of other processes to conflict with.
+        """
+        if ladder is None:
+            return nullcontext()
+        with self._ladder_turns_guard:
+            return self._ladder_turns.setdefault(ladder, threading.Lock())
 
     def is_applied(self, match_id: str) -> bool:
         return bool(self.redis.exists(self.key("applied", match_id)))

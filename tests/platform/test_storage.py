@@ -364,3 +364,40 @@ def test_the_workers_store_waits_for_redis_as_long_as_the_settings_say() -> None
     for client in (runtime.store.redis, runtime.store.blobs):
         options = client.connection_pool.connection_kwargs
         assert (options["socket_timeout"], options["socket_connect_timeout"]) == (3, 3)
+
+
+def test_ends_at_once_in_one_process_between_the_same_bots_count_each_ladder_update_once(
+    store: Store,
+) -> None:
+    # the ends of many matches between the same two bots, in one worker at once (a tournament of few
+    # bots): each end's transaction watches the same ladder rows; taking turns, each update is
+    # worked out once, where racing each other they were redone every time another end wrote first
+    ends = 8
+    store.ladder_put_rows("nim", "standard", {bot: {"games": 0, "key": 0} for bot in ("b-1", "b-2")}, {})
+    for index in range(ends):
+        _stored_match(store, f"m-{index}")
+    updates: list[str] = []
+    start = threading.Barrier(ends)
+
+    def count_one_more(rows: dict[str, Any]) -> dict[str, Any]:
+        updates.append("worked out")
+        time.sleep(0.02)  # long enough for the other ends to write the rows meanwhile, were they not waiting
+        return {bot: {**row, "games": row["games"] + 1, "key": row["games"] + 1} for bot, row in rows.items()}
+
+    def end(match_id: str) -> None:
+        def finished(current: MatchRecord) -> MatchRecord:
+            return MatchRecord.from_json({**current.to_json(), "status": "finished", "moves": 1})
+
+        start.wait()
+        assert store.finish_match(
+            match_id, finished, gzip.compress(b"{}"), ("nim", "standard"), count_one_more, {}
+        )
+
+    threads = [threading.Thread(target=end, args=(f"m-{index}",)) for index in range(ends)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    rows = store.ladder_rows_of("nim", "standard", ["b-1", "b-2"])
+    assert [rows[bot]["games"] for bot in ("b-1", "b-2")] == [ends, ends]  # no end lost
+    assert len(updates) == ends
