@@ -13,6 +13,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from referee.game import IllegalMove, State, canonical_json
+from referee.registry import all_games
 
 JSON_SCALARS = (
     st.none()
@@ -26,6 +27,16 @@ JSON_SCALARS = (
 
 
 SHORT_KEYS = st.text(max_size=6)
+
+
+def registered_cases() -> list[tuple[str, str, int]]:
+    """(game id, variant, seat count) for every registered game, variant and seat count it allows."""
+    return [
+        (game.id, variant.name, seats)
+        for game in all_games()
+        for variant in game.variants.values()
+        for seats in variant.seats
+    ]
 
 
 def json_values(

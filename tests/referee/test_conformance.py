@@ -23,18 +23,9 @@ from referee.registry import all_games, get_game
 from referee.replay import compress, decompress, verify_replay
 from referee.rng import Rng
 from referee.runner import Player, run_match
-from tests.referee.engine_checks import assert_applied_or_refused, json_values
+from tests.referee.engine_checks import assert_applied_or_refused, json_values, registered_cases
 
 SEEDS = (1, 2)
-
-
-def _cases() -> list[tuple[str, str, int]]:
-    return [
-        (game.id, variant.name, seats)
-        for game in all_games()
-        for variant in game.variants.values()
-        for seats in variant.seats
-    ]
 
 
 def _playout(game_id: str, variant: str, seats: int, seed: int, check_every: int = 0):
@@ -74,7 +65,7 @@ def _check_round_trip(game, state, next_move) -> None:
     assert canonical_json(copy.to_json()) == canonical_json(original.to_json())
 
 
-@pytest.mark.parametrize(("game_id", "variant", "seats"), _cases())
+@pytest.mark.parametrize(("game_id", "variant", "seats"), registered_cases())
 def test_random_playouts_end_with_a_well_formed_outcome(game_id: str, variant: str, seats: int) -> None:
     for seed in SEEDS:
         _moves, state = _playout(game_id, variant, seats, seed, check_every=7)
@@ -92,7 +83,7 @@ def test_random_playouts_end_with_a_well_formed_outcome(game_id: str, variant: s
         assert Outcome.from_json(outcome.to_json()) == outcome
 
 
-@pytest.mark.parametrize(("game_id", "variant", "seats"), _cases())
+@pytest.mark.parametrize(("game_id", "variant", "seats"), registered_cases())
 def test_same_seed_and_moves_give_the_same_game(game_id: str, variant: str, seats: int) -> None:
     game = get_game(game_id)
     moves, state = _playout(game_id, variant, seats, seed=3)
@@ -129,7 +120,7 @@ def test_game_facts_are_declared(game_id: str) -> None:
         assert isinstance(variant.max_moves, int) and variant.max_moves > 0
 
 
-@pytest.mark.parametrize(("game_id", "variant", "seats"), _cases())
+@pytest.mark.parametrize(("game_id", "variant", "seats"), registered_cases())
 def test_a_copy_plays_on_without_touching_its_original(game_id: str, variant: str, seats: int) -> None:
     game = get_game(game_id)
     state = game.start(variant, seats=seats, seed=4)
@@ -146,7 +137,7 @@ def test_a_copy_plays_on_without_touching_its_original(game_id: str, variant: st
     assert canonical_json(state.to_json()) == before, "playing on the copy changed the original"
 
 
-@pytest.mark.parametrize(("game_id", "variant", "seats"), _cases())
+@pytest.mark.parametrize(("game_id", "variant", "seats"), registered_cases())
 def test_a_match_through_the_runner_leaves_a_replay_that_verifies(
     game_id: str, variant: str, seats: int
 ) -> None:

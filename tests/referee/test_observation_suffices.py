@@ -24,6 +24,7 @@ from referee.registry import all_games, get_game
 from referee.rng import Rng
 from referee.volcano import state_from_observation as volcano_state
 from referee.vulkan import state_from_observation as vulkan_state
+from tests.referee.engine_checks import registered_cases
 
 Rebuild = Callable[[Mapping[str, Any], int, int], State]
 """(observation, seat, draw) -> a position agreeing with everything the observation shows."""
@@ -43,20 +44,11 @@ def test_every_registered_game_says_how_a_seat_rebuilds_its_position() -> None:
     assert sorted(REBUILDS) == sorted(game.id for game in all_games())
 
 
-def _cases() -> list[tuple[str, str, int]]:
-    return [
-        (game.id, variant.name, seats)
-        for game in all_games()
-        for variant in game.variants.values()
-        for seats in variant.seats
-    ]
-
-
 def _spelled(moves: list[Any]) -> list[str]:
     return [canonical_json(move) for move in moves]
 
 
-@pytest.mark.parametrize(("game_id", "variant", "seats"), _cases())
+@pytest.mark.parametrize(("game_id", "variant", "seats"), registered_cases())
 @settings(max_examples=2, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=2**31))
 def test_the_legal_moves_of_a_position_rebuilt_from_the_observation_are_the_referees(
