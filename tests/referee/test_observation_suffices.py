@@ -17,10 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee import registry
 from referee.boulderville.guess import determinize as boulderville_guess
 from referee.catan_volcano.determinize import from_observation as catan_guess
 from referee.game import State, canonical_json
-from referee.registry import all_games, get_game
+from referee.registry import get_game
 from referee.rng import Rng
 from referee.volcano import state_from_observation as volcano_state
 from referee.vulkan import state_from_observation as vulkan_state
@@ -40,15 +41,19 @@ DRAWS = (0, 1)
 MOVES_PER_GAME = 120
 
 
-def test_every_registered_game_says_how_a_seat_rebuilds_its_position() -> None:
-    assert sorted(REBUILDS) == sorted(game.id for game in all_games())
+def test_every_game_the_platform_ships_says_how_a_seat_rebuilds_its_position() -> None:
+    # the games of the referee package (test games registered by other tests are not its concern)
+    shipped = {game_id for game_id, module in registry.GAME_MODULES.items() if module.startswith("referee.")}
+    assert sorted(REBUILDS) == sorted(shipped)
 
 
 def _spelled(moves: list[Any]) -> list[str]:
     return [canonical_json(move) for move in moves]
 
 
-@pytest.mark.parametrize(("game_id", "variant", "seats"), registered_cases())
+@pytest.mark.parametrize(
+    ("game_id", "variant", "seats"), [case for case in registered_cases() if case[0] in REBUILDS]
+)
 @settings(max_examples=2, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=2**31))
 def test_the_legal_moves_of_a_position_rebuilt_from_the_observation_are_the_referees(
