@@ -21,6 +21,7 @@ from __future__ import annotations
 import select
 import socket
 import ssl
+import sys
 import threading
 import time
 
@@ -40,11 +41,10 @@ def _unpatched_poll() -> type[select.poll]:
     behind every other ready match once per move. ``poll`` rather than ``select``: ``select``
     refuses file descriptors from 1024 on, which a worker playing hundreds of matches holds.
     """
-    try:
-        from gevent.monkey import get_original
-    except ImportError:  # gevent is the worker's optional pool; without it nothing is patched
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is None:  # nothing can have patched this process (yet): what it has is the original
         return select.poll
-    poll: type[select.poll] = get_original("select", "poll")
+    poll: type[select.poll] = monkey.get_original("select", "poll")
     return poll
 
 

@@ -9,6 +9,8 @@ import resource
 import socket
 import socketserver
 import ssl
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 
@@ -398,3 +400,30 @@ def test_no_tls_context_is_built_for_plain_http(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(ssl, "create_default_context", refuse)
     reply = HttpAgent(f"{base_url}/good", SECRET, LOOPBACK).ask(_request(), 2.0)
     assert reply.fault is None
+
+
+def test_under_gevent_the_idle_check_does_not_hand_the_loop_to_other_matches() -> None:
+    # gevent's patched select and poll yield to its loop on every call, even with a zero timeout;
+    # the check before each request must not, or each move waits behind every other ready match
+    script = """
+from gevent import monkey
+monkey.patch_all()
+import socket
+import gevent
+from referee.bot_connection import _readable_now
+turns = []
+def other_match():
+    while True:
+        turns.append(1)
+        gevent.sleep(0)
+gevent.spawn(other_match)
+gevent.sleep(0)
+left, right = socket.socketpair()
+before = len(turns)
+checks = [_readable_now(left.fileno()) for _ in range(100)]
+print(len(turns) - before, any(checks))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.split() == ["0", "False"]
