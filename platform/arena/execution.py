@@ -290,6 +290,7 @@ def finish(runtime: Runtime, match: MatchRecord, replay: Replay) -> bool:
         (spec.game, spec.variant) if match.rated else None,
         update_ladder if match.rated else (lambda rows: {}),
         replay.faults_by_bot(),
+        bots=match.bots,
     )
     _advance_tournament(runtime, match)
     return stored

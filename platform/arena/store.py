@@ -697,6 +697,7 @@ class Store:
         ladder: tuple[str, str] | None,
         update_ladder: Callable[[dict[str, LadderRow]], dict[str, LadderRow]],
         faults: Mapping[str, Mapping[str, int]],
+        bots: Sequence[str] | None = None,
     ) -> bool:
         """Store a match's end and count it in its ladder, all at once and exactly once.
 
@@ -710,6 +711,10 @@ class Store:
         entry, :data:`GAME_ENTRANT`), so matches of other bots in the same ladder never conflict;
         each row's ranking key goes into the ladder's sorted set, and the result is appended to the
         ladder's list of counted results. A bot deleted meanwhile gets no row.
+
+        ``bots``, the match's bots when the caller knows them (they never change), lets the rows be
+        watched and read with the record: two round trips before the transaction instead of four,
+        while this process's other ends in the ladder wait their turn.
         """
         run = self._stage_replay(match_id, replay)
         if run is None:
@@ -719,15 +724,23 @@ class Store:
         with self._ladder_turn(ladder), self.redis.pipeline() as pipe:
             while True:
                 try:
-                    pipe.watch(applied_key, match_key)
-                    raw, applied = pipe.mget(match_key, applied_key)  # one round trip for both
+                    row_bots = [*dict.fromkeys(bots), GAME_ENTRANT] if ladder and bots is not None else []
+                    row_keys = [self._row_key(ladder, bot) for bot in row_bots] if ladder else []
+                    pipe.watch(applied_key, match_key, *row_keys)
+                    raw, applied, *raw_rows = pipe.mget(match_key, applied_key, *row_keys)  # at once
                     current = None if raw is None else MatchRecord.from_json(json.loads(raw))
                     if applied is not None or current is None or current.status.ended:
                         pipe.unwatch()
                         self._drop_staged_replay(match_id, run)
                         return False
                     rows: dict[str, LadderRow] = {}
-                    if ladder:
+                    if ladder and row_bots and list(dict.fromkeys(current.bots)) == row_bots[:-1]:
+                        rows = {
+                            bot: row
+                            for bot, raw_row in zip(row_bots, raw_rows, strict=True)
+                            if (row := self._parse_row(raw_row)) is not None
+                        }
+                    elif ladder:  # the bots were not given (or not the record's): watch and read them now
                         rows = self._watch_ladder_rows(pipe, ladder, current.bots)
                     changed_rows = update_ladder(rows)
                     record = finished(current)

@@ -366,8 +366,9 @@ def test_the_workers_store_waits_for_redis_as_long_as_the_settings_say() -> None
         assert (options["socket_timeout"], options["socket_connect_timeout"]) == (3, 3)
 
 
+@pytest.mark.parametrize("given_bots", [None, ("b-1", "b-2")], ids=["rows read after the record", "with it"])
 def test_ends_at_once_in_one_process_between_the_same_bots_count_each_ladder_update_once(
-    store: Store,
+    store: Store, given_bots: tuple[str, ...] | None
 ) -> None:
     # the ends of many matches between the same two bots, in one worker at once (a tournament of few
     # bots): each end's transaction watches the same ladder rows; taking turns, each update is
@@ -389,9 +390,9 @@ def test_ends_at_once_in_one_process_between_the_same_bots_count_each_ladder_upd
             return MatchRecord.from_json({**current.to_json(), "status": "finished", "moves": 1})
 
         start.wait()
-        assert store.finish_match(
-            match_id, finished, gzip.compress(b"{}"), ("nim", "standard"), count_one_more, {}
-        )
+        ladder = ("nim", "standard")
+        replay = gzip.compress(b"{}")
+        assert store.finish_match(match_id, finished, replay, ladder, count_one_more, {}, bots=given_bots)
 
     threads = [threading.Thread(target=end, args=(f"m-{index}",)) for index in range(ends)]
     for thread in threads:
