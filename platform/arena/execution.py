@@ -35,6 +35,7 @@ from enum import StrEnum
 from redis.exceptions import RedisError
 
 from arena import ladder, metrics, rounds
+from arena.periodic import Periodic
 from arena.records import MatchRecord
 from arena.runtime import Runtime
 from arena.store import Store
@@ -58,34 +59,21 @@ class RunOutcome(StrEnum):
     MISSING = "missing"
 
 
-class _Heartbeat:
-    """Renews the match's lease from a thread while the match plays (bots may think for long)."""
+def _lease_heartbeat(runtime: Runtime, match_id: str, owner: str) -> Periodic:
+    """Renews the match's lease every third of its life while the match plays (bots may think for
+    long); a renewal that fails is logged and the next one tries again.
 
-    def __init__(self, runtime: Runtime, match_id: str, owner: str) -> None:
-        self.runtime = runtime
-        self.match_id = match_id
-        self.owner = owner
-        self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self._beat, name=f"lease:{match_id}", daemon=True)
+    Stopping waits for a renewal under way for a few seconds only: one that lands after the lease
+    was released changes nothing, a renewal being a check-and-set on the owner
+    (:meth:`arena.store.Store.renew_lease`).
+    """
+    seconds = runtime.settings.lease_s
 
-    def _beat(self) -> None:
-        seconds = self.runtime.settings.lease_s
-        while not self.stopped.wait(seconds / 3):
-            try:
-                renewed = self.runtime.store.renew_lease(self.match_id, self.owner, seconds)
-            except RedisError as error:  # the next beat tries again; the lease may lapse meanwhile
-                log.warning("match %s: could not renew the lease: %s", self.match_id, error)
-                continue
-            if not renewed:
-                log.warning("match %s: lease lost while running", self.match_id)
+    def renew() -> None:
+        if not runtime.store.renew_lease(match_id, owner, seconds):
+            log.warning("match %s: lease lost while running", match_id)
 
-    def __enter__(self) -> _Heartbeat:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stopped.set()
-        self.thread.join()
+    return Periodic(f"lease:{match_id}", renew, seconds / 3)
 
 
 def execute(runtime: Runtime, match_id: str) -> RunOutcome:
@@ -128,7 +116,7 @@ def _play_and_finish(runtime: Runtime, match: MatchRecord, spec: MatchSpec, owne
     on_move = metrics.counting_moves(spec.game, progress)
     started = time.monotonic()
     try:
-        with _Heartbeat(runtime, match.id, owner):
+        with _lease_heartbeat(runtime, match.id, owner):
             try:
                 replay = run_match(match.id, spec, players, on_move=on_move)
             finally:

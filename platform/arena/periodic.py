@@ -1,6 +1,7 @@
 """A daemon thread that calls one function every few seconds until stopped.
 
-The embedded platform's matchmaking ticker and every worker's sweeper are such threads; a failure
+The embedded platform's matchmaking ticker, every worker's sweeper and each running match's lease
+heartbeat are such threads; a failure
 of one call is logged and the next call comes on time, so the thread never dies quietly.
 """
 
@@ -36,6 +37,12 @@ class Periodic:
     def start(self) -> Periodic:
         self.thread.start()
         return self
+
+    def __enter__(self) -> Periodic:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
     def stop(self) -> None:
         """Ask the thread to end and wait for it a little (a call under way finishes first)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import time
 from dataclasses import replace
 
 import pytest
@@ -16,7 +17,7 @@ from referee.agents import LocalAgent
 from referee.replay import MoveRecord, Replay
 from referee.runner import Player, run_match
 from tests.platform import bot_server
-from tests.platform.conftest import Arena
+from tests.platform.conftest import Arena, ListQueue, make_runtime
 
 
 class TakeOne:
@@ -308,3 +309,26 @@ def test_a_run_counts_its_end_its_moves_and_its_faults_in_the_worker_metrics(are
     aborted = arena.match(game="nim", bots=[broken["id"], good["id"]])
     arena.runtime.store.abort_match(aborted["id"], "by hand")  # not a run of a worker: not counted
     assert _sample("arena_matches_total", game="nim", outcome="aborted") == before["aborted"]
+
+
+def test_a_running_match_keeps_its_lease_past_the_lease_time_and_gives_it_up_at_the_end() -> None:
+    runtime = make_runtime(ListQueue(), lease_s=1)
+    store = runtime.store
+    assert store.acquire_lease("m-1", "me", 1)
+    with execution._lease_heartbeat(runtime, "m-1", "me"):
+        time.sleep(1.6)  # past the lease's second: only the renewals (every third of it) keep it
+        assert store.redis.get(store.key("match", "m-1", "lease")) == "me"
+    store.release_lease("m-1", "me")
+    assert store.redis.get(store.key("match", "m-1", "lease")) is None
+
+
+def test_a_renewal_after_the_release_does_not_bring_the_lease_back() -> None:
+    # why stopping the heartbeat need not wait for a renewal under way for long
+    store = make_runtime(ListQueue()).store
+    assert store.acquire_lease("m-1", "me", 30)
+    store.release_lease("m-1", "me")
+    assert not store.renew_lease("m-1", "me", 30)
+    assert store.redis.get(store.key("match", "m-1", "lease")) is None
+    assert store.acquire_lease("m-1", "another worker", 30)
+    assert not store.renew_lease("m-1", "me", 30)
+    assert store.redis.get(store.key("match", "m-1", "lease")) == "another worker"
