@@ -4,8 +4,8 @@ A Redis of the benchmark's own (a free port, never the one at 6379), a bot in it
 first legal move after ``--delay-ms``, the bot SDK's keep-alive server on gevent, so the waits
 overlap without a thread each; see ``bench/instant_bot.py``), one ``arena worker`` (``--pool``,
 concurrency the largest load), and the API in this process requesting the matches. The worker stops
-taking matches while a load is queued, and the timing starts when it may take them
-(``--while-queuing``: the worker takes them as they come, the queuing inside the timing). The bot is
+taking matches while a load is queued, and the timing runs from the first match's start to the last
+one's end (``--while-queuing``: the worker takes them as they come, timed from the first request). The bot is
 ``--bot raw`` by default: it checks the signature and reads the first legal move off the request's
 bytes, so it costs next to nothing and leaves the cores to the worker, as a bot on another machine
 would; ``--bot sdk`` is a bot written with the SDK, which decodes every request in full. For each
@@ -59,8 +59,10 @@ def load_average() -> str:
     return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
-def timeline(records: list, started_wall: float) -> dict[str, float]:
-    """When the matches started (seconds after the first request) and how many ran at once at most.
+def timeline(records: list, origin: float | None) -> dict[str, float]:
+    """When the matches started (seconds after ``origin``, a wall-clock time, or after the first
+    start when None), the time from there to the last end (``span_s``), and how many ran at once at
+    most.
 
     A load of 500 is only 500 matches at once if they all start before the first ones end: these
     figures show whether the worker (or the queuing) let them."""
@@ -70,14 +72,20 @@ def timeline(records: list, started_wall: float) -> dict[str, float]:
         if r.started_at and r.finished_at
     ]
     if not spans:
-        return {"start_median_s": 0.0, "start_last_s": 0.0, "peak": 0}
+        return {"start_median_s": 0.0, "start_last_s": 0.0, "span_s": 0.0, "peak": 0}
     events = sorted([(start, 1) for start, _ in spans] + [(end, -1) for _, end in spans])
     running = peak = 0
     for _, step in events:
         running += step
         peak = max(peak, running)
-    starts = sorted(start - started_wall for start, _ in spans)
-    return {"start_median_s": statistics.median(starts), "start_last_s": starts[-1], "peak": peak}
+    first = min(start for start, _ in spans) if origin is None else origin
+    starts = sorted(start - first for start, _ in spans)
+    return {
+        "start_median_s": statistics.median(starts),
+        "start_last_s": starts[-1],
+        "span_s": max(end for _, end in spans) - first,
+        "peak": peak,
+    }
 
 
 def run_load(
@@ -101,12 +109,17 @@ def run_load(
         while not done.wait(0.2):
             peak[0] = max(peak[0], rig.rss_bytes(worker_pid))
 
+    def counters() -> tuple[dict[str, float], float]:
+        """Each process's CPU seconds, and the worker's wait for a core, so far."""
+        return {name: rig.cpu_seconds(pid) for name, pid in pids.items()}, rig.run_queue_seconds(worker_pid)
+
     control, queue = runtime.queue.app.control, runtime.queue.queue
     if not while_queuing:  # the worker stops taking matches until all of this load is queued
         assert control.cancel_consumer(queue, reply=True, timeout=10), "the worker did not answer"
-    cpu_before = {name: rig.cpu_seconds(pid) for name, pid in pids.items()}
-    waited_before = rig.run_queue_seconds(worker_pid)
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     posting = time.perf_counter()
+    before = counters() if while_queuing else None  # CPU counted from the first request...
     ids = []
     for index in range(load):
         body = {
@@ -121,13 +134,10 @@ def run_load(
         assert answer.status_code == 202, answer.get_json()
         ids.append(answer.get_json()["id"])
     queued_s = time.perf_counter() - posting
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    if not while_queuing:  # the timing starts now: so do the CPU counts
-        cpu_before = {name: rig.cpu_seconds(pid) for name, pid in pids.items()}
-        waited_before = rig.run_queue_seconds(worker_pid)
-    started = posting if while_queuing else time.perf_counter()
-    started_wall = time.time() - (time.perf_counter() - started)
+    if before is None:  # ... or from when the worker may take the queued load
+        before = counters()
+    cpu_before, waited_before = before
+    posting_wall = time.time() - (time.perf_counter() - posting)
     if not while_queuing:
         assert control.add_consumer(queue, reply=True, timeout=10), "the worker did not answer"
 
@@ -136,7 +146,10 @@ def run_load(
         return records if all(record.status.ended for record in records) else []
 
     records = rig.wait_until(ended, 900, f"{load} matches")
-    elapsed = time.perf_counter() - started
+    # timed from the first request when the worker takes matches as they come; otherwise from the
+    # first start, the worker taking a second or two to come back to a queue it had left
+    times = timeline(records, posting_wall if while_queuing else None)
+    elapsed = times["span_s"]
     cpu = {name: rig.cpu_seconds(pid) - cpu_before[name] for name, pid in pids.items()}
     waited = rig.run_queue_seconds(worker_pid) - waited_before
     done.set()
@@ -149,7 +162,7 @@ def run_load(
         "waited": waited / elapsed,
         "mb_per_match": (peak[0] - idle_rss) / load / 1e6,
         "queued_s": queued_s,
-        **timeline(records, started_wall),
+        **times,
         "twice": sum(1 for record in records if record.attempts != 1 or record.status.value != "finished"),
     }
 
@@ -172,7 +185,7 @@ def main() -> None:
         "--while-queuing",
         action="store_true",
         help="let the worker take matches while the load is being queued, timing from the first request "
-        "(by default the worker waits until all of them are queued, and the timing starts then)",
+        "(by default the worker waits until all of them are queued, timed from the first start)",
     )
     args = parser.parse_args()
     loads = [int(text) for text in args.loads.split(",")]
