@@ -132,6 +132,11 @@ def make_celery(settings: Settings, build_runtime: RuntimeFactory | None = None)
             "unacked_restore_interval": restore_interval(settings.visibility_timeout_s),
             "unacked_restore_throttle": 1,
             "max_connections": broker_connections(settings.worker_concurrency),
+            # a broker that stops answering without closing its connections (a partition, a frozen
+            # host) fails a publish or an acknowledgement after this long instead of holding it until
+            # TCP gives up; the consumer's BRPOP asks for 1 s, well inside it
+            "socket_timeout": settings.redis_timeout_s,
+            "socket_connect_timeout": settings.redis_timeout_s,
         }
     else:
         broker = "memory://localhost/"

@@ -8,11 +8,13 @@ again and its prefetch slot taken, so the pool must be as large as the worker's 
 
 from __future__ import annotations
 
+import socket
+import threading
 from collections.abc import Iterator
 
 import pytest
 
-from arena.celery_app import make_celery
+from arena.celery_app import CeleryQueue, make_celery
 from arena.settings import Settings
 from tests.platform.own_redis import own_redis_server
 
@@ -40,3 +42,29 @@ def test_every_match_in_flight_can_hold_a_broker_connection_at_once(redis_url: s
         finally:
             for held_connection in held:
                 pool.release(held_connection)
+
+
+def test_queueing_on_a_broker_that_stops_answering_fails_instead_of_waiting_forever() -> None:
+    # a listener that accepts connections (the kernel does, from its backlog) and never answers: what
+    # the API or a worker sees of a broker cut off by a network partition
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(16)
+        port = silent.getsockname()[1]
+        broker = f"redis://127.0.0.1:{port}/0"
+        settings = Settings.from_env({"REDIS_URL": broker, "ARENA_REDIS_TIMEOUT_SECONDS": "1"})
+        app = make_celery(settings, lambda app: None)
+        assert app.conf.broker_transport_options["socket_timeout"] == 1
+        failures: list[BaseException] = []
+
+        def queue_a_match() -> None:
+            try:
+                CeleryQueue(app, settings.queue).enqueue("m-1")
+            except Exception as error:  # noqa: BLE001 - whatever kombu raises, it must raise
+                failures.append(error)
+
+        publisher = threading.Thread(target=queue_a_match, daemon=True)
+        publisher.start()
+        publisher.join(60)  # a bound for the test only: without a timeout the publish never ends
+        assert not publisher.is_alive(), "the publish is still waiting for a broker that never answers"
+    assert len(failures) == 1
