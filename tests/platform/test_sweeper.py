@@ -99,3 +99,40 @@ def test_by_default_a_killed_workers_matches_come_back_within_two_minutes() -> N
     defaults = Settings.from_env({})
     assert defaults.lease_s + defaults.sweep_interval_s <= 120
     assert defaults.visibility_timeout_s <= 120
+
+
+class ProcessDied(BaseException):
+    """Stands for the API process dying: not an ``Exception``, so no handler of the API runs."""
+
+
+def test_matches_stored_by_an_api_that_died_before_queueing_them_are_queued_by_a_sweep(
+    arena: Arena, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from arena import sweeper
+
+    bots = [arena.register(name, f"/first/{name}", ["party"])["id"] for name in ("a", "b", "c")]
+    queued_before_the_death: list[str] = []
+
+    def dies_after_two(match_id: str) -> None:
+        if len(queued_before_the_death) == 2:
+            raise ProcessDied
+        queued_before_the_death.append(match_id)
+
+    monkeypatch.setattr(arena.queue, "enqueue", dies_after_two)
+    body = {"name": "cup", "game": "party", "format": "round_robin", "bots": bots, "seats_per_match": 2}
+    with pytest.raises(ProcessDied):
+        arena.client.post("/api/v1/tournaments", json=body, headers=arena.admin())
+    monkeypatch.undo()
+    stored = arena.runtime.store.queued_before(time.time() + 1)
+    never_sent = sorted(set(stored) - set(queued_before_the_death))
+    assert len(queued_before_the_death) == 2 and len(never_sent) == len(stored) - 2 > 0
+
+    arena.queue.ids[:] = queued_before_the_death  # the two messages the API did send
+    later = time.time() + 60 + 2 * 30 + 30 + 1  # visibility timeout, two leases and a sweep
+    assert sweeper._requeue_lost(arena.runtime, now=later) == [], "a backlog may still hold their messages"
+    assert set(arena.run_queue()) == {RunOutcome.FINISHED}
+    assert sorted(sweeper._requeue_lost(arena.runtime, now=later)) == never_sent
+    assert set(arena.run_queue()) == {RunOutcome.FINISHED}
+    assert arena.runtime.store.queued_before(later) == []
