@@ -41,6 +41,8 @@ from urllib.parse import urlsplit
 
 from redis.exceptions import RedisError
 
+from arena.off_loop import call_off_loop
+
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
@@ -106,7 +108,11 @@ class DirectoryStore:
         return self.root / _check_name(name)
 
     def put(self, name: str, data: bytes) -> bool:
-        path = self._path(name)
+        # the write, its fsync and the link block on the disk: off a gevent worker's loop
+        return call_off_loop(self._put, self._path(name), data)
+
+    @staticmethod
+    def _put(path: Path, data: bytes) -> bool:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)

@@ -216,3 +216,34 @@ def test_a_directory_without_hard_links_still_writes_once(
     assert files.put("replays/m-7/a.json.gz", b"second") is False
     assert read(files, "replays/m-7/a.json.gz") == b"first"
     assert [p.name for p in (tmp_path / "replays" / "m-7").iterdir()] == ["a.json.gz"]
+
+
+def test_under_gevent_a_replay_written_to_a_slow_disk_lets_the_other_matches_play(tmp_path: Path) -> None:
+    # the write, fsync and link of a replay block the process; a gevent worker's other matches must
+    # go on meanwhile (here an fsync that takes 0.3 s, as on a slow network volume)
+    script = f"""
+from gevent import monkey
+monkey.patch_all()
+import os, time
+import gevent
+from arena.replays import DirectoryStore
+real_sleep = monkey.get_original("time", "sleep")
+real_fsync = os.fsync
+def slow_fsync(descriptor):
+    real_sleep(0.3)  # blocks the calling thread, as a disk does
+    real_fsync(descriptor)
+os.fsync = slow_fsync
+ticks = []
+def other_match():
+    while True:
+        ticks.append(1)
+        gevent.sleep(0.01)
+gevent.spawn(other_match)
+gevent.sleep(0)
+written = DirectoryStore({str(tmp_path)!r}).put("replays/m-1/r.json.gz", b"replay")
+print(written, len(ticks) >= 10, open({str(tmp_path / "replays/m-1/r.json.gz")!r}, "rb").read().decode())
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.split() == ["True", "True", "replay"], done.stderr
