@@ -124,6 +124,18 @@ def compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+@blueprint.app_template_filter("within_game")
+def within_game(name: str, game: str) -> str:
+    """A bot's name as a row of one game's match shows it: without that game's ``game/`` prefix
+    (the reference bots' names carry it), so narrow columns keep the part that tells bots apart.
+
+    >>> within_game("catan-volcano/heuristic #2", "catan-volcano"), within_game("alice", "vulkan")
+    ('heuristic #2', 'alice')
+    """
+    prefix = f"{game}/"
+    return name[len(prefix) :] if name.startswith(prefix) and len(name) > len(prefix) else name
+
+
 # -- pages -----------------------------------------------------------------------------------
 
 

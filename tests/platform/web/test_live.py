@@ -127,9 +127,19 @@ def test_a_match_page_shows_live_moves_and_board_once_the_store_keeps_them(
     def moves_so_far(runtime: object, match_id: str, start: int) -> list[dict[str, object]]:
         played = site.platform.runtime.store.progress([match_id]).get(match_id, 0)
         return [
-            {"turn": n, "seat": n % 2, "move": {"take": 1}, "source": "bot", "fault": None, "think_ms": 300.0}
+            {
+                "turn": n,
+                "seat": n % 2,
+                "move": {"take": 1},
+                "source": "bot",
+                "fault": fault(n),
+                "think_ms": 300.0,
+            }
             for n in range(start, played)
         ]
+
+    def fault(turn: int) -> dict[str, str] | None:  # now and then, to see faults shown as they come
+        return {"kind": "timeout", "detail": "no answer in 2000 ms"} if turn % 5 == 4 else None
 
     monkeypatch.setattr(data, "live_moves", moves_so_far)
     bots = [register(site, name, f"/sleepy/{name}", "nim") for name in ("tim", "tom")]
@@ -169,6 +179,11 @@ def test_a_match_page_shows_live_moves_and_board_once_the_store_keeps_them(
         rows[-1].find_elements(By.TAG_NAME, "td")[1].text
         == f"{(len(rows) - 1) % 2} {('tim', 'tom')[(len(rows) - 1) % 2]}"
     )
+    # rows added while watching look like the page's own: the seat's colour, the fault under the move
+    assert rows[-1].find_elements(By.CSS_SELECTOR, f"td.who .seat-dot.seat-{(len(rows) - 1) % 2}")
+    faults = [row.find_elements(By.CSS_SELECTOR, "td.move .fault") for row in rows]
+    assert [bool(shown) for shown in faults] == [n % 5 == 4 for n in range(len(rows))]
+    assert all(shown[0].text == "timeout no answer in 2000 ms" for shown in faults if shown)
     visitor.wait_until(
         timeout=60,
         poll=0.3,

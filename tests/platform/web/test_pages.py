@@ -221,8 +221,12 @@ def test_the_match_page_shows_seats_time_result_and_faults_by_kind(visitor: Visi
         for kind, count in kinds.get(seat, {}).items():
             assert f"{kind} ×{count}" in cells[5]
     assert "forfeited" in rows[1].text
-    faults_shown = visitor.driver.find_elements(By.CSS_SELECTOR, "table.moves td .fault")
+    faults_shown = visitor.driver.find_elements(By.CSS_SELECTOR, "table.moves td.move .fault")
     assert len(faults_shown) == shown_in_moves
+    # the moves' pane scrolls only up and down: faults sit under their move, long names are cut
+    pane = visitor.driver.find_element(By.CSS_SELECTOR, ".moves-pane")
+    overflow = "return arguments[0].scrollWidth - arguments[0].clientWidth"
+    assert visitor.driver.execute_script(overflow, pane) <= 1
 
 
 def test_the_bot_page_shows_its_ladders_matches_and_faults(visitor: Visitor, site: Site) -> None:

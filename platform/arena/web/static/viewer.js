@@ -65,7 +65,8 @@
       return "the start";
     }
     const cells = row.querySelectorAll("td");
-    return "move " + row.dataset.n + ": seat " + cells[1].textContent.trim() + " played " + cells[2].textContent.trim();
+    const move = cells[2].querySelector("code");
+    return "move " + row.dataset.n + ": seat " + cells[1].textContent.trim() + " played " + move.textContent.trim();
   }
 
   function show(n) {
@@ -189,11 +190,37 @@
   // -- a match in play: follow its status and, where the platform keeps them, its moves -------
 
   function cell(text, className) {
-    const td = document.createElement("td");
+    return element("td", text, className);
+  }
+
+  function element(tag, text, className) {
+    const made = document.createElement(tag);
     if (className) {
-      td.className = className;
+      made.className = className;
     }
-    td.textContent = text;
+    made.textContent = text;
+    return made;
+  }
+
+  // the seat as the page's own rows show it: its colour, then its number and bot, cut to the cell
+  function whoCell(seat) {
+    const who = seat + " " + (names[seat] || "");
+    const td = cell("", "who");
+    td.title = who;
+    td.appendChild(element("span", "", "seat-dot seat-" + seat));
+    td.appendChild(element("span", who, "who-name"));
+    return td;
+  }
+
+  // the move, and its fault under it when there was one
+  function moveCell(move) {
+    const td = cell("", "move");
+    td.appendChild(element("code", JSON.stringify(move.move)));
+    if (move.fault) {
+      const fault = element("span", " " + (move.fault.detail || ""), "fault");
+      fault.prepend(element("code", move.fault.kind));
+      td.appendChild(fault);
+    }
     return td;
   }
 
@@ -206,10 +233,9 @@
       const row = document.createElement("tr");
       row.dataset.n = String(n);
       row.appendChild(cell(String(n), "n"));
-      row.appendChild(cell(move.seat + " " + (names[move.seat] || "")));
-      row.appendChild(cell(JSON.stringify(move.move), "move"));
+      row.appendChild(whoCell(move.seat));
+      row.appendChild(moveCell(move));
       row.appendChild(cell(move.think_ms + " ms", "n"));
-      row.appendChild(cell(move.fault ? move.fault.kind + " " + (move.fault.detail || "") : ""));
       tbody.appendChild(row);
       total = n;
     });
