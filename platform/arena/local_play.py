@@ -350,6 +350,11 @@ def fault_hint(fault: FirstFault, bot: str, match: LocalMatch) -> str:
             )
         if detail.endswith((" 404", " 405")):
             return f"check the URL's path: the bot must answer POST requests at {bot}"
+        if detail.endswith(" 400") and match.protocol != PROTOCOL_VERSION:
+            return (
+                f"was the bot started for protocol {match.protocol}? (the bot SDK refuses a version "
+                "it was not started for with 400; --protocol 1 speaks version 1)"
+            )
         return 'the bot must answer HTTP 200 with {"move": ...}'
     if kind == Fault.TIMEOUT:
         bank = f", plus a {match.time.bank_ms} ms bank per seat" if match.time.bank_ms else ""
