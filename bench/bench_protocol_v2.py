@@ -50,9 +50,7 @@ def positions(game_id: str, seats: int, wanted: int) -> list[tuple[dict[str, Any
         state = game.start(variant, seats=seats, seed=seed)
         rng = Rng(seed)
         turn = 0
-        while state.outcome() is not None or len(found) < wanted:
-            if state.outcome() is not None:
-                break
+        while state.outcome() is None and len(found) < wanted:
             seat = state.current_seat
             assert seat is not None
             legal = state.legal_moves()
@@ -105,12 +103,16 @@ def spread(values: list[float]) -> str:
     return f"{ordered[0]:7.1f} {statistics.median(ordered):7.1f} {ordered[-1]:7.1f}"
 
 
+def load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (default 5)")
     parser.add_argument("--positions", type=int, default=200, help="positions per game (default 200)")
     args = parser.parse_args()
-    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} at the start")
+    print(f"load average {load()} at the start")
     for game_id, seats in CASES:
         pairs = positions(game_id, seats, args.positions)
         v1 = [request for request, _ in pairs]
@@ -141,7 +143,7 @@ def main() -> None:
             f"  ratios of medians v2/v1: referee {median['ref2'] / median['ref1']:.2f}, "
             f"bot {median['bot2'] / median['bot1']:.2f}"
         )
-    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} at the end")
+    print(f"load average {load()} at the end")
 
 
 if __name__ == "__main__":
