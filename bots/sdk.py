@@ -61,9 +61,9 @@ from werkzeug.serving import BaseWSGIServer, make_server
 
 from bots.base import Bot, Request
 from referee import protocol
+from referee.observed import legal_moves_from_observation
 from referee.protocol import PROTOCOL_VERSION, SIGNATURE_HEADER, signature_matches
 from referee.protocol import new_secret as new_secret  # for bot authors: a secret to register with
-from referee.registry import get_game
 
 BotSource = Callable[[Request], Bot]
 """Builds the bot that plays one seat of one match, from that match's first request."""
@@ -131,16 +131,14 @@ def legal_moves_from_request(request: Request) -> list[dict[str, Any]]:
     observation with the game's engine (version 2), the same moves in the same order.
 
     The engine rebuilds a position agreeing with everything the seat sees
-    (:meth:`referee.game.Game.position_from_observation`) and lists its legal moves; what the seat
-    cannot see does not change them. Raises :class:`CannotRebuild` when it cannot.
+    (:mod:`referee.observed`) and lists its legal moves; what the seat cannot see does not change
+    them. Raises :class:`CannotRebuild` when it cannot.
     """
     given = request.get("legal_moves")
     if given is not None:
         return list(given)
     try:
-        game = get_game(request["game"])
-        position = game.position_from_observation(request["observation"], request["seat"])
-        return position.legal_moves()
+        return legal_moves_from_observation(request["game"], request["observation"], request["seat"])
     except NotImplementedError as error:
         raise CannotRebuild(str(error)) from None
     except (ValueError, KeyError, TypeError, IndexError) as error:  # SetupError is a ValueError

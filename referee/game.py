@@ -364,19 +364,6 @@ class Game(ABC, Generic[S]):
     def load_state(self, data: Mapping[str, JSON]) -> S:
         """Rebuild a state from :meth:`State.to_json` output."""
 
-    def position_from_observation(self, observation: Mapping[str, JSON], seat: int) -> S:
-        """A position agreeing with everything ``seat``'s observation shows, ``seat`` to move, whose
-        :meth:`State.legal_moves` are exactly the referee's (the same moves in the same order).
-
-        What the seat cannot see is drawn from a fixed seed: whatever is drawn, the seat's legal
-        moves are the same (``tests/referee/test_observation_suffices.py`` checks it for every game).
-        It is what lets a bot of protocol version 2, whose move requests carry no ``legal_moves``,
-        have the list all the same (the bot SDK rebuilds it with this). A game that cannot rebuild
-        a position raises ``NotImplementedError``; an observation of a finished game (or one that
-        is not this game's) raises ``ValueError`` (a :class:`SetupError` is one).
-        """
-        raise NotImplementedError(f"game {self.id} does not rebuild positions from observations")
-
     def to_json(self) -> dict[str, JSON]:
         """The game's facts for ``GET /api/v1/games``."""
         return {

@@ -189,11 +189,5 @@ class BouldervilleGame(Game[BouldervilleState]):
     def load_state(self, data: Mapping[str, JSON]) -> BouldervilleState:
         return BouldervilleState(Table.from_json(dict(data)))
 
-    def position_from_observation(self, observation: Mapping[str, JSON], seat: int) -> BouldervilleState:
-        """The determinization of :mod:`referee.boulderville.guess` (hidden cards dealt from seed 0)."""
-        from referee.boulderville.guess import determinize  # it imports this module
-
-        return determinize(observation, seat, 0)
-
 
 GAME = BouldervilleGame()

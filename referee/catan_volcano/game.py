@@ -69,12 +69,5 @@ class CatanVolcanoGame(Game[CatanState]):
         state.remember_legal(moves.generate(state))
         return state
 
-    def position_from_observation(self, observation: Mapping[str, JSON], seat: int) -> CatanState:
-        """The determinization of :mod:`referee.catan_volcano.determinize` (the other seats' cards
-        and the decks dealt from seed 0)."""
-        from referee.catan_volcano.determinize import from_observation  # it imports this package
-
-        return from_observation(observation, Rng(0))
-
 
 GAME = CatanVolcanoGame()

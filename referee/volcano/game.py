@@ -109,10 +109,6 @@ class VolcanoGame(Game[VolcanoState]):
         except (KeyError, TypeError, ValueError) as error:
             raise SetupError(f"not a Volcano state document: {error!r}", "state") from None
 
-    def position_from_observation(self, observation: Mapping[str, JSON], seat: int) -> VolcanoState:
-        """Volcano hides nothing: :func:`state_from_observation`."""
-        return state_from_observation(observation)
-
 
 GAME = VolcanoGame()
 

@@ -45,10 +45,6 @@ class VulkanGame(Game[VulkanState]):
     def load_state(self, data: Mapping[str, JSON]) -> VulkanState:
         return VulkanState.from_json(data)
 
-    def position_from_observation(self, observation: Mapping[str, JSON], seat: int) -> VulkanState:
-        """Every Vulkan! observation shows the whole table: :func:`state_from_observation`."""
-        return state_from_observation(observation)
-
 
 GAME = VulkanGame()
 

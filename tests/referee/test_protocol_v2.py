@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 
+from referee import registry
 from referee.agents import LocalAgent, Reply
-from referee.game import canonical_json
+from referee.game import SetupError, canonical_json
 from referee.match import MatchSpec
+from referee.observed import REBUILDS, legal_moves_from_observation
 from referee.ping import ping_request
 from referee.protocol import (
     PROTOCOL_V2,
@@ -25,7 +27,6 @@ from referee.protocol import (
     ping_validator,
     request_validator,
 )
-from referee.registry import get_game
 from referee.replay import verify_replay
 from referee.runner import Player, run_match
 
@@ -46,8 +47,7 @@ class Recording:
             return {"type": "no such move"}
         legal = request.get("legal_moves")
         if legal is None:
-            game = get_game(request["game"])
-            legal = game.position_from_observation(request["observation"], request["seat"]).legal_moves()
+            legal = legal_moves_from_observation(request["game"], request["observation"], request["seat"])
         return dict(legal[0])
 
     def notice(self, request: dict[str, Any]) -> None:
@@ -152,3 +152,18 @@ def test_a_ping_says_its_version_and_is_of_that_versions_schema() -> None:
         assert not list(ping_validator(version).iter_errors(message))
     assert list(ping_validator(PROTOCOL_VERSION).iter_errors(ping_request("n", PROTOCOL_V2)))
     assert ping_request("n") == {"protocol": 1, "type": "ping", "nonce": "n"}
+
+
+def test_every_game_the_platform_ships_rebuilds_a_seats_legal_moves_and_others_say_they_cannot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    shipped = {game_id for game_id, module in registry.GAME_MODULES.items() if module.startswith("referee.")}
+    assert set(REBUILDS) == shipped
+    with pytest.raises(SetupError, match="unknown game 'chess'"):
+        legal_moves_from_observation("chess", {}, 0)
+    monkeypatch.setitem(registry.GAME_MODULES, "nim", "tests.referee.toy_game")
+    try:
+        with pytest.raises(NotImplementedError, match="game nim does not rebuild"):
+            legal_moves_from_observation("nim", {}, 0)
+    finally:
+        registry.get_game.cache_clear()  # no test game stays registered for the tests after
