@@ -15,10 +15,17 @@ the last stored end:
   move off the request's bytes and so costs next to nothing: the bots share the machine's cores
   with the worker, and the second leaves them to the platform, as bots elsewhere would.
 
+``--protocols 1,2`` plays each bot's matches twice a round, its bots registered once in protocol
+version 1 and once in version 2 (move requests without ``legal_moves``); the bots are then started
+for version 2 (which answer version 1 requests as before). The ``raw`` bot, with no list to read in
+version 2, rebuilds the legal moves from the observation with the engine (see
+``bench/instant_bot.py``).
+
 Rounds alternate and repeat (``--rounds``, default 3); the figures are min / median / max, and the
 ratio is of the medians. The goal: matches/s at least 25% of no-op tasks/s.
 
     python bench/bench_queue.py [--matches 60] [--rounds 3] [--game vulkan] [--pool gevent] [--bots sdk,raw]
+        [--protocols 1,2]
 """
 
 from __future__ import annotations
@@ -69,7 +76,12 @@ def noop_round(redis_url: str, env: dict[str, str], count: int) -> tuple[float, 
 
 
 def match_round(
-    env: dict[str, str], game_id: str, bot_url: rig.ServerProcess, redis_url: rig.ServerProcess, count: int
+    env: dict[str, str],
+    game_id: str,
+    bot_url: rig.ServerProcess,
+    redis_url: rig.ServerProcess,
+    count: int,
+    protocol: int = 1,
 ) -> tuple[float, int, dict[str, float]]:
     """Matches per second, moves played, and CPU milliseconds per match of each process: the worker,
     the bot, Redis and this one (the API taking the requests, and the wait for the ends)."""
@@ -81,7 +93,7 @@ def match_round(
     runtime = redis_runtime(Settings.from_env(env))
     client = create_app(runtime).test_client()
     admin = {"Authorization": f"Bearer {rig.ADMIN}"}
-    bots = rig.register_bots(client, runtime, bot_url, game_id, seats)
+    bots = rig.register_bots(client, runtime, bot_url, game_id, seats, protocol)
     with rig.process([sys.executable, "-m", "arena.cli", "worker", "--loglevel=INFO"], env) as worker:
         pids = {"worker": worker.pid, "bot": bot_url.pid, "redis": redis_url.pid, "api": os.getpid()}
         cpu_before = {name: rig.cpu_seconds(pid) for name, pid in pids.items()}
@@ -123,47 +135,67 @@ def main() -> None:
     parser.add_argument(
         "--bots", default="sdk,raw", help="instant bots to play against, in turn: sdk, raw or both (default)"
     )
+    parser.add_argument(
+        "--protocols",
+        default="1",
+        help="protocol versions to register the bots with, in turn: 1 (default), 2 or 1,2",
+    )
     args = parser.parse_args()
     kinds = [kind.strip() for kind in args.bots.split(",") if kind.strip()]
     if not kinds or set(kinds) - {"sdk", "raw"}:
         parser.error("--bots takes sdk, raw or sdk,raw")
+    versions = [version.strip() for version in args.protocols.split(",") if version.strip()]
+    if not versions or set(versions) - {"1", "2"} or len(set(versions)) != len(versions):
+        parser.error("--protocols takes 1, 2 or 1,2")
+    protocols = [int(version) for version in versions]
+    # a bot started for version 2 answers version 1 requests as well: one process per kind
+    started_for = max(protocols)
+    labels = [(kind, protocol) for kind in kinds for protocol in protocols]
+
+    def label(kind: str, protocol: int) -> str:
+        return f"{kind} bot" if protocols == [1] else f"{kind} bot v{protocol}"
+
     noop: list[float] = []
     noop_cpu: list[float] = []
-    matches: dict[str, list[float]] = {kind: [] for kind in kinds}
-    cpu: dict[str, list[dict[str, float]]] = {kind: [] for kind in kinds}
+    matches: dict[tuple[str, int], list[float]] = {key: [] for key in labels}
+    cpu: dict[tuple[str, int], list[dict[str, float]]] = {key: [] for key in labels}
     calls = 0
     with contextlib.ExitStack() as stack:
         redis_url = stack.enter_context(rig.redis_server())
-        bot_urls = {kind: stack.enter_context(rig.bot_server(kind=kind)) for kind in kinds}
+        bot_urls = {
+            kind: stack.enter_context(rig.bot_server(kind=kind, protocol=started_for)) for kind in kinds
+        }
         for _ in range(args.rounds):
             extra = {"ARENA_WORKER_POOL": args.pool, "ARENA_WORKER_CONCURRENCY": str(args.concurrency)}
             rate, task_cpu = noop_round(redis_url, rig.platform_env(redis_url, **extra), args.matches)
             noop.append(rate)
             noop_cpu.append(task_cpu)
-            for kind in kinds:
+            for kind, protocol in labels:
                 env = rig.platform_env(redis_url, **extra)
-                rate, moves, used = match_round(env, args.game, bot_urls[kind], redis_url, args.matches)
-                matches[kind].append(rate)
-                cpu[kind].append(used)
+                rate, moves, used = match_round(
+                    env, args.game, bot_urls[kind], redis_url, args.matches, protocol
+                )
+                matches[kind, protocol].append(rate)
+                cpu[kind, protocol].append(used)
                 calls = moves // args.matches
     print(
         f"queue throughput: {args.matches} per round, {args.rounds} rounds, one worker ({args.pool}, "
         f"concurrency {args.concurrency}), Redis of its own"
     )
     print(f"  Celery no-op tasks/s (baseline)        min/median/max {rig.spread(noop)}")
-    for kind in kinds:
-        ratio = statistics.median(matches[kind]) / statistics.median(noop)
+    for key in labels:
+        ratio = statistics.median(matches[key]) / statistics.median(noop)
         verdict = "met" if ratio >= GOAL else "not met"
         print(
-            f"  {args.game} 2-seat matches/s, {kind} bot  min/median/max {rig.spread(matches[kind])}"
+            f"  {args.game} 2-seat matches/s, {label(*key)}  min/median/max {rig.spread(matches[key])}"
             f"  (~{calls} moves each)  ratio of medians {ratio:.3f}  goal at least {GOAL:.2f}: {verdict}"
         )
     print("CPU per match, ms (medians over rounds; the no-op worker's per task for comparison):")
     print(f"  no-op worker per task {statistics.median(noop_cpu):7.2f}")
-    for kind in kinds:
-        shares = {name: statistics.median(run[name] for run in cpu[kind]) for name in cpu[kind][0]}
+    for key in labels:
+        shares = {name: statistics.median(run[name] for run in cpu[key]) for name in cpu[key][0]}
         print(
-            f"  {kind} bot: worker {shares['worker']:7.2f}  bot {shares['bot']:7.2f}  "
+            f"  {label(*key)}: worker {shares['worker']:7.2f}  bot {shares['bot']:7.2f}  "
             f"redis {shares['redis']:6.2f}  api+driver {shares['api']:6.2f}  "
             f"all {sum(shares.values()):7.2f}"
         )

@@ -1,7 +1,7 @@
 """A benchmark's bot in its own process: the first legal move after a fixed delay, signed requests.
 
-``python -m bench.instant_bot PORT DELAY_MS SECRET [sdk|raw]``; served by the bot SDK's keep-alive
-server (:func:`bots.sdk.make_bot_server`) on gevent, so that hundreds of kept connections wait at
+``python -m bench.instant_bot PORT DELAY_MS SECRET [sdk|raw] [PROTOCOL]``; served by the bot SDK's
+keep-alive server (:func:`bots.sdk.make_bot_server`) on gevent, so that hundreds of kept connections wait at
 once without an OS thread each (gevent's own WSGI server writes an answer's head and body apart, and
 the second write waits on the first one's acknowledgement: tens of milliseconds an answer on
 loopback). Not a benchmark itself.
@@ -12,6 +12,14 @@ loopback). Not a benchmark itself.
   request's bytes without decoding the rest. A Vulkan! request carries hundreds of legal moves, and
   decoding them costs the bot more than the platform spends on the move; with the bot on the same
   cores as the worker, this one leaves the cores to the platform, as bots on other machines would.
+
+Protocol version 2, whose move requests carry no ``legal_moves``: ``sdk`` started with ``PROTOCOL``
+2 (default 1) is the SDK's app started with ``protocol=2``, which rebuilds the legal moves from the
+observation with the game's engine (it answers version 1 requests as before). ``raw`` answers
+either version: a version 2 move request has no list to read the first move off, so it decodes the
+request and rebuilds the legal moves the same way (:func:`bots.sdk.legal_moves_from_request`), the
+one honest way to know a legal move of every game without the list; it then costs about what
+``sdk`` does.
 
 Either waits ``DELAY_MS`` before answering a move (not a notice) with ``time.sleep``, which gevent
 has patched: the wait parks the request's greenlet, so hundreds of requests wait at once for no CPU.
@@ -26,6 +34,7 @@ from typing import Any
 
 _LEGAL = b'"legal_moves":['
 _PING = b'"type":"ping"'
+_MOVE = b'"type":"move"'
 _DECODER = json.JSONDecoder()
 
 
@@ -37,9 +46,19 @@ def first_legal_answer(body: bytes) -> bytes:
         return json.dumps({"pong": json.loads(body)["nonce"]}).encode()
     at = body.rfind(_LEGAL)
     if at < 0:
-        return b'{"ok":true}'
+        if _MOVE not in body[:64]:
+            return b'{"ok":true}'
+        return _rebuilt_first_move(body)  # protocol 2: no list to read
     move, _ = _DECODER.raw_decode(body[at + len(_LEGAL) :].decode())
     return b'{"move":' + json.dumps(move, separators=(",", ":")).encode() + b"}"
+
+
+def _rebuilt_first_move(body: bytes) -> bytes:
+    """The first legal move of a version 2 request, rebuilt from its observation by the engine."""
+    from bots.sdk import legal_moves_from_request
+    from referee.protocol import decode, encode
+
+    return b'{"move":' + encode(legal_moves_from_request(decode(body))[0]) + b"}"
 
 
 def raw_app(
@@ -67,7 +86,7 @@ def raw_app(
     return app
 
 
-def main(port: int, delay_ms: float, secret: str, kind: str = "sdk") -> None:
+def main(port: int, delay_ms: float, secret: str, kind: str = "sdk", protocol: int = 1) -> None:
     from gevent import monkey
 
     monkey.patch_all()  # only when run: importing this module patches nothing
@@ -83,9 +102,9 @@ def main(port: int, delay_ms: float, secret: str, kind: str = "sdk") -> None:
     if kind == "raw":
         app: Any = raw_app(secret, delay_ms)
     else:
-        app = create_bot_app(choose, secret=secret)
+        app = create_bot_app(choose, secret=secret, protocol=protocol)
     make_bot_server(app, "127.0.0.1", port).serve_forever()
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), float(sys.argv[2]), sys.argv[3], *sys.argv[4:5])
+    main(int(sys.argv[1]), float(sys.argv[2]), sys.argv[3], *sys.argv[4:5], *map(int, sys.argv[5:6]))

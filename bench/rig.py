@@ -92,13 +92,14 @@ def redis_server() -> Iterator[ServerProcess]:
 
 
 @contextlib.contextmanager
-def bot_server(delay_ms: float = 0.0, kind: str = "sdk") -> Iterator[ServerProcess]:
+def bot_server(delay_ms: float = 0.0, kind: str = "sdk", protocol: int = 1) -> Iterator[ServerProcess]:
     """A bot answering every move with its first legal move after ``delay_ms``, on the bot SDK's
     keep-alive server under gevent in its own process (any number of connections); yields its URL.
-    ``kind``: ``sdk`` (the SDK's app, decoding every request) or ``raw`` (see :mod:`bench.instant_bot`)."""
+    ``kind``: ``sdk`` (the SDK's app, decoding every request) or ``raw`` (see :mod:`bench.instant_bot`);
+    ``protocol`` 2 starts it for protocol version 2 (it answers version 1 requests as well)."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "bench.instant_bot", str(port), str(delay_ms), SECRET, kind],
+        [sys.executable, "-m", "bench.instant_bot", str(port), str(delay_ms), SECRET, kind, str(protocol)],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -186,12 +187,15 @@ def spread(values: list[float]) -> str:
     return f"{ordered[0]:.1f} / {ordered[len(ordered) // 2]:.1f} / {ordered[-1]:.1f}"
 
 
-def register_bots(client: Any, runtime: Any, url: str, game: str, count: int) -> list[str]:
+def register_bots(client: Any, runtime: Any, url: str, game: str, count: int, protocol: int = 1) -> list[str]:
     """Register ``count`` bots at the one bot process's ``url`` through the API, all with
-    :data:`SECRET` (one process, one secret; each registration pings it); returns their ids."""
+    :data:`SECRET` (one process, one secret; each registration pings it) and protocol version
+    ``protocol``; returns their ids."""
     ids = []
     for seat in range(count):
-        body = {"name": f"b{seat}", "endpoint": url, "games": [game], "secret": SECRET}
+        body: dict[str, Any] = {"name": f"b{seat}", "endpoint": url, "games": [game], "secret": SECRET}
+        if protocol != 1:
+            body["protocol"] = protocol
         answer = client.post("/api/v1/bots", json=body)
         assert answer.status_code == 201, answer.get_json()
         ids.append(answer.get_json()["id"])

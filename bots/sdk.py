@@ -25,6 +25,15 @@ alike, then restart it with the new one alone. For a bot that keeps state per ma
 ``factory`` instead: it is called once per match and seat with the start (or first move) request
 and returns an object with a ``choose`` method (see :class:`bots.base.Bot`).
 
+Protocol version 2 (``docs/protocol.md``): its move requests carry no ``legal_moves``, which spares
+the platform and the bot most of each request's bytes. Start the bot with ``protocol=2`` (and
+register it with ``"protocol": 2``): for every version 2 move request the helper rebuilds
+``request["legal_moves"]`` from the observation with the game's engine
+(:func:`legal_moves_from_request`), the same moves in the same order as version 1 would have sent,
+so ``choose`` is the same function in either version. A bot started for version 2 still takes
+version 1 requests; one started for version 1 (the default) answers a version 2 request, the
+registration's ping included, with 400.
+
 The server keeps HTTP/1.1 connections open between requests (the referee sends a seat's every
 request of a match over one connection); werkzeug's development server closes each one, so the
 requests are read here, on the socket (:class:`KeepAliveHandler`, one thread a connection), and
@@ -52,7 +61,8 @@ from werkzeug.serving import BaseWSGIServer, make_server
 
 from bots.base import Bot, Request
 from referee import protocol
-from referee.protocol import SIGNATURE_HEADER, signature_matches
+from referee.observed import legal_moves_from_observation
+from referee.protocol import PROTOCOL_VERSION, SIGNATURE_HEADER, signature_matches
 from referee.protocol import new_secret as new_secret  # for bot authors: a secret to register with
 
 BotSource = Callable[[Request], Bot]
@@ -111,9 +121,55 @@ def _secret_list(secret: Secrets) -> tuple[str, ...] | None:
     return found
 
 
-def answer(bots: MatchBots, secret: Secrets, body: bytes, signature: str | None) -> Response:
-    """The whole protocol, for one request: signature (by the secret or any of the secrets), ping,
-    notices, moves."""
+class CannotRebuild(ValueError):
+    """A version 2 move request whose legal moves the game's engine cannot rebuild here (a game this
+    installation does not know, or an observation that is not of the game)."""
+
+
+def legal_moves_from_request(request: Request) -> list[dict[str, Any]]:
+    """The legal moves of a move request: its ``legal_moves`` (version 1), else rebuilt from its
+    observation with the game's engine (version 2), the same moves in the same order.
+
+    The engine rebuilds a position agreeing with everything the seat sees
+    (:mod:`referee.observed`) and lists its legal moves; what the seat cannot see does not change
+    them. Raises :class:`CannotRebuild` when it cannot.
+    """
+    given = request.get("legal_moves")
+    if given is not None:
+        return list(given)
+    try:
+        return legal_moves_from_observation(request["game"], request["observation"], request["seat"])
+    except NotImplementedError as error:
+        raise CannotRebuild(str(error)) from None
+    except (ValueError, KeyError, TypeError, IndexError) as error:  # SetupError is a ValueError
+        raise CannotRebuild(f"cannot rebuild the legal moves: {type(error).__name__}: {error}") from None
+
+
+def _version_problem(message: Request, speaks: int) -> str | None:
+    """Why a request of another protocol version than the bot was started for is refused, or None.
+    A bot of version 2 takes version 1 requests as well (they carry the list), so that it can be
+    started in version 2 before its registration is changed to it."""
+    version = message.get("protocol", protocol.PROTOCOL_VERSION)
+    if version in protocol.PROTOCOL_VERSIONS and version > speaks:
+        return (
+            f"this bot was started for protocol {speaks}, the request is protocol {version} "
+            f"(start it with protocol={version}, or register it with protocol {speaks})"
+        )
+    return None
+
+
+def answer(
+    bots: MatchBots,
+    secret: Secrets,
+    body: bytes,
+    signature: str | None,
+    speaks: int = PROTOCOL_VERSION,
+) -> Response:
+    """The whole protocol, for one request: signature (by the secret or any of the secrets), version,
+    ping, notices, moves. ``speaks``: the protocol version the bot was started for; a request of a
+    later version is refused with 400 (a ping too, so that a registration in a version the bot was
+    not started for is refused naming ``protocol``). A version 2 move request gets its
+    ``legal_moves`` rebuilt from the observation before the bot sees it."""
     secrets = (secret,) if isinstance(secret, str) else secret
     if secrets is not None and not any(signature_matches(one, body, signature) for one in secrets):
         return _json({"error": "bad or missing signature"}, 401)
@@ -122,6 +178,9 @@ def answer(bots: MatchBots, secret: Secrets, body: bytes, signature: str | None)
         kind = message["type"]
     except (ValueError, KeyError, TypeError):
         return _json({"error": "not a protocol request"}, 400)
+    problem = _version_problem(message, speaks)
+    if problem is not None:
+        return _json({"error": problem}, 400)
     if kind == "ping":
         return _json({"pong": message.get("nonce")})
     if kind == "start":
@@ -131,6 +190,11 @@ def answer(bots: MatchBots, secret: Secrets, body: bytes, signature: str | None)
         bots.end(message)
         return _json({"ok": True})
     if kind == "move":
+        if "legal_moves" not in message:
+            try:
+                message["legal_moves"] = legal_moves_from_request(message)
+            except CannotRebuild as error:
+                return _json({"error": str(error)}, 400)
         return _json({"move": bots.get(message).choose(message)})
     return _json({"error": f"unknown request type {kind!r}"}, 400)
 
@@ -141,12 +205,15 @@ def create_bot_app(
     factory: BotSource | None = None,
     secret: Secrets = None,
     path: str = "/",
+    protocol: int = PROTOCOL_VERSION,
 ) -> Flask:
     """A Flask app serving one bot at ``path``. Give ``choose`` or ``factory``, not both; ``secret``
-    one secret or a list of them (see the module)."""
+    one secret or a list of them (see the module); ``protocol`` the version the bot is registered
+    with (1 or 2: see the module)."""
     if (choose is None) == (factory is None):
         raise ValueError("give either choose or factory")
     secrets = _secret_list(secret)  # checked here, at start, not on the first request
+    speaks = _checked_protocol(protocol)
     if factory is not None:
         source: BotSource = factory
     else:
@@ -158,9 +225,16 @@ def create_bot_app(
 
     @app.post(path)
     def play() -> Response:
-        return answer(bots, secrets, request.get_data(), request.headers.get(SIGNATURE_HEADER))
+        return answer(bots, secrets, request.get_data(), request.headers.get(SIGNATURE_HEADER), speaks)
 
     return app
+
+
+def _checked_protocol(version: int) -> int:
+    try:
+        return protocol.check_version(version)
+    except ValueError as error:
+        raise ValueError(f"protocol: {error}") from None
 
 
 MAX_REQUEST_BYTES = 8 * 1024 * 1024
@@ -364,12 +438,13 @@ def run_bot(
     host: str = "127.0.0.1",
     port: int | None = None,
     path: str = "/",
+    protocol: int = PROTOCOL_VERSION,
 ) -> None:
     """Serve a bot until interrupted (a threaded development server: fine for one bot's matches).
 
     ``port``: the argument, else the ``PORT`` environment variable, else :data:`DEFAULT_PORT`. The
     address it listens on is printed once it does, so ``arena play`` can be pointed at it."""
-    app = create_bot_app(choose, factory=factory, secret=secret, path=path)
+    app = create_bot_app(choose, factory=factory, secret=secret, path=path, protocol=protocol)
     chosen = port if port is not None else _port_from_environment()
     try:  # werkzeug would print its own advice and exit; say it here, PORT included
         socket.create_server((host, chosen)).close()
@@ -385,6 +460,8 @@ def run_bot(
         signed = "requests must be signed with the given secret"
     else:
         signed = f"requests must be signed with one of the {len(secret)} given secrets"
+    if protocol != PROTOCOL_VERSION:
+        signed += f"; protocol {protocol}, register it with that version"
     print(f"bot listening on http://{host}:{server.port}{path} ({signed}); Ctrl-C stops it", flush=True)
     try:
         server.serve_forever()

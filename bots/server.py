@@ -5,7 +5,8 @@ fresh bot seeded from the match id and seat, so a reference bot's play over HTTP
 ``secrets`` maps ``"<game>/<bot>"`` to the secret that bot is registered with (given here first:
 registration pings the bot); a path with a secret refuses unsigned or wrongly signed requests, a
 path without one accepts all. The dict is read at each request, so a caller may fill it after the
-server started.
+server started. ``protocol`` 2 serves the bots in protocol version 2 (they take version 1 requests
+too; the SDK rebuilds the legal moves of a version 2 request from its observation).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from werkzeug.serving import BaseWSGIServer
 from bots.base import Bot, Request
 from bots.registry import bots_for
 from bots.sdk import MatchBots, answer, serve_app_in_thread
-from referee.protocol import SIGNATURE_HEADER
+from referee.protocol import PROTOCOL_VERSION, SIGNATURE_HEADER, check_version
 from referee.registry import GAME_MODULES
 from referee.rng import derive_seed
 
@@ -38,8 +39,9 @@ def _source(game_id: str, name: str):
     return build
 
 
-def create_app(secrets: MutableMapping[str, str] | None = None) -> Flask:
+def create_app(secrets: MutableMapping[str, str] | None = None, protocol: int = PROTOCOL_VERSION) -> Flask:
     secrets = secrets if secrets is not None else {}
+    speaks = check_version(protocol)
     pools = {path: MatchBots(_source(*path.split("/", 1))) for path in reference_paths()}
     app = Flask("arena-reference-bots")
 
@@ -55,14 +57,17 @@ def create_app(secrets: MutableMapping[str, str] | None = None) -> Flask:
             body = {"error": f"no reference bot at /{path}"}
             return Response(json.dumps(body), status=404, mimetype="application/json")
         return answer(
-            pools[path], secrets.get(path), request.get_data(), request.headers.get(SIGNATURE_HEADER)
+            pools[path], secrets.get(path), request.get_data(), request.headers.get(SIGNATURE_HEADER), speaks
         )
 
     return app
 
 
 def serve_in_thread(
-    host: str = "127.0.0.1", port: int = 0, secrets: MutableMapping[str, str] | None = None
+    host: str = "127.0.0.1",
+    port: int = 0,
+    secrets: MutableMapping[str, str] | None = None,
+    protocol: int = PROTOCOL_VERSION,
 ) -> tuple[BaseWSGIServer, str]:
     """Serve every reference bot from a daemon thread; returns the server and its base URL."""
-    return serve_app_in_thread(create_app(secrets), host, port)
+    return serve_app_in_thread(create_app(secrets, protocol), host, port)

@@ -43,9 +43,10 @@ class PingResult:
         return self.fault is None
 
 
-def ping_request(nonce: str) -> dict[str, Any]:
-    """The ``ping`` message: no match, only a nonce to echo."""
-    return {"protocol": PROTOCOL_VERSION, "type": "ping", "nonce": nonce}
+def ping_request(nonce: str, protocol: int = PROTOCOL_VERSION) -> dict[str, Any]:
+    """The ``ping`` message: no match, only a nonce to echo, in the protocol version the bot is to
+    be spoken to (a bot may refuse a version it does not speak)."""
+    return {"protocol": protocol, "type": "ping", "nonce": nonce}
 
 
 def judge_pong(document: Any, nonce: str) -> str | None:
@@ -63,10 +64,12 @@ def ping(
     policy: EndpointPolicy,
     timeout_s: float = PING_TIMEOUT_S,
     tls: ssl.SSLContext | None = None,
+    protocol: int = PROTOCOL_VERSION,
 ) -> PingResult:
-    """Send one signed ping to ``url`` on a fresh connection and judge the answer; never raises."""
+    """Send one signed ping of version ``protocol`` to ``url`` on a fresh connection and judge the
+    answer; never raises."""
     nonce = secrets.token_hex(16)
-    body = encode(ping_request(nonce))
+    body = encode(ping_request(nonce, protocol))
     started = time.perf_counter()
     connection = BotConnection(url, policy, PING_MAX_BYTES, tls)
     try:

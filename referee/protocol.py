@@ -1,8 +1,11 @@
-"""The bot protocol, version 1: what the referee sends a bot and what it accepts back.
+"""The bot protocol, versions 1 and 2: what the referee sends a bot and what it accepts back.
 
 The wire model is kept apart from engine types: engines know nothing of requests, and bots see
 nothing of engine objects, only the JSON documented in ``docs/protocol.md`` and checked against
-``referee/schemas/protocol-v1.json``.
+``referee/schemas/protocol-v1.json`` and ``protocol-v2.json``. Version 2 differs in one thing: its
+``move`` requests carry no ``legal_moves`` (a bot that knows the rules rebuilds them from the
+observation), which spares the referee encoding and signing, and the bot decoding, most of a
+request's bytes. Each bot says which version it speaks; version 1 is the default.
 """
 
 from __future__ import annotations
@@ -19,6 +22,11 @@ import orjson
 from jsonschema import Draft202012Validator
 
 PROTOCOL_VERSION = 1
+"""The version a bot is spoken to unless it asked for another (and the one every bot spoke before
+version 2 existed)."""
+PROTOCOL_V2 = 2
+PROTOCOL_VERSIONS = (PROTOCOL_VERSION, PROTOCOL_V2)
+"""Every version the referee speaks."""
 SIGNATURE_HEADER = "X-Arena-Signature"
 LOG_LIMIT_BYTES = 1024
 MIN_SECRET_LENGTH = 32
@@ -92,22 +100,30 @@ def decode(body: bytes) -> Any:
         return json.loads(body)
 
 
+def check_version(protocol: int) -> int:
+    """``protocol`` if the referee speaks it, else ``ValueError`` naming the versions it speaks."""
+    if type(protocol) is not int or protocol not in PROTOCOL_VERSIONS:
+        versions = " or ".join(str(version) for version in PROTOCOL_VERSIONS)
+        raise ValueError(f"protocol must be {versions}, not {protocol!r}")
+    return protocol
+
+
 @cache
-def _schema() -> dict[str, Any]:
-    text = resources.files("referee").joinpath("schemas/protocol-v1.json").read_text()
-    schema: dict[str, Any] = json.loads(text)
+def _schema(protocol: int = PROTOCOL_VERSION) -> dict[str, Any]:
+    name = f"schemas/protocol-v{check_version(protocol)}.json"
+    schema: dict[str, Any] = json.loads(resources.files("referee").joinpath(name).read_text())
     return schema
 
 
 @cache
 def _response_validator() -> Draft202012Validator:
-    return Draft202012Validator(_schema()["move_response"])
+    return Draft202012Validator(_schema()["move_response"])  # the same answer in every version
 
 
 @cache
-def request_validator() -> Draft202012Validator:
-    """A validator for requests, as bot authors and the tests use it."""
-    schema = _schema()
+def request_validator(protocol: int = PROTOCOL_VERSION) -> Draft202012Validator:
+    """A validator for requests of a protocol version, as bot authors and the tests use it."""
+    schema = _schema(protocol)
     return Draft202012Validator({"$defs": schema["$defs"], **schema["request"]})
 
 
@@ -122,9 +138,12 @@ def request_base(
     turn: int,
     time: dict[str, int],
     observation: dict[str, Any],
+    protocol: int = PROTOCOL_VERSION,
 ) -> dict[str, Any]:
+    """The fields every match request has, in the order they are sent; a ``move`` request of
+    version 1 adds ``legal_moves`` after them, an ``end`` notice ``result``."""
     return {
-        "protocol": PROTOCOL_VERSION,
+        "protocol": protocol,
         "type": kind,
         "match_id": match_id,
         "game": game,
@@ -138,9 +157,9 @@ def request_base(
 
 
 @cache
-def ping_validator() -> Draft202012Validator:
-    """A validator for ``ping`` requests (the SDK and the tests use it)."""
-    return Draft202012Validator(_schema()["ping"])
+def ping_validator(protocol: int = PROTOCOL_VERSION) -> Draft202012Validator:
+    """A validator for ``ping`` requests of a protocol version (the SDK and the tests use it)."""
+    return Draft202012Validator(_schema(protocol)["ping"])
 
 
 class BadResponse(ValueError):

@@ -1,8 +1,10 @@
 """The match runner: drives one game's engine against the seats' agents and returns the replay.
 
 It is the only place where engines meet bots. For every move it builds the protocol request from the
-engine's observation and legal moves, asks the seat's agent under the time control, and turns every
-failure into a recorded fault and a seeded random legal move, so a match always reaches its end. A
+engine's observation and legal moves (version 2 requests leave the legal moves out, each seat in its
+own bot's version; the answer is checked against them all the same), asks the seat's agent under the
+time control, and turns every failure into a recorded fault and a seeded random legal move, so a
+match always reaches its end. A
 match that passes its variant's ``max_moves`` is ended by the runner (reason ``move_limit``), so no
 engine can hold a worker for ever.
 
@@ -28,7 +30,7 @@ from typing import Any
 from referee.agents import Agent, Reply
 from referee.game import Move, Outcome
 from referee.match import DEFAULT_MAX_FAULTS, MatchSpec, TimeControl
-from referee.protocol import Fault, request_base
+from referee.protocol import PROTOCOL_VERSION, Fault, check_version, request_base
 from referee.registry import get_game
 from referee.replay import FaultRecord, MatchResult, MoveRecord, Replay, SeatRecord, move_limit_outcome
 from referee.rng import Rng, derive_seed
@@ -38,10 +40,13 @@ NOTICE_TIMEOUT_S = 2.0
 
 @dataclass(frozen=True)
 class Player:
-    """Who plays a seat: the name the replay shows, and the agent that reaches the bot."""
+    """Who plays a seat: the name the replay shows, the agent that reaches the bot, and the protocol
+    version the bot is spoken to (its requests say it; version 2 move requests carry no
+    ``legal_moves``). Seats of one match may speak different versions."""
 
     name: str
     agent: Agent
+    protocol: int = PROTOCOL_VERSION
 
 
 def _now() -> str:
@@ -74,6 +79,8 @@ def run_match(
     """
     if len(players) != spec.seats:
         raise ValueError(f"the spec has {spec.seats} seats but {len(players)} players were given")
+    for player in players:
+        check_version(player.protocol)
     game = get_game(spec.game)
     variant = game.variant(spec.variant)
     state = game.new_state(spec.config)
@@ -94,6 +101,7 @@ def run_match(
             turn=turn,
             time={"move_ms": time.move_ms, "bank_ms": accounts[seat].bank_ms},
             observation=state.observation(seat),
+            protocol=accounts[seat].player.protocol,
         )
 
     for seat, account in enumerate(accounts):
@@ -108,14 +116,16 @@ def run_match(
         seat = state.current_seat
         assert seat is not None, "an engine must name a seat to move while the game goes on"
         account = accounts[seat]
-        # computed once per state and shared, never rebuilt: the request carries this very list
-        # (encoded once, with the request), the answer is looked up in it, a fallback drawn from it
+        # computed once per state and shared, never rebuilt: a version 1 request carries this very
+        # list (encoded once, with the request), the answer is looked up in it, a fallback drawn
+        # from it; a version 2 request leaves it out, to be rebuilt by the bot from the observation
         legal = state.legal_moves()
         if account.forfeited:
             reply = Reply(None, 0.0, Fault.FORFEITED, "seat has forfeited")
         else:
             move_request = request("move", seat, len(moves))
-            move_request["legal_moves"] = legal
+            if account.player.protocol == PROTOCOL_VERSION:
+                move_request["legal_moves"] = legal
             reply = account.player.agent.ask(move_request, (time.move_ms + account.bank_ms) / 1000.0)
             account.bank_ms = _bank_after(account.bank_ms, reply.think_ms, time)
             if reply.fault is None:

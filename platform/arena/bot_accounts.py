@@ -1,9 +1,11 @@
 """Registering, changing and removing bots, and what there is to see of one.
 
-A bot record holds its name, endpoint, games, the hash of its token and its signing secret. The
+A bot record holds its name, endpoint, games, protocol version, the hash of its token and its signing
+secret. The
 secret is the author's choice, sent with the registration (the bot must know it before the
 platform's first request, like a webhook's secret): the registration is accepted only once a ping
-signed with it passed (:mod:`arena.bot_ping`), and so is a new secret or a new endpoint. The
+signed with it passed (:mod:`arena.bot_ping`), and so is a new secret, a new endpoint or a new
+protocol version (the ping is sent in the version that is to be in force). The
 endpoint policy is checked by that ping (and again by the agent at every connection).
 
 :func:`view` gathers what may be shown of a bot, endpoint included; which of it whom sees is the
@@ -26,6 +28,7 @@ from arena.records import BotRecord, now_iso
 from arena.runtime import Runtime
 from referee.endpoints import EndpointRefused, parse_endpoint
 from referee.game import SetupError
+from referee.protocol import PROTOCOL_VERSION
 from referee.registry import get_game
 
 
@@ -38,6 +41,7 @@ class BotView:
     name: str
     endpoint: str
     games: list[str]
+    protocol: int
     created_at: str
     updated_at: str
     faults: dict[str, Any]
@@ -75,7 +79,8 @@ def register(runtime: Runtime, data: Mapping[str, Any]) -> tuple[BotRecord, str]
     its token in the clear (shown this once, stored as a hash)."""
     errors = merge_errors(_check_games(data["games"]), _check_endpoint_form(data["endpoint"]))
     _refuse_if(errors)
-    bot_ping.check(runtime, data["endpoint"], data["secret"])
+    protocol = data.get("protocol", PROTOCOL_VERSION)
+    bot_ping.check(runtime, data["endpoint"], data["secret"], protocol)
     token = new_token()
     created = now_iso()
     bot = BotRecord(
@@ -88,6 +93,7 @@ def register(runtime: Runtime, data: Mapping[str, Any]) -> tuple[BotRecord, str]
         created_at=created,
         created_ts=time.time(),
         updated_at=created,
+        protocol=protocol,
     )
     runtime.store.put_bot(bot)
     return bot, token
@@ -116,14 +122,17 @@ def update(runtime: Runtime, bot_id: str, token: str | None, changes: Mapping[st
     if "endpoint" in changes:
         merge_errors(errors, _check_endpoint_form(changes["endpoint"]))
     _refuse_if(errors)
-    if "endpoint" in changes and changes["endpoint"] != bot.endpoint:
-        bot_ping.check(runtime, changes["endpoint"], bot.secret)
+    endpoint = changes.get("endpoint", bot.endpoint)
+    protocol = changes.get("protocol", bot.protocol)
+    if endpoint != bot.endpoint or protocol != bot.protocol:
+        bot_ping.check(runtime, endpoint, bot.secret, protocol)
     previous = bot
     bot = replace(
         bot,
         name=changes.get("name", bot.name),
-        endpoint=changes.get("endpoint", bot.endpoint),
+        endpoint=endpoint,
         games=tuple(changes.get("games", bot.games)),
+        protocol=protocol,
         updated_at=now_iso(),
     )
     runtime.store.put_bot(bot, previous)
@@ -139,7 +148,7 @@ def replace_secret(runtime: Runtime, bot_id: str, token: str | None, secret: str
     no request). The token is unchanged: it is not a signing key."""
     bot = get(runtime, bot_id)
     authorize(runtime, bot, token)
-    bot_ping.check(runtime, bot.endpoint, secret)
+    bot_ping.check(runtime, bot.endpoint, secret, bot.protocol)
     changed = replace(bot, secret=secret, updated_at=now_iso())
     runtime.store.put_bot(changed, bot)
     return changed
@@ -179,6 +188,7 @@ def view(runtime: Runtime, bot: BotRecord) -> BotView:
         name=bot.name,
         endpoint=bot.endpoint,
         games=list(bot.games),
+        protocol=bot.protocol,
         created_at=bot.created_at,
         updated_at=bot.updated_at,
         faults={"total": sum(faults.values()), "by_kind": faults},

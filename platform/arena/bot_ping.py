@@ -1,10 +1,11 @@
 """Pinging a bot before the platform relies on it, and saying in the bot author's words what failed.
 
-A registration, a new secret and a new endpoint are each accepted only once a signed ``ping``
-(:mod:`referee.ping`) passed with the secret and the endpoint they would leave in force. A failure
-becomes field errors of the usual 422: ``secret`` when the bot refused the signature (401 or 403,
-so the bot runs with another secret), ``endpoint`` for everything else (not allowed, unreachable,
-too slow, another status, an answer that is not a pong).
+A registration, a new secret, a new endpoint and a new protocol version are each accepted only once
+a signed ``ping`` (:mod:`referee.ping`) passed with the secret, the endpoint and the protocol
+version they would leave in force. A failure becomes field errors of the usual 422: ``secret`` when
+the bot refused the signature (401 or 403, so the bot runs with another secret), ``protocol`` when
+it answered a ping of version 2 with 400 (it does not speak that version), ``endpoint`` for
+everything else (not allowed, unreachable, too slow, another status, an answer that is not a pong).
 """
 
 from __future__ import annotations
@@ -12,14 +13,16 @@ from __future__ import annotations
 from arena.errors import FieldErrors, InvalidRequest, field_error
 from arena.runtime import Runtime
 from referee.ping import PingResult, ping
-from referee.protocol import Fault
+from referee.protocol import PROTOCOL_VERSION, Fault
 
 REFUSED_MESSAGE = "The bot did not pass the ping."
 INVALID_MESSAGE = "The request has invalid fields."
 
 
-def reasons(result: PingResult, timeout_s: float) -> FieldErrors:
-    """The field errors that explain a failed ping (empty when it passed).
+def reasons(result: PingResult, timeout_s: float, protocol: int = PROTOCOL_VERSION) -> FieldErrors:
+    """The field errors that explain a failed ping (empty when it passed). A ping of another version
+    than 1 answered with 400 names ``protocol``: the bot does not speak that version (the bot
+    SDK refuses a version it was not started for so).
 
     >>> reasons(PingResult(Fault.HTTP_STATUS, "HTTP status 404", 3.0, 404), 3.0)
     {'endpoint': ["the bot answered 404 to the ping: check the endpoint's path"]}
@@ -32,6 +35,13 @@ def reasons(result: PingResult, timeout_s: float) -> FieldErrors:
             "secret",
             f"the bot answered {status} to the ping: check the secret it was started with "
             "(it must be the one sent here)",
+        )
+    if fault is Fault.HTTP_STATUS and status == 400 and protocol != PROTOCOL_VERSION:
+        return field_error(
+            "protocol",
+            f"the bot answered 400 to a protocol {protocol} ping: was it started to speak protocol "
+            f"{protocol} (docs/protocol.md, Version 2)? Otherwise register it with protocol "
+            f"{PROTOCOL_VERSION}",
         )
     if fault is Fault.HTTP_STATUS:
         return field_error("endpoint", _status_message(status))
@@ -67,12 +77,13 @@ def _status_message(status: int | None) -> str:
     return f"{prefix}, not 200 with a pong: does the bot know the ping request (docs/protocol.md)?"
 
 
-def check(runtime: Runtime, endpoint: str, secret: str) -> None:
-    """Ping ``endpoint`` signed with ``secret``; raise a 422 naming the field to blame if it fails."""
+def check(runtime: Runtime, endpoint: str, secret: str, protocol: int = PROTOCOL_VERSION) -> None:
+    """Ping ``endpoint`` signed with ``secret`` in protocol version ``protocol``; raise a 422 naming
+    the field to blame if it fails."""
     timeout_s = runtime.settings.ping_timeout_s
-    result = ping(endpoint, secret, runtime.settings.policy, timeout_s)
+    result = ping(endpoint, secret, runtime.settings.policy, timeout_s, protocol=protocol)
     if result.ok:
         return
     # an endpoint the policy refuses was never called: that is a plain invalid field
     message = INVALID_MESSAGE if result.fault is Fault.ENDPOINT_REFUSED else REFUSED_MESSAGE
-    raise InvalidRequest(message, reasons(result, timeout_s))
+    raise InvalidRequest(message, reasons(result, timeout_s, protocol))

@@ -35,7 +35,7 @@ from arena.local_play import (
 from arena.replay_show import add_show_command
 from referee.game import SetupError
 from referee.match import DEFAULT_MAX_FAULTS, TimeControl
-from referee.protocol import new_secret
+from referee.protocol import PROTOCOL_VERSION, PROTOCOL_VERSIONS, new_secret
 from referee.registry import GAME_MODULES
 from referee.replay import Replay
 
@@ -95,6 +95,7 @@ def _play(args: argparse.Namespace) -> int:
         time=TimeControl(args.move_ms, args.bank_ms),
         max_faults=args.max_faults,
         secret=args.secret,
+        protocol=args.protocol,
     )
     progress = _Progress(args.games, sys.stderr)
     replays = play_games(match, args.games, on_move=progress.move, on_game=progress.game)
@@ -137,8 +138,13 @@ def _bots_serve(args: argparse.Namespace) -> int:
     secrets = load_json_file(args.secrets, "secrets file") if args.secrets else {}
     if not isinstance(secrets, dict):
         raise UsageError('the secrets file must map "<game>/<bot>" to a secret')
-    server = make_bot_server(create_app(secrets), args.host, args.port)  # keep-alive, a thread a connection
-    print(f"serving {len(reference_paths())} reference bots at http://{args.host}:{server.port}/<game>/<bot>")
+    app = create_app(secrets, args.protocol)
+    server = make_bot_server(app, args.host, args.port)  # keep-alive, a thread a connection
+    version = f" in protocol {args.protocol}" if args.protocol != PROTOCOL_VERSION else ""
+    print(
+        f"serving {len(reference_paths())} reference bots{version} at "
+        f"http://{args.host}:{server.port}/<game>/<bot>"
+    )
     with contextlib.suppress(KeyboardInterrupt):
         server.serve_forever()
     return 0
@@ -203,6 +209,15 @@ def build_parser() -> argparse.ArgumentParser:
         f"with the same one (default {DEFAULT_SECRET!r})",
     )
     play_parser.add_argument(
+        "--protocol",
+        type=int,
+        choices=PROTOCOL_VERSIONS,
+        default=PROTOCOL_VERSION,
+        help="the bot protocol version URL bots are spoken to: 1 (move requests carry legal_moves) or 2 "
+        "(they do not: the bot rebuilds them from the observation, see docs/protocol.md); in-process "
+        f"bots always get legal_moves (default {PROTOCOL_VERSION})",
+    )
+    play_parser.add_argument(
         "--replay", metavar="FILE", help="write the replay here (several games: FILE-1.json, FILE-2.json...)"
     )
     play_parser.set_defaults(func=_play)
@@ -228,6 +243,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help='JSON mapping "<game>/<bot>" to the secret each bot is (to be) registered with; '
         "a bot without one accepts unsigned requests",
+    )
+    serve_parser.add_argument(
+        "--protocol",
+        type=int,
+        choices=PROTOCOL_VERSIONS,
+        default=PROTOCOL_VERSION,
+        help="the bot protocol version the bots are registered with: 2 rebuilds each move request's "
+        "legal moves from its observation and still takes version 1 requests; 1 refuses version 2 "
+        f"requests (default {PROTOCOL_VERSION})",
     )
     serve_parser.set_defaults(func=_bots_serve)
     secret_parser = bots_commands.add_parser(

@@ -111,7 +111,10 @@ def _play_and_finish(runtime: Runtime, match: MatchRecord, spec: MatchSpec, owne
     missing = [bot_id for bot_id in dict.fromkeys(spec.bots) if bot_id not in bots]
     if missing:
         return _abort(runtime, match, f"bot(s) deleted before the match ran: {', '.join(missing)}")
-    players = [Player(bots[bot_id].name, runtime.agent(bots[bot_id])) for bot_id in spec.bots]
+    # each seat in its own bot's protocol version
+    players = [
+        Player(bots[bot_id].name, runtime.agent(bots[bot_id]), bots[bot_id].protocol) for bot_id in spec.bots
+    ]
     progress = _ProgressReporter(runtime, match.id)
     on_move = metrics.counting_moves(spec.game, progress)
     started = time.monotonic()

@@ -30,7 +30,7 @@ from referee.bot import Bot, Request
 from referee.endpoints import EndpointPolicy
 from referee.game import JSON, SetupError
 from referee.match import MatchSpec, TimeControl
-from referee.protocol import Fault
+from referee.protocol import PROTOCOL_VERSION, Fault
 from referee.replay import MoveRecord, Replay, verify_replay
 from referee.rng import derive_seed
 from referee.runner import Player, run_match
@@ -57,6 +57,8 @@ class LocalMatch:
     time: TimeControl
     max_faults: int
     secret: str = DEFAULT_SECRET
+    protocol: int = PROTOCOL_VERSION
+    """The protocol version URL bots are spoken to (in-process bots always get the legal moves)."""
 
 
 def parse_option(text: str) -> tuple[str, JSON]:
@@ -166,7 +168,7 @@ class BotSource:
 
     def player(self, match: LocalMatch, seat: int, game_seed: int) -> Player:
         if self.make is None:
-            return Player(self.name, HttpAgent(self.name, match.secret, LOCAL_POLICY))
+            return Player(self.name, HttpAgent(self.name, match.secret, LOCAL_POLICY), match.protocol)
         return Player(self.name, LocalAgent(self.make(derive_seed(game_seed, "seat", seat, self.name))))
 
 
@@ -348,6 +350,11 @@ def fault_hint(fault: FirstFault, bot: str, match: LocalMatch) -> str:
             )
         if detail.endswith((" 404", " 405")):
             return f"check the URL's path: the bot must answer POST requests at {bot}"
+        if detail.endswith(" 400") and match.protocol != PROTOCOL_VERSION:
+            return (
+                f"was the bot started for protocol {match.protocol}? (the bot SDK refuses a version "
+                "it was not started for with 400; --protocol 1 speaks version 1)"
+            )
         return 'the bot must answer HTTP 200 with {"move": ...}'
     if kind == Fault.TIMEOUT:
         bank = f", plus a {match.time.bank_ms} ms bank per seat" if match.time.bank_ms else ""
@@ -362,6 +369,11 @@ def fault_hint(fault: FirstFault, bot: str, match: LocalMatch) -> str:
             return f"nothing listens on {where.hostname} port {port}: is the bot running, and on that port?"
         return f"the connection to {where.hostname} port {port} broke: did the bot crash or close it?"
     if kind == Fault.ILLEGAL_MOVE:
+        if match.protocol != PROTOCOL_VERSION and bot.startswith(("http://", "https://")):
+            return (
+                f"the move must be one of the legal moves of the position the observation shows "
+                f"(protocol {match.protocol} sends no legal_moves: was the bot started for it?)"
+            )
         return "the move must be one of the request's legal_moves, compared as JSON (same keys and values)"
     if kind == Fault.INVALID_RESPONSE:
         return 'answer with a JSON object {"move": <one of legal_moves>}'

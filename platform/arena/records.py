@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, TypedDict
 
+from referee.protocol import PROTOCOL_VERSION
 from referee.replay import MatchResult, SeatRecord
 
 
@@ -58,7 +59,9 @@ class MatchStatus(StrEnum):
 
 @dataclass(frozen=True)
 class BotRecord:
-    """A registered bot. ``token_hash`` authorises changes; ``secret`` signs the referee's requests."""
+    """A registered bot. ``token_hash`` authorises changes; ``secret`` signs the referee's requests;
+    ``protocol`` is the protocol version the referee speaks to it (bots stored before version 2
+    existed have none: they read as version 1)."""
 
     id: str
     name: str
@@ -69,6 +72,7 @@ class BotRecord:
     created_at: str
     created_ts: float
     updated_at: str
+    protocol: int = PROTOCOL_VERSION
 
     def to_json(self) -> dict[str, Any]:
         return {**self.__dict__, "games": list(self.games)}
@@ -85,6 +89,7 @@ class BotRecord:
             created_at=data["created_at"],
             created_ts=data["created_ts"],
             updated_at=data.get("updated_at", data["created_at"]),
+            protocol=data.get("protocol", PROTOCOL_VERSION),
         )
 
 

@@ -51,7 +51,8 @@ class Bots(MethodView):
         registers the bot only if the answer is the pong (422 naming `secret` or `endpoint` with
         the reason otherwise). The endpoint must be http or https and resolve to public addresses
         only, unless the platform's ARENA_ENDPOINT_ALLOWLIST admits them. The secret is never
-        shown back.
+        shown back. `protocol` (1 by default, or 2) is the bot protocol version the referee speaks
+        to the bot, the ping included: version 2 move requests carry no `legal_moves`.
         """
         created, token = bot_accounts.register(runtime(), data)
         body = {**asdict(bot_accounts.view(runtime(), created)), "token": token}
@@ -69,9 +70,11 @@ class BotById(MethodView):
     @blp.arguments(BotUpdateSchema)
     @blp.response(200, BotOwnerSchema)
     def patch(self, changes: dict[str, Any], bot_id: str) -> bot_accounts.BotView:
-        """Change a bot's name, endpoint or games (needs the bot's token)
+        """Change a bot's name, endpoint, games or protocol version (needs the bot's token)
 
-        A new endpoint is pinged, signed with the bot's secret, before it replaces the old one.
+        A new endpoint or protocol version is pinged (signed with the bot's secret, in the protocol
+        version that is to be in force) before it replaces the old one; matches already running go
+        on in the version they started with.
         """
         bot = bot_accounts.update(runtime(), bot_id, presented_token(), changes)
         return bot_accounts.view(runtime(), bot)

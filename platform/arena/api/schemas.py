@@ -16,7 +16,7 @@ from arena.match_requests import MatchView
 from arena.records import MatchOrigin, MatchStatus
 from arena.tournament_requests import TournamentView
 from arena.tournaments import FORMATS
-from referee.protocol import MIN_SECRET_LENGTH
+from referee.protocol import MIN_SECRET_LENGTH, PROTOCOL_VERSION, PROTOCOL_VERSIONS
 
 MAX_SECRET_LENGTH = 256
 
@@ -126,6 +126,21 @@ def _secret(description: str) -> fields.String:
     )
 
 
+def _protocol(**kwargs: Any) -> WholeNumber:
+    """The bot protocol version the referee speaks to the bot: 1 (the default) or 2."""
+    versions = " or ".join(str(version) for version in PROTOCOL_VERSIONS)
+    return WholeNumber(
+        validate=validate.OneOf(PROTOCOL_VERSIONS, error=f"protocol must be {versions}"),
+        metadata={
+            "description": "bot protocol version the referee speaks to the bot: 1 (move requests carry "
+            "legal_moves) or 2 (they do not; the bot rebuilds them from the observation), see "
+            "docs/protocol.md",
+            "enum": list(PROTOCOL_VERSIONS),
+        },
+        **kwargs,
+    )
+
+
 class BotUpdateSchema(Schema):
     name = fields.String(validate=validate.Length(1, 64))
     endpoint = fields.String(
@@ -133,11 +148,12 @@ class BotUpdateSchema(Schema):
         metadata={"description": "pinged with the bot's secret before it replaces the old one"},
     )
     games = fields.List(_id(), validate=validate.Length(1, 32))
+    protocol = _protocol()
 
     @validates_schema
     def _something(self, data: dict, **kwargs: object) -> None:
         if not data:
-            raise ValidationError("give at least one of name, endpoint, games", "_schema")
+            raise ValidationError("give at least one of name, endpoint, games, protocol", "_schema")
 
 
 class PagedQuerySchema(Schema):
@@ -222,6 +238,7 @@ class BotSchema(Schema):
     id = fields.String(dump_only=True)
     name = fields.String(required=True, validate=validate.Length(1, 64))
     games = fields.List(_id(), required=True, validate=validate.Length(1, 32))
+    protocol = _protocol(load_default=PROTOCOL_VERSION)
     created_at = fields.String(dump_only=True)
     updated_at = fields.String(dump_only=True)
     faults = fields.Nested(FaultsSchema, dump_only=True)
