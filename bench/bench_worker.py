@@ -1,9 +1,10 @@
-"""One worker process playing many matches at once against bots that answer in 100 ms.
+"""One worker playing many matches at once against bots that answer in 100 ms.
 
 A Redis of the benchmark's own (a free port, never the one at 6379), a bot in its own process (the
 first legal move after ``--delay-ms``, the bot SDK's keep-alive server on gevent, so the waits
 overlap without a thread each; see ``bench/instant_bot.py``), one ``arena worker`` (``--pool``,
-concurrency the largest load), and the API in this process requesting the matches. The worker stops
+concurrency the largest load in each of its ``--processes``, default 1), and the API in this
+process requesting the matches. The worker stops
 taking matches while a load is queued, and the timing runs from the first match's start to the last
 one's end (``--while-queuing``: the worker takes them as they come, timed from the first request). The bot is
 ``--bot raw`` by default: it checks the signature and reads the first legal move off the request's
@@ -14,26 +15,30 @@ load (``--loads``, matches queued at once) it prints:
 - moves/s over the whole load, and its ratio to the smallest load's moves/s times the load ratio
   (1.00 is perfectly linear growth; the goal is within 20% until the worker's CPU is the limit);
 - the worker's CPU per move (goal at most 0.5 ms) and the worker's CPU use (1.00 is one core full);
+  with ``--processes N`` the worker is its supervisor and all N worker processes, added up;
 - the worker's resident memory per match in flight (peak RSS over its idle RSS, divided by the load;
-  goal at most 0.5 MB);
+  goal at most 0.5 MB; all its processes added up);
 - matches played more than once (goal 0);
 - the CPU use of every process on the machine's cores: the worker, the bot, the Redis and this
   process (the API and the load generator), and their sum; where one nears 1.00 (a core) or the sum
   nears the cores (``os.cpu_count()``), that process or the machine, not the worker, is the limit;
 - ``waited``: the share of the time the worker was ready to run but waited for a core (Linux
-  schedstat): above a few hundredths, other processes on the machine, not the worker's own work,
-  hold its moves back;
+  schedstat; each process's main thread, added up over the worker's processes): above a few
+  hundredths, other processes on the machine, not the worker's own work, hold its moves back;
 - the load average before the first load, after each round and at the end: other work on the
   machine takes cores from all of these.
 - how long queuing the load through the API took (outside the timing unless ``--while-queuing``),
   when the matches started (median and last, seconds after the timing started) and the most that
   ran at once: a load of 500 is 500 matches at once only if the worker starts them all before the
-  first ones end.
+  first ones end;
+- ``split``: how many of the load's matches each worker process played (Celery's per-node task
+  counts), the first process's share first.
 
 Loads alternate over ``--rounds`` rounds (default 2); figures are min / median / max over rounds
 (CPU and memory figures: the median).
 
-    python bench/bench_worker.py [--loads 50,100,250,500] [--rounds 2] [--bot raw|sdk] [--delay-ms 100]
+    python bench/bench_worker.py [--loads 50,100,250,500] [--rounds 2] [--processes 1] [--bot raw|sdk]
+                                 [--delay-ms 100]
 """
 
 from __future__ import annotations
@@ -88,9 +93,16 @@ def timeline(records: list, origin: float | None) -> dict[str, float]:
     }
 
 
+def played(control, nodes: list[str]) -> dict[str, int]:
+    """Match tasks each worker process has received so far (Celery's ``inspect stats``)."""
+    stats = control.inspect(destination=nodes, timeout=10).stats() or {}
+    return {node: int(stats.get(node, {}).get("total", {}).get("arena.run_match", 0)) for node in nodes}
+
+
 def run_load(
     client,
     runtime,
+    nodes: list[str],
     pids: dict[str, int],
     bots: list[str],
     game: str,
@@ -101,21 +113,33 @@ def run_load(
 ) -> dict:
     admin = {"Authorization": f"Bearer {rig.ADMIN}"}
     worker_pid = pids["worker"]
-    idle_rss = rig.rss_bytes(worker_pid)
+    idle_rss = rig.tree_rss_bytes(worker_pid)
     peak = [idle_rss]
     done = threading.Event()
 
     def sample() -> None:
         while not done.wait(0.2):
-            peak[0] = max(peak[0], rig.rss_bytes(worker_pid))
+            peak[0] = max(peak[0], rig.tree_rss_bytes(worker_pid))
+
+    def cpu(name: str, pid: int) -> float:
+        return rig.tree_cpu_seconds(pid) if name == "worker" else rig.cpu_seconds(pid)
 
     def counters() -> tuple[dict[str, float], float]:
-        """Each process's CPU seconds, and the worker's wait for a core, so far."""
-        return {name: rig.cpu_seconds(pid) for name, pid in pids.items()}, rig.run_queue_seconds(worker_pid)
+        """Each process's CPU seconds (the worker's: all its processes), and the worker's wait for a
+        core, so far."""
+        return {name: cpu(name, pid) for name, pid in pids.items()}, rig.tree_run_queue_seconds(worker_pid)
 
     control, queue = runtime.queue.app.control, runtime.queue.queue
+
+    def every_node(replies: list | None) -> bool:
+        return {node for reply in replies or [] for node in reply} == set(nodes)
+
+    tasks_before = played(control, nodes)
     if not while_queuing:  # the worker stops taking matches until all of this load is queued
-        assert control.cancel_consumer(queue, reply=True, timeout=10), "the worker did not answer"
+        replies = control.cancel_consumer(queue, destination=nodes, reply=True, timeout=10)
+        assert every_node(replies), f"not every worker process answered: {replies}"
+        # a BRPOP already waiting on the queue (kombu's last second) would still take a match
+        time.sleep(3)
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     posting = time.perf_counter()
@@ -139,7 +163,8 @@ def run_load(
     cpu_before, waited_before = before
     posting_wall = time.time() - (time.perf_counter() - posting)
     if not while_queuing:
-        assert control.add_consumer(queue, reply=True, timeout=10), "the worker did not answer"
+        replies = control.add_consumer(queue, destination=nodes, reply=True, timeout=10)
+        assert every_node(replies), f"not every worker process answered: {replies}"
 
     def ended() -> list:
         records = runtime.store.get_matches(ids)
@@ -150,15 +175,17 @@ def run_load(
     # first start, the worker taking a second or two to come back to a queue it had left
     times = timeline(records, posting_wall if while_queuing else None)
     elapsed = times["span_s"]
-    cpu = {name: rig.cpu_seconds(pid) - cpu_before[name] for name, pid in pids.items()}
-    waited = rig.run_queue_seconds(worker_pid) - waited_before
+    used = {name: cpu(name, pid) - cpu_before[name] for name, pid in pids.items()}
+    waited = rig.tree_run_queue_seconds(worker_pid) - waited_before
     done.set()
     sampler.join()
     moves = sum(record.moves for record in records)
+    tasks_after = played(control, nodes)
     return {
         "moves_s": moves / elapsed,
-        "cpu_ms_per_move": 1000.0 * cpu["worker"] / max(1, moves),
-        **{f"{name}_cpu": seconds / elapsed for name, seconds in cpu.items()},
+        "cpu_ms_per_move": 1000.0 * used["worker"] / max(1, moves),
+        **{f"{name}_cpu": seconds / elapsed for name, seconds in used.items()},
+        "split": [tasks_after[node] - tasks_before[node] for node in nodes],
         "waited": waited / elapsed,
         "mb_per_match": (peak[0] - idle_rss) / load / 1e6,
         "queued_s": queued_s,
@@ -180,6 +207,12 @@ def main() -> None:
     parser.add_argument("--game", default="volcano", help="game (default volcano, 2 seats)")
     parser.add_argument("--turn-limit", type=int, default=20, help="volcano's turn_limit option (default 20)")
     parser.add_argument("--pool", choices=("gevent", "threads"), default="gevent")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="worker processes of the one `arena worker` (its --processes; default 1)",
+    )
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument(
         "--while-queuing",
@@ -192,6 +225,7 @@ def main() -> None:
     from arena.api import create_app
     from arena.celery_app import redis_runtime
     from arena.settings import Settings
+    from arena.worker_processes import expand_host, node_names
     from referee.registry import get_game
 
     engine = get_game(args.game)
@@ -206,16 +240,30 @@ def main() -> None:
         runtime = redis_runtime(Settings.from_env(env))
         client = create_app(runtime).test_client()
         bots = rig.register_bots(client, runtime, bot_url, args.game, 2)
-        with rig.process(
-            [sys.executable, "-m", "arena.cli", "worker", "--loglevel=INFO"], env, "ready."
-        ) as worker:
+        nodes = [expand_host(node) for node in node_names(args.processes)]
+        command = [sys.executable, "-m", "arena.cli", "worker", "--loglevel=INFO"]
+        command.append(f"--processes={args.processes}")
+        with rig.process(command, env, f"{nodes[-1]} ready.") as worker:
+            control = runtime.queue.app.control
+            rig.wait_until(  # every process, not only the one whose line came first
+                lambda: len(control.ping(destination=nodes, timeout=2)) == len(nodes), 60, "every process"
+            )
             time.sleep(2)  # the worker settles (imports, connections) before the first load
             pids = {"worker": worker.pid, "bot": bot_url.pid, "redis": redis_url.pid, "api": os.getpid()}
             for round_number in range(args.rounds):
                 for load in loads:
                     results[load].append(
                         run_load(
-                            client, runtime, pids, bots, args.game, variant, load, options, args.while_queuing
+                            client,
+                            runtime,
+                            nodes,
+                            pids,
+                            bots,
+                            args.game,
+                            variant,
+                            load,
+                            options,
+                            args.while_queuing,
                         )
                     )
                 averages.append(f"after round {round_number + 1} {load_average()}")
@@ -223,14 +271,16 @@ def main() -> None:
     base = statistics.median(r["moves_s"] for r in results[base_load])
     averages.append(f"end {load_average()}")
     print(
-        f"one worker ({args.pool}), {args.bot} bot answering in {args.delay_ms:.0f} ms, {args.game}, "
+        f"one worker, {args.processes} process(es) ({args.pool}), {args.bot} bot answering in "
+        f"{args.delay_ms:.0f} ms, {args.game}, "
         f"{args.rounds} rounds, {os.cpu_count()} cores"
     )
     print("load average (1, 5, 15 min): " + "; ".join(averages))
     print(
         f"{'load':>5} {'moves/s min/med/max':>24} {'linear':>7} {'CPU ms/move':>12} "
         f"{'CPU: worker':>11} {'bot':>5} {'redis':>5} {'api':>5} {'sum':>5} "
-        f"{'waited':>6} {'MB/match':>9} {'twice':>6} {'queued s':>8} {'start med/last s':>16} {'peak':>5}"
+        f"{'waited':>6} {'MB/match':>9} {'twice':>6} {'queued s':>8} {'start med/last s':>16} {'peak':>5} "
+        f"{'split':>9}"
     )
     for load in loads:
         runs = results[load]
@@ -246,7 +296,8 @@ def main() -> None:
             f"{statistics.median(r['queued_s'] for r in runs):>8.1f} "
             f"{statistics.median(r['start_median_s'] for r in runs):>7.1f} / "
             f"{statistics.median(r['start_last_s'] for r in runs):<6.1f} "
-            f"{statistics.median(r['peak'] for r in runs):>5.0f}"
+            f"{statistics.median(r['peak'] for r in runs):>5.0f} "
+            f"{'/'.join(str(sum(r['split'][i] for r in runs)) for i in range(len(nodes))):>9}"
         )
     print(
         "goals: linear within 20% (0.80) until CPU is the limit; "

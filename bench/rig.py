@@ -164,6 +164,34 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and every live process under it (Linux /proc): a worker of several processes is its
+    supervisor and the worker processes it started."""
+    found = [pid]
+    for tree_pid in found:
+        try:
+            tasks = list(Path(f"/proc/{tree_pid}/task").iterdir())
+        except OSError:  # it has just exited
+            continue
+        for task in tasks:
+            with contextlib.suppress(OSError):
+                found.extend(int(child) for child in (task / "children").read_text().split())
+    return found
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU time of ``pid`` and of every process under it: the live ones' own, plus what the
+    children it already waited for used (``cutime``, ``cstime``)."""
+    total = 0.0
+    for tree_pid in process_tree(pid):
+        try:
+            total += cpu_seconds(tree_pid)
+        except OSError:
+            continue
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return total + (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
+
 def run_queue_seconds(pid: int) -> float:
     """Time the process's main thread has spent runnable but waiting for a core (Linux schedstat):
     what other work on the machine costs it."""
@@ -179,6 +207,22 @@ def rss_bytes(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) * 1024
     return 0
+
+
+def tree_rss_bytes(pid: int) -> int:
+    """Resident memory of ``pid`` and every live process under it."""
+    total = 0
+    for tree_pid in process_tree(pid):
+        try:
+            total += rss_bytes(tree_pid)
+        except OSError:  # it has just exited
+            continue
+    return total
+
+
+def tree_run_queue_seconds(pid: int) -> float:
+    """:func:`run_queue_seconds` added up over ``pid`` and every live process under it."""
+    return sum(run_queue_seconds(tree_pid) for tree_pid in process_tree(pid))
 
 
 def spread(values: list[float]) -> str:

@@ -2,17 +2,23 @@
 
     python deploy/healthcheck.py http URL       an HTTP endpoint answers 200 (the API's /api/v1/health,
                                                 Flower's /healthcheck, the reference bots' /)
-    python deploy/healthcheck.py worker [NODE]  the Celery worker NODE (default: this container's,
-                                                ``celery@<hostname>``) answers a ping sent through
-                                                the broker in REDIS_URL
+    python deploy/healthcheck.py worker [NODE ...]
+                                                every Celery worker NODE answers a ping sent through
+                                                the broker in REDIS_URL; default: every process of
+                                                this container's ``arena worker``, from
+                                                ARENA_WORKER_PROCESSES (1: ``celery@<hostname>``;
+                                                N: ``arena-1@<hostname>`` ... ``arena-N@<hostname>``)
     python deploy/healthcheck.py beat SCHEDULE  Celery beat's schedule file SCHEDULE was written within
                                                 --max-age seconds (default 600)
 
 A running process is not a working worker: one that lost the broker, or whose consumer is stuck,
-takes no match. The ping is answered by the worker's consumer over the broker (Celery's remote
-control), so it fails in both cases, and also when the broker itself is down. It does not import
+takes no match. A worker of several processes is healthy only when every one of them answers: each
+has a consumer of its own, and one that is stuck or gone is a share of the worker that takes
+nothing. The ping is answered by the worker's consumer over the broker (Celery's remote
+control), so it fails in both cases, and also when the broker itself is down. It does not load
 the platform: a bare Celery client on the same broker is enough, and starts in a fraction of the
-time.
+time (the node names come from :mod:`arena.worker_processes`, which needs the standard library
+only).
 
 Beat answers no ping; what shows it alive is its schedule file, which it writes when it starts and
 again at least every three minutes while it sends ticks (Celery's ``Scheduler.sync_every``, checked
@@ -27,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import sys
 import time
 import urllib.error
@@ -38,8 +43,8 @@ from typing import Any
 DEFAULT_TIMEOUT_S = 5.0
 DEFAULT_SCHEDULE_AGE_S = 600.0
 
-Ping = Callable[[str, float], list[dict[str, Any]]]
-"""Sends a ping to one node and returns the replies, as Celery's ``app.control.ping`` does."""
+Ping = Callable[[list[str], float], list[dict[str, Any]]]
+"""Sends a ping to some nodes and returns the replies, as Celery's ``app.control.ping`` does."""
 
 
 def http_ok(url: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> tuple[bool, str]:
@@ -54,21 +59,30 @@ def http_ok(url: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> tuple[bool, str]:
     return status == 200, f"{url} answered {status}"
 
 
-def default_node() -> str:
-    """The node name a worker takes when none is given: Celery's ``celery@<hostname>``."""
-    return f"celery@{socket.gethostname()}"
+def default_nodes(env: dict[str, str] | None = None) -> list[str]:
+    """The node names of this container's ``arena worker``: Celery's ``celery@<hostname>`` for a
+    single process, ``arena-1@<hostname>`` ... for ``ARENA_WORKER_PROCESSES`` above 1 (or ``auto``),
+    as the worker names them."""
+    from arena.worker_processes import expand_host, node_names, processes_from_env
+
+    count = processes_from_env(os.environ if env is None else env)
+    return [expand_host(node) for node in node_names(count)]
 
 
-def worker_answers(ping: Ping, node: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> tuple[bool, str]:
-    """Whether ``node`` replied ``pong`` to a ping within ``timeout_s``."""
+def worker_answers(
+    ping: Ping, nodes: str | Sequence[str], timeout_s: float = DEFAULT_TIMEOUT_S
+) -> tuple[bool, str]:
+    """Whether every one of ``nodes`` replied ``pong`` to a ping within ``timeout_s``."""
+    wanted = [nodes] if isinstance(nodes, str) else list(nodes)
     try:
-        replies = ping(node, timeout_s)
+        replies = ping(wanted, timeout_s)
     except Exception as error:  # a broker that cannot be reached is an unhealthy worker, not a traceback
         return False, f"cannot reach the broker: {type(error).__name__}: {error}"
-    for reply in replies:
-        if reply.get(node, {}).get("ok") == "pong":
-            return True, f"{node} answered"
-    return False, f"{node} did not answer within {timeout_s:g} s"
+    answered = {node for reply in replies for node, answer in reply.items() if answer.get("ok") == "pong"}
+    missing = [node for node in wanted if node not in answered]
+    if missing:
+        return False, f"{', '.join(missing)} did not answer within {timeout_s:g} s"
+    return True, f"{', '.join(wanted)} answered"
 
 
 def celery_ping(broker_url: str) -> Ping:
@@ -79,9 +93,9 @@ def celery_ping(broker_url: str) -> Ping:
     app.conf.broker_connection_timeout = 3
     app.conf.broker_connection_retry_on_startup = False
 
-    def ping(node: str, timeout_s: float) -> list[dict[str, Any]]:
+    def ping(nodes: list[str], timeout_s: float) -> list[dict[str, Any]]:
         try:
-            return app.control.ping(destination=[node], timeout=timeout_s)
+            return app.control.ping(destination=nodes, timeout=timeout_s)
         finally:
             app.close()
 
@@ -121,9 +135,13 @@ def build_parser() -> argparse.ArgumentParser:
     checks = parser.add_subparsers(dest="check", required=True)
     http = checks.add_parser("http", help="an HTTP endpoint answers 200")
     http.add_argument("url")
-    worker = checks.add_parser("worker", help="a Celery worker answers a ping through the broker")
+    worker = checks.add_parser("worker", help="every process of a worker answers a ping through the broker")
     worker.add_argument(
-        "node", nargs="?", default=None, help="the worker's node name (default celery@HOSTNAME)"
+        "node",
+        nargs="*",
+        default=[],
+        help="the node names (default: this container's arena worker, from ARENA_WORKER_PROCESSES: "
+        "celery@HOSTNAME for 1, arena-1@HOSTNAME ... arena-N@HOSTNAME for N)",
     )
     beat = checks.add_parser("beat", help="Celery beat wrote its schedule file lately")
     beat.add_argument("schedule", help="the file given to beat's --schedule")
@@ -143,7 +161,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not broker_url:
             print("REDIS_URL is not set: no broker to reach the worker through", file=sys.stderr)
             return 1
-        healthy, message = worker_answers(celery_ping(broker_url), args.node or default_node(), args.timeout)
+        try:
+            nodes = args.node or default_nodes()
+        except ValueError as error:  # a bad ARENA_WORKER_PROCESSES
+            print(error, file=sys.stderr)
+            return 1
+        healthy, message = worker_answers(celery_ping(broker_url), nodes, args.timeout)
     print(message, file=sys.stdout if healthy else sys.stderr)
     return 0 if healthy else 1
 

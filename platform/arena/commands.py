@@ -126,11 +126,30 @@ def _expose_metrics(app: Flask, settings: Settings) -> None:
         metrics.expose(app, metrics.api_registry(probe, [settings.queue]))
 
 
+worker_entry: str | None = None
+"""The module each process of a worker with ``--processes`` above 1 runs, as ``python -m MODULE
+ARGS`` (it must run ``arena worker ARGS``); None: :mod:`arena.gevent_worker` on gevent, ``arena.cli
+worker`` on threads. The integration tests' worker sets its own, which registers their test games."""
+
+
+def _processes(text: str) -> int:
+    """An argparse type: a number of worker processes, or ``auto``."""
+    from arena.worker_processes import parse_processes
+
+    try:
+        return parse_processes(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _worker(args: argparse.Namespace) -> int:
     settings = _settings()
     if settings.embedded:
         raise UsageError("arena worker needs REDIS_URL (without it, `arena serve` runs its own worker)")
     pool = args.pool or settings.worker_pool
+    processes = args.processes or settings.worker_processes
+    if processes > 1:
+        return _supervise(args, pool, processes)
     if pool == "gevent" and not _gevent_patched():
         return _exec_on_gevent(args)
     from arena import metrics
@@ -151,9 +170,49 @@ def _worker(args: argparse.Namespace) -> int:
             f"--loglevel={args.loglevel}",
             "--without-gossip",
             "--without-mingle",
+            *([f"--hostname={args.hostname}"] if args.hostname else []),
         ]
     )
     return 0
+
+
+def _supervise(args: argparse.Namespace, pool: str, count: int) -> int:
+    """Run ``count`` worker processes under :class:`arena.worker_processes.Supervisor`; its exit code."""
+    from arena.metrics import metrics_port
+    from arena.worker_processes import (
+        METRICS_PORT_ENV,
+        Child,
+        Supervisor,
+        expand_host,
+        metrics_ports,
+        node_names,
+    )
+
+    if pool == "gevent":
+        _gevent_patched()  # a missing gevent is this process's usage error, not N children's
+    try:
+        ports = metrics_ports(metrics_port(os.environ), count)
+    except (SettingsError, ValueError) as error:
+        raise UsageError(str(error)) from None
+    entry = worker_entry or ("arena.gevent_worker" if pool == "gevent" else None)
+    command = [sys.executable, "-m", entry] if entry else [sys.executable, "-m", "arena.cli", "worker"]
+    children = []
+    nodes = [expand_host(node) for node in node_names(count, args.hostname)]
+    for node, port in zip(nodes, ports, strict=True):
+        argv = [f"--pool={pool}", f"--loglevel={args.loglevel}", "--processes=1", f"--hostname={node}"]
+        if args.concurrency:
+            argv.append(f"--concurrency={args.concurrency}")
+        env = dict(os.environ)
+        if port is not None:
+            env[METRICS_PORT_ENV] = str(port)
+        children.append(Child(node, [*command, *argv], env))
+    print(
+        f"arena worker: {count} worker processes on {pool} ({', '.join(child.node for child in children)}), "
+        "each with its own --concurrency",
+        file=sys.stderr,
+        flush=True,
+    )
+    return Supervisor(children).run()
 
 
 def _gevent_patched() -> bool:
@@ -166,9 +225,11 @@ def _gevent_patched() -> bool:
 
 def _exec_on_gevent(args: argparse.Namespace) -> int:
     """Run this worker again in a fresh interpreter that gevent patches before anything loads."""
-    argv = ["--pool=gevent", f"--loglevel={args.loglevel}"]
+    argv = ["--pool=gevent", f"--loglevel={args.loglevel}", "--processes=1"]
     if args.concurrency:
         argv.append(f"--concurrency={args.concurrency}")
+    if args.hostname:
+        argv.append(f"--hostname={args.hostname}")
     sys.stdout.flush()
     sys.stderr.flush()
     os.execv(sys.executable, [sys.executable, "-m", "arena.gevent_worker", *argv])
@@ -210,15 +271,28 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
     worker = commands.add_parser(
         "worker",
-        help="play queued matches (a Celery worker on REDIS_URL)",
-        description="A Celery worker with a pool of threads: matches wait on bots, so one worker plays "
-        "many at once. Same as `celery -A arena.celery_app worker`.",
+        help="play queued matches (Celery worker processes on REDIS_URL)",
+        description="A Celery worker on REDIS_URL (the same as `celery -A arena.celery_app worker`, plus "
+        "the metrics server): on gevent's event loop by default, so one process plays hundreds of "
+        "matches at once on one core. With --processes N above 1, this process starts N such worker "
+        "processes (node names arena-1@%h ... arena-N@%h, metrics on ARENA_METRICS_PORT + i - 1), "
+        "passes SIGTERM, SIGINT and SIGQUIT on to them (SIGTERM: running matches end first), and exits "
+        "non-zero, stopping the others, when one of them exits on its own (restart the whole worker "
+        "from the container or systemd). With 1, it is that single worker process itself, as before.",
+    )
+    worker.add_argument(
+        "--processes",
+        type=_processes,
+        default=None,
+        help="worker processes, one per core used (default ARENA_WORKER_PROCESSES or 1; auto: one per "
+        "core this process may use)",
     )
     worker.add_argument(
         "--concurrency",
         type=_at_least(1),
         default=None,
-        help="matches at once (default ARENA_WORKER_CONCURRENCY, or 500 on gevent and 16 on threads)",
+        help="matches at once in each worker process, so N processes play N times as many (default "
+        "ARENA_WORKER_CONCURRENCY, or 500 on gevent and 16 on threads)",
     )
     worker.add_argument(
         "--pool",
@@ -226,6 +300,12 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         default=None,
         help="threads (a thread per match) or gevent (an event loop: hundreds of matches at once); "
         "default ARENA_WORKER_POOL or gevent",
+    )
+    worker.add_argument(
+        "--hostname",
+        default=None,
+        help="the Celery node name (default celery@%%h, Celery's; with --processes N above 1, "
+        "arena@%%h, and process i is arena-i@%%h: NAME-i@HOST of the name given)",
     )
     worker.add_argument("--loglevel", default="INFO", help="log level (default INFO)")
     worker.set_defaults(func=_worker)

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from arena.replays import DEPLOYMENT_DIR, FileStore, check_location, open_file_store
+from arena.worker_processes import processes_from_env
 from referee.endpoints import ALLOWLIST_ENV, EndpointPolicy
 from referee.ping import PING_TIMEOUT_S
 
@@ -70,6 +71,8 @@ class Settings:
     max_attempts: int = 3
     worker_concurrency: int = 500
     worker_pool: str = "gevent"
+    worker_processes: int = 1
+    """Celery worker processes one ``arena worker`` runs (``ARENA_WORKER_PROCESSES``)."""
     max_tournament_matches: int = 5000
     sweep_interval_s: int = 30
     registration_limit: str = "20 per minute; 200 per day"
@@ -111,8 +114,10 @@ class Settings:
         - ``ARENA_MAX_ATTEMPTS``: runs of one match before it is aborted (default 3).
         - ``ARENA_WORKER_POOL``: ``gevent`` (default: each match a greenlet on an event loop, for
           hundreds of matches at once) or ``threads`` (a thread per match).
-        - ``ARENA_WORKER_CONCURRENCY``: matches one worker plays at once (default 500 on gevent, 16
-          on threads).
+        - ``ARENA_WORKER_CONCURRENCY``: matches one worker process plays at once (default 500 on
+          gevent, 16 on threads); each of ``ARENA_WORKER_PROCESSES`` plays that many.
+        - ``ARENA_WORKER_PROCESSES``: Celery worker processes one ``arena worker`` runs, each on a
+          core of its own (default 1; ``auto``: one per core this process may use).
         - ``ARENA_REGISTRATION_LIMIT``: bot registrations one client address may make, in
           flask-limiter's notation (default ``20 per minute; 200 per day``).
         - ``ARENA_CHALLENGE_LIMIT``: unrated matches one bot's owner may request with its token
@@ -135,6 +140,10 @@ class Settings:
             policy = EndpointPolicy.from_text(env.get(ALLOWLIST_ENV))
         except ValueError as error:
             raise SettingsError(str(error)) from None
+        try:
+            processes = processes_from_env(env)
+        except ValueError as error:
+            raise SettingsError(str(error)) from None
         replay_store = (
             env.get("ARENA_REPLAY_URL", "").strip() or env.get("ARENA_REPLAY_DIR", "").strip() or None
         )
@@ -154,6 +163,7 @@ class Settings:
             max_attempts=_int(env, "ARENA_MAX_ATTEMPTS", 3),
             worker_pool=pool,
             worker_concurrency=_int(env, "ARENA_WORKER_CONCURRENCY", 500 if pool == "gevent" else 16),
+            worker_processes=processes,
             sweep_interval_s=_int(env, "ARENA_SWEEP_SECONDS", 30),
             registration_limit=_limit(env, "ARENA_REGISTRATION_LIMIT", "20 per minute; 200 per day"),
             challenge_limit=_limit(env, "ARENA_CHALLENGE_LIMIT", "30 per minute; 500 per day"),

@@ -3,7 +3,8 @@
 Run as ``python -m tests.platform.nim_worker`` from the repository root, with the platform's
 environment variables set (``REDIS_URL``, ``ARENA_QUEUE``...). On gevent (the default pool) the
 standard library is patched first, as :mod:`arena.gevent_worker` does, and only when run: pytest
-imports this module too (for doctests) and must stay unpatched.
+imports this module too (for doctests) and must stay unpatched. With ``--processes N`` above 1 this
+process is the supervisor, left unpatched, and each worker process it starts is this module again.
 """
 
 from __future__ import annotations
@@ -12,12 +13,24 @@ import os
 import sys
 
 
+def processes(argv: list[str]) -> int:
+    """The ``--processes`` of ``argv`` (``--processes=N`` or ``--processes N``), else the environment's."""
+    from arena.worker_processes import parse_processes, processes_from_env
+
+    for index, arg in enumerate(argv):
+        if arg.startswith("--processes="):
+            return parse_processes(arg.split("=", 1)[1])
+        if arg == "--processes" and index + 1 < len(argv):
+            return parse_processes(argv[index + 1])
+    return processes_from_env(os.environ)
+
+
 def main(argv: list[str]) -> int:
     """Register the test games (in this process only) and run the worker."""
     on_gevent = "--pool=gevent" in argv or (
         "--pool=threads" not in argv and os.environ.get("ARENA_WORKER_POOL", "gevent") == "gevent"
     )
-    if on_gevent:
+    if on_gevent and processes(argv) == 1:
         from gevent import monkey
 
         monkey.patch_all()
@@ -25,8 +38,10 @@ def main(argv: list[str]) -> int:
 
     registry.GAME_MODULES["nim"] = "tests.referee.toy_game"
     registry.GAME_MODULES["party"] = "tests.platform.party_game"
+    from arena import commands
     from arena.cli import main as arena_main
 
+    commands.worker_entry = "tests.platform.nim_worker"  # the processes of a --processes N worker
     return arena_main(["worker", *argv])
 
 

@@ -15,6 +15,7 @@ import os
 import re
 import runpy
 import shlex
+import socket
 import subprocess
 import sys
 import threading
@@ -201,7 +202,7 @@ def test_the_api_is_healthy_when_its_health_endpoint_answers(compose: dict) -> N
 def test_a_worker_is_healthy_when_it_answers_a_ping_itself(compose: dict) -> None:
     worker = compose["services"]["worker"]
     args = load_healthcheck().build_parser().parse_args(healthcheck_args(worker))
-    assert (args.check, args.node) == ("worker", None)  # None: this container's own node
+    assert (args.check, args.node) == ("worker", [])  # none given: this container's own processes
     # the ping's wait fits in the time Docker gives the check
     assert args.timeout < int(worker["healthcheck"]["timeout"].removesuffix("s"))
 
@@ -285,6 +286,43 @@ def test_the_worker_check_wants_a_pong_from_that_very_worker() -> None:
     assert not healthcheck.worker_answers(replies({node: {"error": "boom"}}), node)[0]
     healthy, message = healthcheck.worker_answers(unreachable, node)
     assert not healthy and "no broker" in message
+
+
+def test_the_worker_check_wants_a_pong_from_every_process_of_the_worker() -> None:
+    healthcheck = load_healthcheck()
+    asked: list[list[str]] = []
+
+    def replies(*answers: dict) -> object:
+        def ping(nodes: list[str], timeout_s: float) -> list[dict]:
+            asked.append(nodes)
+            return list(answers)
+
+        return ping
+
+    nodes = ["arena-1@box", "arena-2@box"]
+    pong = {"ok": "pong"}
+    assert healthcheck.worker_answers(replies({nodes[0]: pong}, {nodes[1]: pong}), nodes)[0]
+    assert asked[-1] == nodes  # one ping to both
+    healthy, message = healthcheck.worker_answers(replies({nodes[0]: pong}), nodes)
+    assert not healthy and message.startswith("arena-2@box did not answer")
+
+
+def test_the_worker_check_names_the_processes_as_the_worker_does() -> None:
+    healthcheck = load_healthcheck()
+    host = socket.gethostname()
+    assert healthcheck.default_nodes({}) == [f"celery@{host}"]
+    assert healthcheck.default_nodes({"ARENA_WORKER_PROCESSES": "1"}) == [f"celery@{host}"]
+    assert healthcheck.default_nodes({"ARENA_WORKER_PROCESSES": "3"}) == [
+        f"arena-{index}@{host}" for index in (1, 2, 3)
+    ]
+
+
+def test_the_worker_container_tells_its_health_check_how_many_processes_it_runs(compose: dict) -> None:
+    """The check reads ARENA_WORKER_PROCESSES from the container's environment, so the worker must
+    take its number from there too, not from a --processes of its command."""
+    worker = compose["services"]["worker"]
+    assert worker["environment"]["ARENA_WORKER_PROCESSES"] == "${ARENA_WORKER_PROCESSES:-1}"
+    assert "--processes" not in worker["command"]
 
 
 def test_the_worker_check_without_a_broker_url_fails_with_a_message(
