@@ -34,6 +34,7 @@ from packaging.utils import canonicalize_name
 from prometheus_client import REGISTRY
 from redis import Redis
 
+from arena.settings import Settings
 from tests.platform.own_redis import free_port, own_redis_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -530,3 +531,14 @@ def test_beat_sends_the_matchmaking_tick_of_the_celery_app(compose: dict) -> Non
     (entry,) = app.conf.beat_schedule.values()
     assert entry["task"] == TICK_TASK_NAME and entry["schedule"] == 7.0
     assert TICK_TASK_NAME in app.tasks
+
+
+def test_a_compose_worker_plays_as_many_matches_at_once_as_its_pool_allows_by_default(compose: dict) -> None:
+    # the settings a worker container reads when .env sets only what compose requires
+    required = {"REDIS_PASSWORD": "p" * 32, "ARENA_ADMIN_TOKEN": "t" * 32}
+    environment = {
+        name: interpolate(str(value), required)
+        for name, value in compose["services"]["worker"]["environment"].items()
+    }
+    settings = Settings.from_env(environment)
+    assert (settings.worker_pool, settings.worker_concurrency) == ("gevent", 500)
