@@ -20,6 +20,10 @@ T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+_SAFE_BOUND = 1 << 32
+_SAFE = (1 << 64) - _SAFE_BOUND
+"""A draw under this is kept for every bound ``n`` up to :data:`_SAFE_BOUND`: the draws
+:meth:`Rng.below` rejects are the top ``2**64 % n`` (fewer than ``n``) values."""
 _LIMITS: dict[int, int] = {}
 """Per bound ``n`` of :meth:`Rng.below`, the largest draw kept (the rest would bias ``% n``)."""
 
@@ -49,7 +53,22 @@ class Rng:
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """A uniform integer in ``[0, n)``, unbiased (rejection sampling)."""
+        """A uniform integer in ``[0, n)``, unbiased (rejection sampling).
+
+        The first draw is tried without the bound's limit: below :data:`_SAFE` a draw is kept
+        whatever the bound (up to :data:`_SAFE_BOUND`), and nearly every draw is. Otherwise the
+        draw is made again from the same state the general way, so the stream is the same."""
+        state = (self.state + _GOLDEN) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z ^= z >> 31
+        if z < _SAFE and 0 < n <= _SAFE_BOUND:
+            self.state = state
+            return z % n
+        return self._below(n)
+
+    def _below(self, n: int) -> int:
+        """:meth:`below` in general: the limit of ``n``, and draws until one is under it."""
         limit = _LIMITS.get(n)
         if limit is None:
             if n <= 0:

@@ -12,6 +12,7 @@ longest road of five or more takes it, and a tie for the longest sets it aside.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from referee.catan_volcano.edition import EDITION, KNIGHT, VICTORY_POINT
@@ -49,8 +50,9 @@ def points(state: CatanState, seat: int) -> int:
     return visible_points(state, seat) + state.devs[seat][VICTORY_POINT]
 
 
-def longest_trail(state: CatanState, seat: int) -> int:
-    """The length of the seat's longest road.
+def longest_trail(state: CatanState, seat: int, through: int = -1) -> int:
+    """The length of the seat's longest road; with ``through`` (an edge of the seat's), of the
+    longest in the group of connected roads holding that edge only (see :func:`add_road`).
 
     >>> from referee.catan_volcano import GAME
     >>> state = GAME.start("base", 3, seed=1)
@@ -82,14 +84,17 @@ def longest_trail(state: CatanState, seat: int) -> int:
             if not used & edge_bit:
                 walk(other, used | edge_bit, length + 1)
 
-    for start in _trail_starts(adjacency, blocked):
+    origins = list(adjacency) if through < 0 else EDGE_NODES[through][:1]
+    for start in _trail_starts(adjacency, blocked, origins):
         walk(start, 0, 0)
     return best
 
 
-def _trail_starts(adjacency: dict[int, list[tuple[int, int]]], blocked: set[int]) -> list[int]:
-    """Where a longest trail may be looked for from: per connected group of roads, its nodes of odd
-    degree and its blocked nodes, or any one node if it has neither.
+def _trail_starts(
+    adjacency: dict[int, list[tuple[int, int]]], blocked: set[int], origins: Sequence[int]
+) -> list[int]:
+    """Where a longest trail may be looked for from: per connected group of roads holding one of
+    ``origins``, its nodes of odd degree and its blocked nodes, or any one node if it has neither.
 
     Why that is enough: take a longest trail starting at a node neither blocked nor of odd degree.
     Every road at that node is on the trail (else the trail could take that road first, passing
@@ -102,7 +107,7 @@ def _trail_starts(adjacency: dict[int, list[tuple[int, int]]], blocked: set[int]
     """
     seen: set[int] = set()
     starts: list[int] = []
-    for node in adjacency:
+    for node in origins:
         if node in seen:
             continue
         group = [node]
@@ -124,6 +129,29 @@ def update_longest_road(state: CatanState, seats: range | list[int] | tuple[int,
     lengths = state.road_length
     for seat in seats:
         lengths[seat] = longest_trail(state, seat)
+    _award_longest_road(state)
+
+
+def add_road(state: CatanState, seat: int, edge: int) -> None:
+    """After the seat's new road on ``edge``: its length and the award, as
+    :func:`update_longest_road` would set them, walking only the group of roads the new one joined.
+
+    Why that is enough: a road added breaks no trail, so the seat's old trails all remain, none
+    longer than its recorded length; a new trail must use the new road, so it lies in that road's
+    group. The longest road is then the longer of the recorded length and that group's longest
+    (the recorded lengths are always those of the board: every change of roads or buildings
+    recounts them). Building a road is the most common change of the board, and a seat's roads
+    often stay in two groups from its two starting settlements for much of a game."""
+    lengths = state.road_length
+    found = longest_trail(state, seat, edge)
+    if found > lengths[seat]:
+        lengths[seat] = found
+    _award_longest_road(state)
+
+
+def _award_longest_road(state: CatanState) -> None:
+    """Move the award as the rules say, given every seat's current length."""
+    lengths = state.road_length
     best = max(lengths)
     holder = state.longest_road
     if holder >= 0 and lengths[holder] == best and best >= EDITION.longest_road_minimum:

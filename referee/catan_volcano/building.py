@@ -143,7 +143,7 @@ def place_road(state: CatanState, key: Key) -> None:
     state.edge_owner[edge] = seat
     state.pieces[seat][ROADS] -= 1
     record(state, {"type": "place_road", "seat": seat, "edge": edge})
-    awards.update_longest_road(state, (seat,))
+    awards.add_road(state, seat, edge)
     if state.phase == "road_building":
         state.free_roads -= 1
         if state.free_roads == 0 or not state.pieces[seat][ROADS] or not road_spots(state, seat):
@@ -167,7 +167,7 @@ def build_road(state: CatanState, key: Key) -> None:
     state.edge_owner[edge] = seat
     state.pieces[seat][ROADS] -= 1
     record(state, {"type": "build_road", "seat": seat, "edge": edge})
-    awards.update_longest_road(state, (seat,))
+    awards.add_road(state, seat, edge)
 
 
 def build_settlement(state: CatanState, key: Key) -> None:

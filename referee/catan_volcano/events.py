@@ -8,6 +8,8 @@ sees at least everything since its own last turn.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from referee.catan_volcano.edition import EDITION
@@ -34,11 +36,12 @@ def record(
 def forget_before(state: CatanState, turn: int) -> None:
     """Drop the events of turns before ``turn``."""
     events = state.events
-    drop = 0
-    while drop < len(events) and events[drop]["turn"] < turn:
-        drop += 1  # events are recorded in turn order: the old ones come first
+    drop = bisect_left(events, turn, key=_TURN)  # events are recorded in turn order: old ones first
     if drop:
         state.events = events[drop:]
+
+
+_TURN = itemgetter("turn")
 
 
 def visible(event: dict[str, Any], seat: int) -> dict[str, Any]:

@@ -10,7 +10,9 @@ concerned (:func:`referee.catan_volcano.events.visible`).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import lru_cache
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from referee.catan_volcano import awards, geometry
@@ -245,46 +247,61 @@ class EventViews:
     """The event log as each seat sees it, kept from one observation to the next.
 
     Most events are the same for every seat; only those with a secret (a steal, a development card
-    bought) differ. Events are never changed once recorded, the log grows during a turn and loses
-    its oldest turns when a turn ends (:func:`referee.catan_volcano.events.forget_before`, which
-    makes a new, shorter list). So each seat's view is kept beside the events it was made from: the
-    events recorded since the seat's last observation are added (each looked at once, a secret one
-    replaced by what the seat may see of it), those forgotten are dropped, and the observation gets
-    a copy. The events kept are checked by identity at both ends, so a log changed in any other way
-    (a position set up by hand, say) is made again from scratch.
+    bought) differ. So one copy of the log is kept for all seats (:meth:`_follow`): events recorded
+    since are added once, whoever looks next, and a secret one is noted by its place. A seat's view
+    is a copy of that with the few secret events replaced by what the seat may see of them (made
+    once per seat and event). Events are never changed once recorded; the log grows during a turn
+    and loses its oldest turns when a turn ends (:func:`referee.catan_volcano.events.forget_before`,
+    which makes a new, shorter list): those are dropped here too. The events kept are checked by
+    identity at both ends, so a log changed in any other way (a position set up by hand, say) is
+    followed again from scratch.
     """
 
-    __slots__ = ("logs",)
+    __slots__ = ("source", "secrets")
 
     def __init__(self) -> None:
-        self.logs: dict[int, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
-        """Per seat: (the events its view was made from, the view)."""
+        self.source: list[dict[str, Any]] = []
+        """The events followed so far (the state's, as of the last look)."""
+        self.secrets: list[tuple[int, dict[str, Any], dict[int, dict[str, Any]]]] = []
+        """Per secret event in :attr:`source`: its place, the event and its views by seat so far."""
 
     def for_seat(self, events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
         """The log as ``seat`` sees it, a new list (an observation keeps what it showed)."""
-        kept = self.logs.get(seat)
-        if kept is None:
-            kept = self.logs[seat] = ([], [])
-        source, shown = kept
+        source = self.source
+        count = len(events)
+        if len(source) != count or (count and (source[-1] is not events[-1] or source[0] is not events[0])):
+            self._follow(events)
+        shown = source.copy()
+        for index, event, views in self.secrets:
+            seen = views.get(seat)
+            if seen is None:
+                seen = views[seat] = visible(event, seat)
+            shown[index] = seen
+        return shown
+
+    def _follow(self, events: list[dict[str, Any]]) -> None:
+        """Bring :attr:`source` (and the secrets' places) up to ``events``."""
+        source, secrets = self.source, self.secrets
         count, total = len(source), len(events)
         if count and total and source[0] is not events[0]:
-            first = events[0]["turn"]
-            drop = 0
-            while drop < count and source[drop]["turn"] < first:
-                drop += 1
+            # the turns forgotten since: events are in turn order, so they are found by halving
+            drop = bisect_left(source, events[0]["turn"], key=_TURN)
             del source[:drop]
-            del shown[:drop]
             count -= drop
+            secrets[:] = [(index - drop, event, views) for index, event, views in secrets if index >= drop]
         if count and (count > total or source[0] is not events[0] or source[-1] is not events[count - 1]):
             source.clear()
-            shown.clear()
+            secrets.clear()
             count = 0
         if count < total:
-            new = events[count:]
-            source += new
-            for event in new:
-                shown.append(visible(event, seat) if "secret" in event else event)
-        return shown.copy()
+            for index in range(count, total):
+                event = events[index]
+                source.append(event)
+                if "secret" in event:
+                    secrets.append((index, event, {}))
+
+
+_TURN = itemgetter("turn")
 
 
 _NOTHING_PENDING: dict[str, Any] = {}

@@ -1,0 +1,58 @@
+"""The RNG's draws: :meth:`Rng.below`'s shortcut for the first draw must give the stream the
+general rejection loop gives, the rare rejected draws and huge bounds included."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.rng import _GOLDEN, _MASK, _SAFE, Rng
+
+
+def _unshift(value: int, shift: int) -> int:
+    """The inverse of ``value ^= value >> shift`` on 64 bits."""
+    result = value
+    for _ in range(64 // shift + 1):
+        result = value ^ (result >> shift)
+    return result & _MASK
+
+
+def _state_drawing(z: int) -> int:
+    """The RNG state whose next 64-bit draw is ``z`` (SplitMix64's output function inverted)."""
+    z = _unshift(z, 31)
+    z = (z * pow(0x94D049BB133111EB, -1, 1 << 64)) & _MASK
+    z = _unshift(z, 27)
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & _MASK
+    z = _unshift(z, 30)
+    return (z - _GOLDEN) & _MASK
+
+
+def test_the_inverse_draws_what_it_should() -> None:
+    for z in (0, 1, 12345, _SAFE - 1, _SAFE, _MASK):
+        assert Rng(_state_drawing(z)).next_u64() == z
+
+
+@pytest.mark.parametrize("bound", [1, 2, 3, 6, 7, 54, 1000, (1 << 32) - 1, 1 << 32, (1 << 32) + 1, 3 << 62])
+@pytest.mark.parametrize("z", [0, 5, _SAFE - 1, _SAFE, _MASK - 2**31, _MASK - 2, _MASK - 1, _MASK])
+def test_below_is_the_general_rejection_loop(bound: int, z: int) -> None:
+    """Draws at and above the shortcut's threshold (where small bounds reject a few values) and
+    bounds on either side of its limit give what the general loop gives, state included."""
+    state = _state_drawing(z)
+    quick, general = Rng(state), Rng(state)
+    assert [quick.below(bound) for _ in range(3)] == [general._below(bound) for _ in range(3)]
+    assert quick.state == general.state
+
+
+def test_a_rejected_draw_is_drawn_again() -> None:
+    """2**64 % 3 == 1: the top value is rejected for a bound of 3, so the state moves on twice."""
+    state = _state_drawing(_MASK)
+    rng = Rng(state)
+    follower = Rng(state)
+    follower.next_u64()
+    assert rng.below(3) == follower.next_u64() % 3
+    assert rng.state == follower.state
+
+
+def test_a_bound_must_be_positive() -> None:
+    for bound in (0, -3):
+        with pytest.raises(ValueError):
+            Rng(7).below(bound)
