@@ -22,43 +22,47 @@ from referee.game import Move, State
 from referee.registry import get_game
 
 
-def _vulkan(observation: Mapping[str, Any], seat: int) -> State:
+def _vulkan(observation: Mapping[str, Any], seat: int, draw: int) -> State:
     from referee.vulkan import state_from_observation
 
     return state_from_observation(observation)
 
 
-def _volcano(observation: Mapping[str, Any], seat: int) -> State:
+def _volcano(observation: Mapping[str, Any], seat: int, draw: int) -> State:
     from referee.volcano import state_from_observation
 
     return state_from_observation(observation)
 
 
-def _boulderville(observation: Mapping[str, Any], seat: int) -> State:
+def _boulderville(observation: Mapping[str, Any], seat: int, draw: int) -> State:
     from referee.boulderville.guess import determinize
 
-    return determinize(observation, seat, 0)
+    return determinize(observation, seat, draw)
 
 
-def _catan_volcano(observation: Mapping[str, Any], seat: int) -> State:
+def _catan_volcano(observation: Mapping[str, Any], seat: int, draw: int) -> State:
     from referee.catan_volcano.determinize import from_observation
     from referee.rng import Rng
 
-    return from_observation(observation, Rng(0))
+    return from_observation(observation, Rng(draw))
 
 
-REBUILDS: dict[str, Callable[[Mapping[str, Any], int], State]] = {
+REBUILDS: dict[str, Callable[[Mapping[str, Any], int, int], State]] = {
     "vulkan": _vulkan,
     "volcano": _volcano,
     "boulderville": _boulderville,
     "catan-volcano": _catan_volcano,
 }
-"""Game id -> (observation, seat) -> a position agreeing with everything the seat sees."""
+"""Game id -> (observation, seat, draw) -> a position agreeing with everything the seat sees, what
+it cannot see dealt from the seed ``draw`` (ignored where nothing is hidden)."""
 
 
-def position_from_observation(game_id: str, observation: Mapping[str, Any], seat: int) -> State:
+def position_from_observation(
+    game_id: str, observation: Mapping[str, Any], seat: int, draw: int = 0
+) -> State:
     """A position of ``game_id`` agreeing with everything ``seat``'s observation shows, ``seat`` to
-    move. Raises :class:`referee.game.SetupError` for a game that is not registered,
+    move; ``draw`` seeds what the seat cannot see (every draw gives the same legal moves). Raises
+    :class:`referee.game.SetupError` for a game that is not registered,
     ``NotImplementedError`` for one that cannot be rebuilt, and ``ValueError`` (a ``SetupError``
     is one), ``KeyError`` or ``TypeError`` for an observation that is not of the game or shows a
     finished one."""
@@ -66,7 +70,7 @@ def position_from_observation(game_id: str, observation: Mapping[str, Any], seat
     if rebuild is None:
         get_game(game_id)  # an unknown game is said as such
         raise NotImplementedError(f"game {game_id} does not rebuild positions from observations")
-    return rebuild(observation, seat)
+    return rebuild(observation, seat, draw)
 
 
 def legal_moves_from_observation(game_id: str, observation: Mapping[str, Any], seat: int) -> list[Move]:

@@ -10,7 +10,6 @@ what would let a bot that knows the rules do without the legal-move list in its 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -18,24 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee import registry
-from referee.boulderville.guess import determinize as boulderville_guess
-from referee.catan_volcano.determinize import from_observation as catan_guess
-from referee.game import State, canonical_json
+from referee.game import canonical_json
+from referee.observed import REBUILDS
 from referee.registry import get_game
 from referee.rng import Rng
-from referee.volcano import state_from_observation as volcano_state
-from referee.vulkan import state_from_observation as vulkan_state
 from tests.referee.engine_checks import registered_cases
 
-Rebuild = Callable[[Mapping[str, Any], int, int], State]
-"""(observation, seat, draw) -> a position agreeing with everything the observation shows."""
-
-REBUILDS: dict[str, Rebuild] = {
-    "vulkan": lambda observation, seat, draw: vulkan_state(observation),
-    "volcano": lambda observation, seat, draw: volcano_state(observation),
-    "boulderville": lambda observation, seat, draw: boulderville_guess(observation, seat, draw),
-    "catan-volcano": lambda observation, seat, draw: catan_guess(observation, Rng(draw)),
-}
 DRAWS = (0, 1)
 """Two draws of what the seat cannot see (the same position twice where nothing is hidden)."""
 MOVES_PER_GAME = 120
