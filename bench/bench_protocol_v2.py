@@ -32,7 +32,15 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bots.sdk import legal_moves_from_request  # noqa: E402
-from referee.protocol import PROTOCOL_V2, PROTOCOL_VERSION, decode, encode, request_base, sign  # noqa: E402
+from referee.protocol import (  # noqa: E402
+    PROTOCOL_V2,
+    PROTOCOL_VERSION,
+    decode,
+    encode,
+    request_base,
+    sign,
+    with_legal_moves,
+)
 from referee.registry import get_game  # noqa: E402
 from referee.rng import Rng  # noqa: E402
 
@@ -56,20 +64,21 @@ def positions(game_id: str, seats: int, wanted: int) -> list[tuple[dict[str, Any
             legal = state.legal_moves()
             pair = []
             for version in (PROTOCOL_VERSION, PROTOCOL_V2):
-                request = request_base(
-                    kind="move",
-                    match_id="m-bench",
-                    game=game_id,
-                    variant=variant,
-                    seat=seat,
-                    seats=seats,
-                    turn=turn,
-                    time={"move_ms": 2000, "bank_ms": 0},
-                    observation=state.observation(seat),
-                    protocol=version,
+                request = with_legal_moves(
+                    request_base(
+                        kind="move",
+                        match_id="m-bench",
+                        game=game_id,
+                        variant=variant,
+                        seat=seat,
+                        seats=seats,
+                        turn=turn,
+                        time={"move_ms": 2000, "bank_ms": 0},
+                        observation=state.observation(seat),
+                        protocol=version,
+                    ),
+                    legal,
                 )
-                if version == PROTOCOL_VERSION:
-                    request["legal_moves"] = legal
                 pair.append(request)
             found.append((pair[0], pair[1]))
             state.apply(rng.choice(legal))

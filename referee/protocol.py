@@ -156,6 +156,18 @@ def request_base(
     }
 
 
+def with_legal_moves(move_request: dict[str, Any], legal: list[Any]) -> dict[str, Any]:
+    """``move_request`` as its version sends it: version 1 carries ``legal`` (this very list, after
+    the common fields), version 2 leaves it out for the bot to rebuild from the observation.
+
+    >>> with_legal_moves({"protocol": 1}, [{"take": 1}]), with_legal_moves({"protocol": 2}, [{"take": 1}])
+    ({'protocol': 1, 'legal_moves': [{'take': 1}]}, {'protocol': 2})
+    """
+    if move_request["protocol"] == PROTOCOL_VERSION:
+        move_request["legal_moves"] = legal
+    return move_request
+
+
 @cache
 def ping_validator(protocol: int = PROTOCOL_VERSION) -> Draft202012Validator:
     """A validator for ``ping`` requests of a protocol version (the SDK and the tests use it)."""

@@ -30,7 +30,7 @@ from typing import Any
 from referee.agents import Agent, Reply
 from referee.game import Move, Outcome
 from referee.match import DEFAULT_MAX_FAULTS, MatchSpec, TimeControl
-from referee.protocol import PROTOCOL_VERSION, Fault, check_version, request_base
+from referee.protocol import PROTOCOL_VERSION, Fault, check_version, request_base, with_legal_moves
 from referee.registry import get_game
 from referee.replay import FaultRecord, MatchResult, MoveRecord, Replay, SeatRecord, move_limit_outcome
 from referee.rng import Rng, derive_seed
@@ -123,9 +123,7 @@ def run_match(
         if account.forfeited:
             reply = Reply(None, 0.0, Fault.FORFEITED, "seat has forfeited")
         else:
-            move_request = request("move", seat, len(moves))
-            if account.player.protocol == PROTOCOL_VERSION:
-                move_request["legal_moves"] = legal
+            move_request = with_legal_moves(request("move", seat, len(moves)), legal)
             reply = account.player.agent.ask(move_request, (time.move_ms + account.bank_ms) / 1000.0)
             account.bank_ms = _bank_after(account.bank_ms, reply.think_ms, time)
             if reply.fault is None:

@@ -18,7 +18,15 @@ from bots.base import RandomBot
 from bots.sdk import CannotRebuild, create_bot_app, legal_moves_from_request
 from referee import registry
 from referee.game import State, canonical_json
-from referee.protocol import PROTOCOL_V2, PROTOCOL_VERSION, SIGNATURE_HEADER, encode, request_base, sign
+from referee.protocol import (
+    PROTOCOL_V2,
+    PROTOCOL_VERSION,
+    SIGNATURE_HEADER,
+    encode,
+    request_base,
+    sign,
+    with_legal_moves,
+)
 from referee.registry import get_game
 from referee.rng import Rng
 from tests.referee.engine_checks import registered_cases
@@ -55,9 +63,7 @@ def _request(state: State, game_id: str, variant: str, seats: int, turn: int, ve
         observation=state.observation(seat),
         protocol=version,
     )
-    if version == PROTOCOL_VERSION:
-        request["legal_moves"] = state.legal_moves()
-    return request
+    return with_legal_moves(request, state.legal_moves())
 
 
 def _post(client: Any, message: dict[str, Any]) -> Any:
