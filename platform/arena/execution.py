@@ -17,10 +17,12 @@ every step is safe to repeat:
    stored aborts it with the reason, except the store itself failing (:class:`RedisError`), which
    is raised so the task runs the match again once the store is back (the attempts bound that).
 
-The walk of one match: load its status record and spec, the seats' bots (one read), build their
-agents, :func:`referee.runner.run_match` (which returns a typed replay whose header is the spec),
+The walk of one match: :meth:`arena.store.Store.begin_match` takes the lease, marks the match
+running and reads its spec and the seats' bots in one transaction; build their agents,
+:func:`referee.runner.run_match` (which returns a typed replay whose header is the spec),
 then :func:`finish` (the ladder reads the replay's result; faults come from the replay's seats,
-counted once by the runner).
+counted once by the runner; the end's transaction deletes the lease, which is released only when
+no end was stored).
 """
 
 from __future__ import annotations
@@ -30,15 +32,16 @@ import threading
 import time
 import uuid
 import weakref
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from enum import StrEnum
 
 from redis.exceptions import RedisError
 
 from arena import ladder, metrics, rounds
-from arena.periodic import Periodic
-from arena.records import MatchRecord
+from arena.records import BotRecord, MatchRecord
 from arena.runtime import Runtime
-from arena.store import Store
+from arena.store import Begun, Store
 from referee.game import SetupError
 from referee.match import MatchSpec
 from referee.registry import get_game
@@ -59,55 +62,117 @@ class RunOutcome(StrEnum):
     MISSING = "missing"
 
 
-def _lease_heartbeat(runtime: Runtime, match_id: str, owner: str) -> Periodic:
-    """Renews the match's lease every third of its life while the match plays (bots may think for
-    long); a renewal that fails is logged and the next one tries again.
+class _LeaseKeeper:
+    """Renews the leases of every match a process plays, on one thread, every third of a lease's
+    life while matches run (bots may think for long); a renewal that fails is logged and the next
+    one tries again.
 
-    Stopping waits for a renewal under way for a few seconds only: one that lands after the lease
-    was released changes nothing, a renewal being a check-and-set on the owner
-    (:meth:`arena.store.Store.renew_lease`).
+    A thread of its own per match cost each match a thread start and an event, and a worker playing
+    500 matches 500 sleeping threads (OS threads in the threaded pool); one for all of them costs
+    that once. A renewal is a check-and-set on the owner (:meth:`arena.store.Store.renew_lease`),
+    so one that lands after a match released its lease changes nothing, and dropping a match need
+    not wait for a round of renewals under way. The thread stops when no match is left.
     """
-    seconds = runtime.settings.lease_s
 
-    def renew() -> None:
-        if not runtime.store.renew_lease(match_id, owner, seconds):
-            log.warning("match %s: lease lost while running", match_id)
+    def __init__(self, store: Store, lease_s: float) -> None:
+        self.store = store
+        self.lease_s = lease_s
+        self.lock = threading.Lock()
+        self.owners: dict[str, str] = {}  # match id -> the run that holds its lease
+        self.running = False
 
-    return Periodic(f"lease:{match_id}", renew, seconds / 3)
+    def hold(self, match_id: str, owner: str) -> None:
+        with self.lock:
+            self.owners[match_id] = owner
+            if not self.running:
+                self.running = True
+                threading.Thread(target=self._run, name="arena-leases", daemon=True).start()
+
+    def drop(self, match_id: str) -> None:
+        with self.lock:
+            self.owners.pop(match_id, None)
+
+    @contextmanager
+    def holding(self, match_id: str, owner: str) -> Iterator[None]:
+        self.hold(match_id, owner)
+        try:
+            yield
+        finally:
+            self.drop(match_id)
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(self.lease_s / 3)
+            with self.lock:
+                if not self.owners:
+                    self.running = False
+                    return
+                held = list(self.owners.items())
+            for match_id, owner in held:
+                with self.lock:
+                    if self.owners.get(match_id) != owner:
+                        continue  # the match ended meanwhile
+                try:
+                    if not self.store.renew_lease(match_id, owner, self.lease_s):
+                        log.warning("match %s: lease lost while running", match_id)
+                except RedisError as error:
+                    log.warning("match %s: could not renew its lease: %s", match_id, error)
+                except Exception:
+                    log.exception("match %s: unexpected failure renewing its lease", match_id)
+
+
+_keepers: weakref.WeakKeyDictionary[Store, _LeaseKeeper] = weakref.WeakKeyDictionary()
+_keepers_lock = threading.Lock()
+
+
+def _lease_heartbeat(runtime: Runtime, match_id: str, owner: str) -> AbstractContextManager[None]:
+    """Keeps the match's lease alive while the match plays: the process's one :class:`_LeaseKeeper`
+    for its store renews it with the others."""
+    store, seconds = runtime.store, runtime.settings.lease_s
+    with _keepers_lock:
+        keeper = _keepers.get(store)
+        if keeper is None or keeper.lease_s != seconds:
+            keeper = _keepers[store] = _LeaseKeeper(store, seconds)
+    return keeper.holding(match_id, owner)
 
 
 def execute(runtime: Runtime, match_id: str) -> RunOutcome:
     """Play a stored match to its end and store the end (see the module's steps)."""
     store = runtime.store
-    match = store.get_match(match_id)
-    spec = store.get_spec(match_id)
-    if match is None or spec is None:
-        log.warning("match %s does not exist", match_id)
-        return RunOutcome.MISSING
-    if match.status.ended:
-        return RunOutcome.ALREADY_ENDED
     owner = uuid.uuid4().hex
-    if not store.acquire_lease(match_id, owner, runtime.settings.lease_s):
-        return RunOutcome.BUSY
+    start = store.begin_match(match_id, owner, runtime.settings.lease_s)
+    if start.outcome is not Begun.STARTED:
+        if start.outcome is Begun.MISSING:
+            log.warning("match %s does not exist", match_id)
+        return _NOT_STARTED[start.outcome]
+    running, spec = start.match, start.spec
+    assert running is not None and spec is not None
+    outcome = RunOutcome.ABORTED
     try:
-        running = store.start_match(match_id)
-        if running is None:
-            return RunOutcome.ALREADY_ENDED
         if running.attempts > runtime.settings.max_attempts:
             return _abort(runtime, running, f"gave up after {runtime.settings.max_attempts} attempts")
-        return _play_and_finish(runtime, running, spec, owner)
+        outcome = _play_and_finish(runtime, running, spec, start.bots, owner)
+        return outcome
     except RedisError:
         raise  # the store is unreachable: nothing can be recorded now; the task tries again later
     except Exception as error:  # a failure of ours must end this match, not leave it running
         log.exception("match %s: the worker failed", match_id)
-        return _abort(runtime, match, f"worker error: {type(error).__name__}: {error}")
+        return _abort(runtime, running, f"worker error: {type(error).__name__}: {error}")
     finally:
-        store.release_lease(match_id, owner)
+        if outcome is not RunOutcome.FINISHED:  # a stored end took the lease away with it
+            store.release_lease(match_id, owner)
 
 
-def _play_and_finish(runtime: Runtime, match: MatchRecord, spec: MatchSpec, owner: str) -> RunOutcome:
-    store = runtime.store
-    bots = store.get_bots(spec.bots)
+_NOT_STARTED = {
+    Begun.MISSING: RunOutcome.MISSING,
+    Begun.ENDED: RunOutcome.ALREADY_ENDED,
+    Begun.BUSY: RunOutcome.BUSY,
+}
+
+
+def _play_and_finish(
+    runtime: Runtime, match: MatchRecord, spec: MatchSpec, bots: dict[str, BotRecord], owner: str
+) -> RunOutcome:
     missing = [bot_id for bot_id in dict.fromkeys(spec.bots) if bot_id not in bots]
     if missing:
         return _abort(runtime, match, f"bot(s) deleted before the match ran: {', '.join(missing)}")
@@ -244,11 +309,7 @@ class _ProgressReporter:
 
     def __init__(self, runtime: Runtime, match_id: str) -> None:
         self.match_id = match_id
-        self.played = 0
-        try:
-            runtime.store.restart_live(match_id)
-        except RedisError as error:  # spectators see less; the match goes on
-            log.warning("match %s: could not reset its live moves: %s", match_id, error)
+        self.played = 0  # the moves of an earlier run were cleared when this run began
         self.writer = _live_writer(runtime.store)
         self.writer.start(match_id)
 

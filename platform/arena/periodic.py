@@ -1,7 +1,6 @@
 """A daemon thread that calls one function every few seconds until stopped.
 
-The embedded platform's matchmaking ticker, every worker's sweeper and each running match's lease
-heartbeat are such threads; a failure
+The embedded platform's matchmaking ticker and every worker's sweeper are such threads; a failure
 of one call is logged and the next call comes on time, so the thread never dies quietly.
 """
 

@@ -73,7 +73,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import IO, Any
 
 import fakeredis
@@ -110,6 +111,30 @@ class LadderPage:
     entries: list[LadderEntry]
     refit: dict[str, Any] | None = None
     """What the ladder's last batch refit was (matches, samples, seed, at), None before one."""
+
+
+class Begun(StrEnum):
+    """What :meth:`Store.begin_match` found."""
+
+    STARTED = "started"
+    """The lease is this run's and the match is marked running, one attempt more."""
+    MISSING = "missing"
+    """No such match (or its spec is gone)."""
+    ENDED = "ended"
+    """The match has ended: nothing to play."""
+    BUSY = "busy"
+    """Another run holds the match's lease."""
+
+
+@dataclass(frozen=True)
+class MatchStart:
+    """A run's start: the outcome, and for a started match its running record, its spec and the
+    seats' bots that still exist (by id)."""
+
+    outcome: Begun
+    match: MatchRecord | None = None
+    spec: MatchSpec | None = None
+    bots: dict[str, BotRecord] = field(default_factory=dict)
 
 
 LIVE_TTL_S = 7 * 24 * 3600
@@ -564,6 +589,56 @@ class Store:
         """Mark a match running (one more attempt) and list it among the running; None if it ended."""
         return self.update_match(match_id, lambda match: None if match.status.ended else match.started())
 
+    def begin_match(self, match_id: str, owner: str, lease_s: float) -> MatchStart:
+        """Start a run of a match for ``owner``: take its lease for ``lease_s`` seconds, mark it
+        running (one more attempt, listed among the running, moves of an earlier run cleared) and
+        read its spec and its bots, all in one transaction guarded by the record and the lease.
+
+        Three round trips (watch; read the record, the spec and the lease; the transaction, which
+        reads the bots too) where reading, leasing, starting, clearing and loading the bots one
+        after the other took eight: a worker playing short matches spent a tenth of its time on
+        them. Nothing is written for a match that is missing, has ended or is leased to another
+        run; a record changed meanwhile (an abort) makes the transaction start over.
+        """
+        key = self.key("match", match_id)
+        spec_key = self.key("match", match_id, "spec")
+        lease_key = self.key("match", match_id, "lease")
+        with self.redis.pipeline() as pipe:
+            while True:
+                try:
+                    pipe.watch(key, lease_key)
+                    raw, raw_spec, holder = pipe.mget(key, spec_key, lease_key)
+                    if raw is None or raw_spec is None:
+                        pipe.unwatch()
+                        break
+                    match = MatchRecord.from_json(json.loads(raw))
+                    if match.status.ended or holder is not None:
+                        pipe.unwatch()
+                        return MatchStart(Begun.ENDED if match.status.ended else Begun.BUSY, match)
+                    spec = MatchSpec.from_json(json.loads(raw_spec))
+                    running = match.started()
+                    bot_ids = list(dict.fromkeys(spec.bots))
+                    pipe.multi()
+                    pipe.set(lease_key, owner, px=int(lease_s * 1000))
+                    pipe.set(key, _dumps(running.to_json()))
+                    pipe.sadd(self.key("running"), match_id)
+                    pipe.zrem(self.key("queued"), match_id)
+                    pipe.delete(self.key("match", match_id, "live"), self.key("match", match_id, "progress"))
+                    pipe.mget([self.key("bot", bot_id) for bot_id in bot_ids])
+                    raw_bots = pipe.execute()[-1]
+                    bots = {
+                        bot_id: BotRecord.from_json(json.loads(raw_bot))
+                        for bot_id, raw_bot in zip(bot_ids, raw_bots, strict=True)
+                        if raw_bot is not None
+                    }
+                    return MatchStart(Begun.STARTED, running, spec, bots)
+                except WatchError:
+                    continue
+        archived = self.get_match(match_id) if raw is None else None  # an archived match has ended
+        if archived is not None and archived.status.ended:
+            return MatchStart(Begun.ENDED, archived)
+        return MatchStart(Begun.MISSING)
+
     def abort_match(self, match_id: str, reason: str) -> MatchRecord | None:
         """Mark a match aborted unless it already ended; its live moves go."""
         return self.update_match(
@@ -629,10 +704,6 @@ class Store:
         raws = self.redis.mget([self.key("match", match_id, "progress") for match_id in match_ids])
         return {match_id: int(raw) for match_id, raw in zip(match_ids, raws, strict=True) if raw is not None}
 
-    def restart_live(self, match_id: str) -> None:
-        """A run starts: moves of an earlier, interrupted run are not this run's."""
-        self.redis.delete(self.key("match", match_id, "live"), self.key("match", match_id, "progress"))
-
     def append_live_many(self, progress: Mapping[str, tuple[Sequence[Mapping[str, Any]], int]]) -> None:
         """Add moves of running matches (for spectators) and the count each has played so far, match
         id -> (moves, played), in one round trip: a worker playing hundreds of matches reports them
@@ -673,11 +744,11 @@ class Store:
             return None
         return self.files.open(replays.replay_name(match_id, archived["replay"]))
 
-    def _stage_replay(self, match_id: str, replay: bytes) -> str | None:
+    def _stage_replay(self, match_id: str, replay: bytes) -> str:
         """Write a run's replay under a name of its own before its end is stored (why: see
-        :mod:`arena.replays`); its token, or None when the match's end is stored already."""
-        if self.is_applied(match_id):
-            return None
+        :mod:`arena.replays`); its token. Written without asking first whether the end is stored
+        already: a second run of a match is rare, and the end's transaction finds it out and
+        removes the file, where asking cost every match a round trip."""
         run = uuid.uuid4().hex[:16]
         self.files.put(replays.replay_name(match_id, run), replay)
         return run
@@ -704,7 +775,8 @@ class Store:
         The replay goes to the files first, under this run's name; then one transaction sets
         ``applied:<match id>``, writes the record ``finished(current)`` and this run's replay token,
         writes the ladder rows ``update_ladder(current rows)`` returns and adds ``faults``
-        (bot id -> kind -> count). Returns False, changing nothing, when the match was already
+        (bot id -> kind -> count), and deletes the match's lease (the run need not release it).
+        Returns False, changing nothing but removing the staged replay, when the match was already
         applied or has ended otherwise (a second run of the same match lands here).
 
         Only the match's own ladder rows are read and watched (and, in a team variant, the game's
@@ -717,8 +789,6 @@ class Store:
         while this process's other ends in the ladder wait their turn.
         """
         run = self._stage_replay(match_id, replay)
-        if run is None:
-            return False
         applied_key = self.key("applied", match_id)
         match_key = self.key("match", match_id)
         with self._ladder_turn(ladder), self.redis.pipeline() as pipe:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import threading
 import time
 from dataclasses import replace
 
@@ -206,7 +208,6 @@ def test_the_wait_for_the_store_is_bounded(arena: Arena, monkeypatch) -> None:
 def test_progress_the_store_cannot_take_does_not_stop_the_match(arena: Arena, pair, monkeypatch) -> None:
     a, b = pair
     match = arena.match(game="nim", bots=[a["id"], b["id"]])
-    FlakyStore(monkeypatch, arena.runtime.store, "restart_live", times=100)
     FlakyStore(monkeypatch, arena.runtime.store, "append_live_many", times=100)
     assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
     assert arena.get(f"/api/v1/matches/{match['id']}")["status"] == "finished"
@@ -320,6 +321,25 @@ def test_a_running_match_keeps_its_lease_past_the_lease_time_and_gives_it_up_at_
         assert store.redis.get(store.key("match", "m-1", "lease")) == "me"
     store.release_lease("m-1", "me")
     assert store.redis.get(store.key("match", "m-1", "lease")) is None
+
+
+def test_one_thread_keeps_the_leases_of_every_match_of_the_process() -> None:
+    runtime = make_runtime(ListQueue(), lease_s=1)
+    store = runtime.store
+    matches = [f"m-{number}" for number in range(20)]
+    for match_id in matches:
+        assert store.acquire_lease(match_id, f"run-{match_id}", 1)
+    threads_before = threading.active_count()
+    with contextlib.ExitStack() as held:
+        for match_id in matches:
+            held.enter_context(execution._lease_heartbeat(runtime, match_id, f"run-{match_id}"))
+        assert threading.active_count() <= threads_before + 1
+        time.sleep(1.6)  # past the leases' second: the one thread renewed them all
+        leases = [store.redis.get(store.key("match", match_id, "lease")) for match_id in matches]
+        assert leases == [f"run-{match_id}" for match_id in matches]
+    time.sleep(1.2)  # no match is held: the thread stops and the leases lapse
+    assert [store.redis.get(store.key("match", match_id, "lease")) for match_id in matches] == [None] * 20
+    assert threading.active_count() <= threads_before
 
 
 def test_a_renewal_after_the_release_does_not_bring_the_lease_back() -> None:
