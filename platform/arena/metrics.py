@@ -112,11 +112,22 @@ def move_played(game: str, record: MoveRecord) -> None:
 def counting_moves(
     game: str, then: Callable[[MoveRecord], None] | None = None
 ) -> Callable[[MoveRecord], None]:
-    """An ``on_move`` callback for :func:`referee.runner.run_match` that counts each move, then calls
-    ``then`` (the caller's own callback, e.g. the progress reporter) if one is given."""
+    """An ``on_move`` callback for :func:`referee.runner.run_match` that counts each move as
+    :func:`move_played` does, then calls ``then`` (the caller's own callback, e.g. the progress
+    reporter) if one is given.
+
+    The game's think-time histogram is looked up once for the match rather than on every move
+    (a lookup by label takes a lock and hashes the labels: a few microseconds each of the forty
+    moves of a short match).
+    """
+    think = MOVE_THINK.labels(game)
 
     def on_move(record: MoveRecord) -> None:
-        move_played(game, record)
+        fault = record.fault
+        if fault is None:
+            think.observe(record.think_ms / 1000.0)
+        elif fault.kind is not Fault.FORFEITED:
+            move_played(game, record)
         if then is not None:
             then(record)
 
