@@ -285,7 +285,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         type=_processes,
         default=None,
         help="worker processes, one per core used (default ARENA_WORKER_PROCESSES or 1; auto: one per "
-        "core this process may use)",
+        "core this process may use, within a container's CPU quota)",
     )
     worker.add_argument(
         "--concurrency",

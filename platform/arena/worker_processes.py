@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import math
 import os
 import signal
 import socket
@@ -57,6 +58,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import FrameType
 
 PROCESSES_ENV = "ARENA_WORKER_PROCESSES"
@@ -72,10 +74,18 @@ STOPPING = (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT)
 PR_SET_PDEATHSIG = 1
 
 
-def usable_cores() -> int:
-    """The cores this process may run on: ``os.process_cpu_count()`` (Python 3.13), else its CPU
-    affinity, else every core. A CPU quota (``docker run --cpus``) is not an affinity and is not
-    seen: give the number instead of ``auto`` there."""
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+
+
+def usable_cores(cgroup_root: Path = CGROUP_ROOT, own_cgroup: str | None = None) -> int:
+    """The cores this process may use: those it may run on (``os.process_cpu_count()`` from
+    Python 3.13, else its CPU affinity, else every core), fewer under a CPU quota.
+
+    A container's quota (``docker run --cpus``, compose's ``cpus``, Kubernetes' CPU limit) is no
+    affinity: the container sees every core of the host but may use only its share, and one
+    process per host core would fight over it (a 2-CPU worker on a 32-core host started 32). The
+    quota (:func:`cgroup_cpu_quota`) is rounded up, so 1.5 CPUs give 2 processes.
+    """
     counted = getattr(os, "process_cpu_count", None)
     if counted is not None:
         cores = counted()
@@ -84,7 +94,77 @@ def usable_cores() -> int:
             cores = len(os.sched_getaffinity(0))
         except (AttributeError, OSError):
             cores = os.cpu_count()
-    return max(1, cores or 1)
+    cores = max(1, cores or 1)
+    quota = cgroup_cpu_quota(cgroup_root, own_cgroup)
+    return cores if quota is None else max(1, min(cores, math.ceil(quota)))
+
+
+def cgroup_cpu_quota(root: Path = CGROUP_ROOT, own_cgroup: str | None = None) -> float | None:
+    """The CPUs this process's control groups allow it, None when no quota applies (or none can
+    be read: the platform is not Linux, or its control groups are not mounted).
+
+    cgroup v2: the smallest ``cpu.max`` (``QUOTA PERIOD``, or ``max``) of the process's group and
+    the groups above it; the group is read from ``/proc/self/cgroup`` (``own_cgroup`` stands for
+    its text in tests). cgroup v1: ``cpu.cfs_quota_us`` / ``cpu.cfs_period_us`` of the ``cpu``
+    hierarchy as a container sees it (-1: none).
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> _ = (root / "cpu.max").write_text("150000 100000")
+    >>> cgroup_cpu_quota(root, own_cgroup="0::/")
+    1.5
+    """
+    if (root / "cgroup.controllers").exists() or (root / "cpu.max").exists():
+        return _cgroup_v2_quota(root, _own_v2_group(own_cgroup))
+    return _cgroup_v1_quota(root / "cpu")
+
+
+def _own_v2_group(text: str | None) -> str:
+    if text is None:
+        try:
+            text = Path("/proc/self/cgroup").read_text()
+        except OSError:
+            return "/"
+    for line in text.splitlines():
+        if line.startswith("0::"):
+            return line[3:].strip() or "/"
+    return "/"
+
+
+def _cgroup_v2_quota(root: Path, group: str) -> float | None:
+    quotas = []
+    directory = root / group.strip("/")
+    while True:
+        quota = _read_cpu_max(directory / "cpu.max")
+        if quota is not None:
+            quotas.append(quota)
+        if directory == root or root not in directory.parents:
+            break
+        directory = directory.parent
+    return min(quotas) if quotas else None
+
+
+def _read_cpu_max(path: Path) -> float | None:
+    try:
+        fields = path.read_text().split()
+    except OSError:
+        return None
+    if len(fields) != 2 or fields[0] == "max":
+        return None
+    try:
+        quota, period = int(fields[0]), int(fields[1])
+    except ValueError:
+        return None
+    return quota / period if quota > 0 and period > 0 else None
+
+
+def _cgroup_v1_quota(cpu: Path) -> float | None:
+    try:
+        quota = int((cpu / "cpu.cfs_quota_us").read_text())
+        period = int((cpu / "cpu.cfs_period_us").read_text())
+    except (OSError, ValueError):
+        return None
+    return quota / period if quota > 0 and period > 0 else None
 
 
 def parse_processes(text: str) -> int:
@@ -219,9 +299,7 @@ class Supervisor:
             for child in self.children:
                 if self.stopping:  # a stop signal came while the others were starting
                     break
-                child.process = subprocess.Popen(
-                    child.argv, env=child.env, process_group=0, preexec_fn=setup
-                )
+                child.process = subprocess.Popen(child.argv, env=child.env, process_group=0, preexec_fn=setup)
                 self.say(f"{child.node} started (pid {child.pid})")
             while self._watch():
                 time.sleep(self.poll_s)
