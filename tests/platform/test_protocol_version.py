@@ -50,6 +50,16 @@ def test_a_bot_is_version_1_unless_registered_with_version_2_and_the_ping_is_in_
     assert arena.runtime.store.get_bot(newer.get_json()["id"]).protocol == 2
 
 
+def test_the_bots_page_says_which_version_it_is_spoken_to(arena: Arena) -> None:
+    plain = arena.client.post("/api/v1/bots", json=_body(arena, "/first/page-plain")).get_json()
+    newer = arena.client.post("/api/v1/bots", json=_body(arena, "/first/page-newer", protocol=2)).get_json()
+    pages = {bot["protocol"]: arena.client.get(f"/bots/{bot['id']}") for bot in (plain, newer)}
+    assert all(page.status_code == 200 for page in pages.values())
+    shown = {version: page.get_data(as_text=True) for version, page in pages.items()}
+    assert '<dd class="protocol">version 1 (move requests list the legal moves)</dd>' in shown[1]
+    assert '<dd class="protocol">version 2 (move requests leave the legal moves out)</dd>' in shown[2]
+
+
 @pytest.mark.parametrize("version", [0, 3, "2", 2.0, True, None, [2]])
 def test_any_other_protocol_is_a_422_naming_protocol_before_any_ping(arena: Arena, version: Any) -> None:
     before = len(bot_server.PINGS)

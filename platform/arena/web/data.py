@@ -253,6 +253,7 @@ def bot(runtime: Runtime, bot_id: str, recent: int = 30) -> dict[str, Any] | Non
         "id": view.id,
         "name": view.name,
         "games": view.games,
+        "protocol": view.protocol,
         "created_at": view.created_at,
         "updated_at": view.updated_at,
         "faults": view.faults,

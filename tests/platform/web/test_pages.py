@@ -232,6 +232,8 @@ def test_the_match_page_shows_seats_time_result_and_faults_by_kind(visitor: Visi
 def test_the_bot_page_shows_its_ladders_matches_and_faults(visitor: Visitor, site: Site) -> None:
     bot = site.api("GET", f"/api/v1/bots/{site.bots['dave']}")
     visitor.visit(f"/bots/{bot['id']}")
+    protocol = visitor.driver.find_element(By.CSS_SELECTOR, "dd.protocol").text
+    assert protocol.startswith(f"version {bot['protocol']} ")
     faults = visitor.driver.find_elements(By.CSS_SELECTOR, "table.faults tbody tr")
     assert {
         row.find_elements(By.TAG_NAME, "td")[0].text: int(row.find_elements(By.TAG_NAME, "td")[1].text)
