@@ -89,13 +89,16 @@ class SeatRecord:
     faults: Mapping[str, int] = field(default_factory=dict, hash=False)
     """Fault kind -> how many; moves played for a seat after it forfeited are not faults."""
     forfeited: bool = False
+    protocol: int | None = None
+    """The protocol version the seat's bot was spoken to; None where it was not recorded (replays
+    written before it was, and seats of a match that has not been played)."""
 
     @property
     def fault_count(self) -> int:
         return sum(self.faults.values())
 
     def to_json(self) -> dict[str, JSON]:
-        return {
+        seat: dict[str, JSON] = {
             "seat": self.seat,
             "bot_id": self.bot_id,
             "name": self.name,
@@ -103,6 +106,9 @@ class SeatRecord:
             "fault_kinds": dict(self.faults),
             "forfeited": self.forfeited,
         }
+        if self.protocol is not None:
+            seat["protocol"] = self.protocol
+        return seat
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SeatRecord:
@@ -112,6 +118,7 @@ class SeatRecord:
             name=data["name"],
             faults=dict(data.get("fault_kinds") or {}),
             forfeited=data["forfeited"],
+            protocol=data.get("protocol"),
         )
 
 
@@ -316,6 +323,3 @@ def move_limit_outcome(seats: int, team: bool) -> Outcome:
     """The outcome of a match the runner cut at its variant's ``max_moves``: nobody is ahead, so all
     seats share first place with no score (and a team did not win)."""
     return Outcome((1,) * seats, (0.0,) * seats, MOVE_LIMIT, team_won=False if team else None)
-
-
-

@@ -154,7 +154,14 @@ def run_match(
         spec=spec,
         engine_version=game.version,
         seats=tuple(
-            SeatRecord(seat, spec.bots[seat], account.player.name, dict(account.faults), account.forfeited)
+            SeatRecord(
+                seat,
+                spec.bots[seat],
+                account.player.name,
+                dict(account.faults),
+                account.forfeited,
+                account.player.protocol,
+            )
             for seat, account in enumerate(accounts)
         ),
         initial_state=initial_state,

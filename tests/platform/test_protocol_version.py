@@ -176,6 +176,11 @@ def test_a_match_speaks_to_each_seat_in_its_own_bots_version_and_its_replay_veri
     assert not any(list(request_validator(1).iter_errors(r)) for r in sent[old["id"]])
     replay = decompress(arena.runtime.store.get_replay(match["id"]))
     assert not verify_replay(replay)
+    # the replay and the match say which version each seat was spoken to
+    assert [seat["protocol"] for seat in replay["seats"]] == [1, 2]
+    assert [seat["protocol"] for seat in finished["seats"]] == [1, 2]
+    queued = arena.match(game="volcano", bots=[old["id"], new["id"]], seed=5)
+    assert all("protocol" not in seat for seat in arena.get(f"/api/v1/matches/{queued['id']}")["seats"])
 
 
 def test_a_bot_stored_before_versions_were_kept_reads_and_plays_as_version_1(

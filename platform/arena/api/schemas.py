@@ -284,6 +284,12 @@ class SeatSchema(Schema):
         keys=fields.String(), values=fields.Integer(), metadata={"description": "faults by kind"}
     )
     forfeited = fields.Boolean()
+    protocol = fields.Integer(
+        metadata={
+            "description": "protocol version the seat's bot was spoken to (docs/protocol.md); absent "
+            "before the match is played and in matches played before it was recorded"
+        }
+    )
 
 
 class ResultSchema(Schema):
