@@ -179,6 +179,8 @@ def test_a_match_speaks_to_each_seat_in_its_own_bots_version_and_its_replay_veri
     # the replay and the match say which version each seat was spoken to
     assert [seat["protocol"] for seat in replay["seats"]] == [1, 2]
     assert [seat["protocol"] for seat in finished["seats"]] == [1, 2]
+    page = arena.client.get(f"/matches/{match['id']}").get_data(as_text=True)
+    assert page.count('class="badge protocol"') == 1  # version 2 is marked; version 1, the default, is not
     queued = arena.match(game="volcano", bots=[old["id"], new["id"]], seed=5)
     assert all("protocol" not in seat for seat in arena.get(f"/api/v1/matches/{queued['id']}")["seats"])
 
