@@ -68,6 +68,9 @@ class Layout:
 
     cells: list[Coord]
     """``coords`` as a list: a list of cells equal to it is already in layout order."""
+    bits: tuple[int, ...]
+    """``bits[i]`` is ``1 << i``: cell masks are summed from it (``compress``) rather than shifted
+    cell by cell."""
 
     @staticmethod
     def of(cells: Iterable[Coord]) -> Layout:
@@ -107,7 +110,8 @@ def _layout(coords: tuple[Coord, ...]) -> Layout:
     rs = tuple(r for _, r in coords)
     corners = tuple(tuple((around[d], around[(d + 1) % 6]) for d in range(6)) for around in neighbours)
     near = tuple(sum(1 << other for other in around if other != NO_CELL) for around in neighbours)
-    return Layout(coords, index, neighbours, tuple(rays), qs, rs, corners, near, list(coords))
+    bits = tuple(1 << cell for cell in range(len(coords)))
+    return Layout(coords, index, neighbours, tuple(rays), qs, rs, corners, near, list(coords), bits)
 
 
 def is_connected(cells: Iterable[Coord]) -> bool:

@@ -20,7 +20,9 @@ Moves (a bot sends one of ``legal_moves()`` back unchanged)::
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from itertools import compress
+from functools import cached_property, reduce
+from itertools import chain, compress, repeat
+from operator import and_, lt, or_
 from typing import Any
 
 from referee.game import JSON, IllegalMove, Move, Outcome, State, places_from_keys
@@ -115,45 +117,39 @@ class VulkanState(State):
         the path table's byte-lane counters (:class:`referee.vulkan.paths.PathTable`; None until
         flights are first listed), ``_live`` the legal runs as bytes (None: work them out again),
         ``_on_table`` the loads on the table by colour, ``_present`` the cells holding a tile (the
-        volcano too) as a mask. For the observation: ``_at`` each cell's ``[q, r]`` (shared by the
-        state's JSON, read-only), ``_tile_json`` each tile's entry (None for a tile gone), with
-        ``_stale_tiles`` the cells whose entry must be built again; ``_removed_json`` and
-        ``_loads_out_cache`` (None: to build again) and ``_observation``, the observation shared by
-        every seat until the next move.
+        volcano too) as a mask. For the observation (besides ``_at``, built on first use):
+        ``_tile_json`` each tile's entry (None for a tile gone), with ``_stale_tiles`` the cells
+        whose entry must be built again; ``_removed_json`` and ``_loads_out_cache`` (None: to build
+        again) and ``_observation``, the observation shared by every seat until the next move.
         """
         board = self.board
         present, loads, spaces, volcano = board.present, board.loads, board.spaces, board.volcano
+        bits = board.layout.bits
         self._table: PathTable | None = None
-        blocked = room = on = 0
-        on_table = [0] * len(COLOURS)
-        for cell, pile in enumerate(loads):
-            bit = 1 << cell
-            if not present[cell]:
-                blocked |= bit
-                continue
-            on |= bit
-            if cell == volcano:
-                blocked |= bit
-            elif len(pile) < spaces[cell]:
-                room |= bit
-            for colour in pile:
-                on_table[colour] += 1
-        for cell, pile in enumerate(loads):  # tiles gone keep their loads only until awarded
-            if not present[cell]:
-                for colour in pile:
-                    on_table[colour] += 1
+        on = sum(compress(bits, present))
+        blocked = ((1 << len(present)) - 1) & ~on
+        if volcano is not None:
+            blocked |= 1 << volcano
+        room = sum(compress(bits, map(lt, map(len, loads), spaces))) & ~blocked
+        on_board = list(chain.from_iterable(loads))  # tiles gone keep their loads until awarded
+        on_table = [on_board.count(colour) for colour in range(len(COLOURS))]
         self._blocked, self._room, self._present, self._on_table = blocked, room, on, on_table
         self._room_lanes: int | None = None
         self._dead_lanes = 0
         self._live: bytes | None = None
-        self._at = [list(coord) for coord in board.layout.coords]
         self._tile_json: list[dict[str, JSON] | None] = [None] * len(present)
-        self._stale_tiles = [cell for cell in range(len(present)) if present[cell]]
+        self._stale_tiles = list(compress(range(len(present)), present))
         self._removed_json: list[JSON] | None = None
         self._loads_out_cache: dict[str, int] | None = None
         self._seat_json: list[dict[str, JSON] | None] = [None] * self.seats
         self._awarded_json: list[list[dict[str, JSON]] | None] = [None] * self.seats
         self._observation: dict[str, JSON] | None = None
+
+    @cached_property
+    def _at(self) -> list[list[int]]:
+        """Each cell's ``[q, r]``, shared by the state's JSON (read-only). Built on first use, once
+        per state (copies share it): a position rebuilt only to list its moves never needs it."""
+        return list(map(list, self.board.layout.coords))
 
     def begin(self) -> None:
         """Start play from a fresh position: with the volcano already placed, the turn goes to the
@@ -267,14 +263,11 @@ class VulkanState(State):
         live = self._live
         if live is None:
             table = self._path_table()
-            if self._room_lanes is None:
-                through, through_ff = table.through, table.through_ff
-                room, blocked = self._room, self._blocked
-                self._room_lanes = sum(through[c] for c in range(len(through)) if room >> c & 1)
-                self._dead_lanes = 0
-                for cell in range(len(through)):
-                    if blocked >> cell & 1:
-                        self._dead_lanes |= through_ff[cell]
+            if self._room_lanes is None:  # the cells of each mask picked out in C, bit by bit
+                bits = self.board.layout.bits
+                self._room_lanes = sum(compress(table.through, map(and_, bits, repeat(self._room))))
+                blocked = compress(table.through_ff, map(and_, bits, repeat(self._blocked)))
+                self._dead_lanes = reduce(or_, blocked, 0)
             live = self._live = (self._room_lanes & ~self._dead_lanes).to_bytes(table.size, "little")
         return live
 
