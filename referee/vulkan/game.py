@@ -13,6 +13,7 @@ from typing import Any
 
 from referee.game import JSON, Game, GameConfig, SetupError
 from referee.rng import Rng, derive_seed
+from referee.vulkan.rebuild import quick_state
 from referee.vulkan.setup import dealt_position, parse_setup
 from referee.vulkan.state import VulkanState
 from referee.vulkan.variants import DEFAULT_VARIANT, VARIANTS
@@ -52,12 +53,25 @@ GAME = VulkanGame()
 def state_from_observation(observation: Mapping[str, Any]) -> VulkanState:
     """Rebuild a playable position from an observation (every Vulkan! observation shows everything).
 
-    Tiles that already left the table are simply absent from the rebuilt layout, which changes no
-    rule: a missing tile and an empty cell are the same gap. Raises :class:`SetupError` for a
-    finished game (there is nothing left to play).
+    Checked as an explicit setup is: whatever :func:`referee.vulkan.setup.parse_setup` refuses is
+    refused, with its :class:`SetupError` naming the field. A flight-phase observation as the
+    referee writes it is checked in bulk and rebuilt on the match's whole layout, the tiles that
+    left the table as gaps (:mod:`referee.vulkan.rebuild`); anything else goes through the full
+    check, on the layout of the tiles on the table. Either way a missing tile and an empty cell are
+    the same gap, so the legal moves are the same. Raises :class:`SetupError` for a finished game
+    (there is nothing left to play).
     """
     if observation.get("to_move") is None:
         raise SetupError("the game is over: nothing to rebuild", "observation.to_move")
+    state = quick_state(observation)
+    if state is not None:
+        return state
+    return checked_state_from_observation(observation)
+
+
+def checked_state_from_observation(observation: Mapping[str, Any]) -> VulkanState:
+    """:func:`state_from_observation` through the full check of an explicit setup, which names what
+    is wrong (:func:`referee.vulkan.setup.parse_setup`), on the layout of the tiles on the table."""
     setup: dict[str, Any] = {key: observation[key] for key in SETUP_KEYS_IN_OBSERVATION}
     setup["seats"] = [{"supply": seat["supply"], "awarded": seat["awarded"]} for seat in observation["seats"]]
     return GAME.start(observation["variant"], seats=len(observation["seats"]), seed=0, setup=setup)

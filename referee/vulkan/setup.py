@@ -52,11 +52,15 @@ class StartPosition:
     cells: list[Coord]
     values: list[int]
     spaces: list[int]
-    loads: list[list[int]]
+    loads: Sequence[Sequence[int]]
     volcano: Coord | None
     supply: list[list[int]]
     awarded: list[list[Award]]
     to_move: int
+    present: list[bool] | None = None
+    """Per cell, whether a tile lies on it; None: on every cell. A cell without one (a tile that
+    left the table, with no loads, ``values`` and ``spaces`` unread) is a gap, as a cell outside
+    the layout is: a position rebuilt from an observation keeps the match's whole layout so."""
 
 
 def dealt_position(layout_kind: str, seats: int, rng: Rng, edition: Edition = EDITION) -> StartPosition:

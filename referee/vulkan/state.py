@@ -81,19 +81,22 @@ class VulkanState(State):
         self.owners = OWNERS[seats]
         self.loses_on_empty_isolation = VARIANTS[variant].team
         layout = Layout.of(start.cells)
+        present = [True] * len(layout) if start.present is None else start.present
         if layout.cells == start.cells:  # already in layout order (every dealt game): no reordering
             values, spaces, loads = list(start.values), list(start.spaces), [list(p) for p in start.loads]
+            present = list(present)
         else:
             where = {cell: i for i, cell in enumerate(start.cells)}
             order = [where[cell] for cell in layout.coords]
             values = [start.values[i] for i in order]
             spaces = [start.spaces[i] for i in order]
             loads = [list(start.loads[i]) for i in order]
+            present = [present[i] for i in order]
         self.board = Board(
             layout=layout,
             values=values,
             spaces=spaces,
-            present=[True] * len(layout),
+            present=present,
             loads=loads,
             volcano=None if start.volcano is None else layout.index[start.volcano],
         )
