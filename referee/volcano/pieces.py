@@ -69,6 +69,12 @@ class Piece(NamedTuple):
         ...
         referee.volcano.pieces.PieceError: size must be 1, 2 or 3, not 2.0
         """
+        if type(data) is dict and len(data) == 2:  # the usual case: a piece as the referee spells it
+            colour, size = data.get("colour"), data.get("size")
+            if type(colour) is str and type(size) is int:  # exactly: 2.0 and True are refused below
+                known = _PIECES.get((colour, size))
+                if known is not None:
+                    return known
         if not isinstance(data, dict) or set(data) != {"colour", "size"}:
             raise PieceError('a piece is {"colour": <colour>, "size": 1, 2 or 3}')
         colour, size = data["colour"], data["size"]
@@ -84,6 +90,13 @@ class Piece(NamedTuple):
     def sort_key(self) -> tuple[int, int]:
         """Colour in the declared order, then size: how captures and move lists are ordered."""
         return COLOUR_ORDER[self.colour], self.size
+
+
+_PIECES: dict[tuple[str, int], Piece] = {
+    (colour.value, size): Piece(colour, size) for colour in Colour for size in SIZES
+}
+"""Every piece by its JSON's colour and size: a board of a request holds dozens of pieces, each
+read with one lookup (pieces are tuples, equal ones interchangeable)."""
 
 
 def nest(colour: Colour) -> list[Piece]:
