@@ -14,7 +14,7 @@ import pytest
 from referee import registry
 from referee.agents import LocalAgent, Reply
 from referee.game import SetupError, canonical_json
-from referee.match import MatchSpec
+from referee.match import MatchSpec, TimeControl
 from referee.observed import REBUILDS, legal_moves_from_observation
 from referee.ping import ping_request
 from referee.protocol import (
@@ -64,7 +64,13 @@ class Recording:
 
 def _match(game: str, versions: list[int], seed: int = 5, **agents: Recording) -> tuple[Any, list[Recording]]:
     recorders = [agents.get(f"seat{seat}", Recording()) for seat in range(len(versions))]
-    spec = MatchSpec.build(game=game, bots=[f"b{seat}" for seat in range(len(versions))], seed=seed)
+    # time enough that a machine busy with other work does not make a seat's move a timeout
+    spec = MatchSpec.build(
+        game=game,
+        bots=[f"b{seat}" for seat in range(len(versions))],
+        seed=seed,
+        time=TimeControl(move_ms=30_000),
+    )
     players = [
         Player(f"p{seat}", recorder, version)
         for seat, (recorder, version) in enumerate(zip(recorders, versions, strict=True))
