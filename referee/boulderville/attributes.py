@@ -49,7 +49,7 @@ def town_hall_lowering(table: Table) -> int:
     return sum(HALL_BELIEF[s.id] for s in table.scientists if s.space in TOWN_HALL)
 
 
-def _aura_of(person: Person) -> tuple[int, int]:
+def aura_of(person: Person) -> tuple[int, int]:
     """(belief, willingness) this townsperson's role takes off everyone else's, now."""
     held = AURA.get(person.id)
     if held is None or person.status == DEAD:
@@ -65,7 +65,7 @@ def aura(table: Table, person: Person) -> tuple[int, int]:
     belief = willingness = 0
     for other in table.people:
         if other is not person:
-            lowered = _aura_of(other)
+            lowered = aura_of(other)
             belief += lowered[0]
             willingness += lowered[1]
     return belief, willingness
@@ -161,7 +161,7 @@ class Standing:
             willingness -= shared.willingness
             speed += shared.speed
         if pid in AURA:  # a role's holder is not lowered by its own aura
-            own = _aura_of(person)
+            own = aura_of(person)
             belief += own[0]
             willingness += own[1]
         rush = self.rush

@@ -12,7 +12,9 @@ event log: read them, never change them.
 
 from __future__ import annotations
 
-from referee.boulderville.attributes import AURA, SHARING, TOWN_HALL, Standing
+from operator import is_
+
+from referee.boulderville.attributes import AURA, PRINTED, SHARING, TOWN_HALL, Standing, aura_of
 from referee.boulderville.edition import EDITION
 from referee.boulderville.hazards import bridge_standing
 from referee.boulderville.renown import cashing_place
@@ -53,14 +55,43 @@ def _townsperson(
 def _townspeople(
     people: list[Person], standing: Standing, memo: dict[PersonKey, dict[str, JSON]]
 ) -> list[dict[str, JSON]]:
-    """Every townsperson as seen: :func:`_townsperson` of each, in one loop (asked once a turn or more)."""
-    numbers = standing.numbers
+    """Every townsperson as seen: :func:`_townsperson` of each, in one loop (asked once a turn or more),
+    with :meth:`Standing.numbers` written out in it (the tests hold the numbers shown to the
+    per-person functions of :mod:`~referee.boulderville.attributes`)."""
     get = memo.get
+    belief_off = standing.belief_off
+    willingness_off = standing.aura_willingness
+    shared_at = standing.sharing_at.get
+    rush = standing.rush
     views = []
     for person in people:
         status = person.status
         if status in ON_BOARD:
-            key = (person.id, person.space, status, *numbers(person))
+            pid = person.id
+            space = person.space
+            belief, willingness, speed = PRINTED[pid]
+            belief -= person.belief_down + belief_off
+            willingness -= person.willingness_down + willingness_off
+            speed += person.speed_up
+            shared = shared_at(space)
+            if shared is not None:
+                belief -= shared.belief
+                willingness -= shared.willingness
+                speed += shared.speed
+            if pid in AURA:
+                own = aura_of(person)
+                belief += own[0]
+                willingness += own[1]
+            if rush:
+                speed += rush.get(pid, 0)
+            key = (
+                pid,
+                space,
+                status,
+                belief if belief > 0 else 0,
+                willingness if willingness > 0 else 0,
+                speed,
+            )
         else:
             key = (person.id, person.space, status, -1, -1, -1)
         view = get(key)
@@ -239,8 +270,7 @@ class Observer:
         "scientists",
         "log",
         "logged",
-        "public",
-        "private",
+        "views",
         "seen",
         "ground",
         "settled",
@@ -258,12 +288,10 @@ class Observer:
         stages move or remove townspeople, and they start the views afresh."""
         self.scientists: list[dict[str, JSON]] | None = None
         self.log: list[dict[str, JSON]] | None = None
-        """The table's event list last seen, of which ``logged`` events are in ``public``."""
+        """The table's event list last seen, of which ``logged`` events are in ``views``."""
         self.logged = 0
-        self.public: list[dict[str, JSON]] = []
-        """Those events as every seat sees them (private parts left out)."""
-        self.private: dict[JSON, list[int]] = {}
-        """Seat to the indexes of its own events with a private part."""
+        self.views: list[list[dict[str, JSON]]] = []
+        """Each seat's view of those events (others' private parts left out), in seat order."""
         self.seen: dict[int, dict[str, JSON]] = {}
         self.ground: Ground | None = None
         """The terrain's part of the observations, kept until a move may change the terrain: only the
@@ -311,24 +339,60 @@ class Observer:
         return seen
 
     def _events(self, table: Table, seat: int) -> list[dict[str, JSON]]:
-        """The seat's view of the event log: the log as every seat sees it, with the seat's own
-        private events put back. Extended as the log grows; phase 1 starts a new log each turn."""
+        """A copy of the seat's view of the event log, kept as the log grows (a few events a move)."""
         log = table.events
-        if self.log is not log or self.logged > len(log):
-            self.log, self.logged, self.public, self.private = log, 0, [], {}
-        public = self.public
-        for index in range(self.logged, len(log)):
-            event = log[index]
-            if "private" in event:
-                public.append({key: value for key, value in event.items() if key != "private"})
-                self.private.setdefault(event.get("seat"), []).append(index)
-            else:
-                public.append(event)
+        if log is not self.log or self.logged > len(log):
+            self._follow(log, table.seats)
+        elif self.logged < len(log):
+            self._extend(log)
+        return self.views[seat].copy()
+
+    def _follow(self, log: list[dict[str, JSON]], seats: int) -> None:
+        """Start following a new event list. Phase 1 replaces the log by its last turns and appends
+        to that: when the new list starts with the end of the old one (the very events), the views
+        drop the events left out instead of being made again."""
+        old = self.log
+        if old is not None and self.logged <= len(old):
+            self._extend(old)  # the old list's last events, logged after the last observation
+            first = log[0] if log else None
+            dropped = len(old)
+            for index, event in enumerate(old):
+                if event is first:
+                    dropped = index
+                    break
+            kept = len(old) - dropped
+            if len(log) >= kept and all(map(is_, log[:kept], old[dropped:])):
+                for views in self.views:
+                    del views[:dropped]
+                self.log, self.logged = log, kept
+                self._extend(log)
+                return
+        self.log, self.logged, self.views = log, 0, [[] for _ in range(seats)]
+        self._extend(log)
+
+    def _extend(self, log: list[dict[str, JSON]]) -> None:
+        """Add the events logged since the last look to every seat's view: all at once when none
+        of them has a private part (most moves), else one by one."""
+        new = log[self.logged :]
         self.logged = len(log)
-        views = list(public)
-        for index in self.private.get(seat, ()):
-            views[index] = log[index]
-        return views
+        views = self.views
+        for event in new:
+            if "private" in event:
+                break
+        else:
+            for seen in views:
+                seen += new
+            return
+        for event in new:
+            if "private" in event:
+                owner = event.get("seat")
+                public = event.copy()
+                del public["private"]
+                for other, seen in enumerate(views):
+                    seen.append(event if other == owner else public)
+            else:
+                for seen in views:
+                    seen.append(event)
 
     def moved(self, table: Table, move: Move, seat: int, decisions_only: bool) -> None:
         """Forget what ``seat``'s ``move`` may have changed; ``decisions_only``: after it the engine
