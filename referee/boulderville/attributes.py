@@ -25,9 +25,10 @@ HALL_BELIEF = {card.id: card.abilities.town_hall_belief for card in EDITION.scie
 AURA = {
     card.id: (EDITION.roles[card.role], PROGRESS[EDITION.roles[card.role].active_from])
     for card in EDITION.townspeople.values()
-    if card.role is not None
+    if card.role is not None and (EDITION.roles[card.role].belief or EDITION.roles[card.role].willingness)
 }
-"""Townsperson id to its role and the progress from which the role's aura is on."""
+"""Townsperson id to its role and the progress from which the role's aura is on: only roles with an
+aura (the others lower nothing, so every sum skips them)."""
 
 
 PRINTED = {card.id: (card.belief, card.willingness, card.speed) for card in EDITION.townspeople.values()}

@@ -85,12 +85,28 @@ def sandbagged(table: Table, space: str) -> bool:
     )
 
 
+_FRONTS: dict[tuple[frozenset[tuple[str, str]], frozenset[str | None]], list[str]] = {}
+"""Lava fronts by (covered spaces, sandbagged spaces): a game sees a few dozen; the same ones come
+up in every game. Bounded like the engine's other memos."""
+
+
 def lava_front(table: Table) -> list[str]:
-    """Spaces next to the lava, not lava themselves and not sandbagged, in board order."""
-    board = EDITION.board
-    terrain = table.terrain
+    """Spaces next to the lava, not lava themselves and not sandbagged, in board order.
+
+    Shared between calls on the same ground: read it, never change it."""
     turn = table.turn
-    bagged = {o.target for o in table.ongoing if o.effect == "sandbags" and o.last_turn >= turn}
+    bagged = frozenset(o.target for o in table.ongoing if o.effect == "sandbags" and o.last_turn >= turn)
+    key = (frozenset(table.terrain.items()), bagged)
+    front = _FRONTS.get(key)
+    if front is None:
+        if len(_FRONTS) >= 10_000:
+            _FRONTS.clear()
+        front = _FRONTS[key] = _front(table.terrain, bagged)
+    return front
+
+
+def _front(terrain: dict[str, str], bagged: frozenset[str | None]) -> list[str]:
+    board = EDITION.board
     front = {
         near
         for space, cover in terrain.items()

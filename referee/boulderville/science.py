@@ -30,7 +30,8 @@ from referee.game import Move
 
 
 def placers(table: Table) -> list[int]:
-    return [seat for seat in table.lead_order() if not table.is_out(seat)]
+    turn, scientists = table.turn, table.scientists
+    return [seat for seat in table.lead_order() if scientists[seat].missed_turn != turn]  # not is_out
 
 
 def pick_up_scientists(table: Table) -> None:
@@ -90,12 +91,11 @@ def place(table: Table, seat: int, move: Move) -> None:
 
 
 def players(table: Table) -> list[int]:
+    turn = table.turn
     return [
         seat
-        for seat in table.lead_order()
-        if not table.is_out(seat)
-        and table.scientists[seat].space is not None
-        and not table.scientists[seat].clearing
+        for seat, scientist in ((seat, table.scientists[seat]) for seat in table.lead_order())
+        if scientist.missed_turn != turn and scientist.space is not None and not scientist.clearing
     ]
 
 
@@ -122,7 +122,8 @@ def act(table: Table, seat: int, move: Move) -> None:
 
 
 def drawers(table: Table) -> list[int]:
-    return [seat for seat in table.lead_order() if not table.is_out(seat)]
+    turn, scientists = table.turn, table.scientists
+    return [seat for seat in table.lead_order() if scientists[seat].missed_turn != turn]  # not is_out
 
 
 def discards(table: Table, seat: int) -> list[Move]:

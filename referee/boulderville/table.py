@@ -189,7 +189,7 @@ class Table:
         raise StopIteration(person_id)
 
     def on_board(self) -> list[Person]:
-        return [p for p in self.people if p.on_board]
+        return [p for p in self.people if p.status in ON_BOARD]
 
     def lead_order(self) -> list[int]:
         """Seats from the lead round to the left (seat numbers increasing)."""

@@ -138,9 +138,10 @@ def check_willingness(table: Table) -> None:
     the next turn on, whatever the order of the rolls.
     """
     order = EDITION.board.order
-    believers = sorted((p for p in table.people if p.status == BELIEVER), key=lambda p: order[p.board_space])
-    standing = Standing(table)
-    for person, needed in [(p, standing.willingness(p)) for p in believers]:
+    # a believer is on the board, so has a space
+    believers = sorted((p for p in table.people if p.status == BELIEVER), key=lambda p: order[p.space])  # type: ignore[index]
+    numbers = Standing(table).numbers
+    for person, needed in [(p, numbers(p)[1]) for p in believers]:
         roll = table.roll(EDITION.rules.die_sides)
         moving = roll > needed
         table.log("willingness_roll", person=person.id, roll=roll, willingness=needed, moves=moving)
@@ -155,9 +156,11 @@ def check_belief(table: Table) -> None:
     """
     order = EDITION.board.order
     doubters = sorted(
-        (p for p in table.people if p.status == UNCONVINCED), key=lambda p: order[p.board_space]
+        (p for p in table.people if p.status == UNCONVINCED),
+        key=lambda p: order[p.space],  # type: ignore[index]  # an unconvinced townsperson is on the board
     )
-    standing = Standing(table)
-    for person in [p for p in doubters if table.eruption > standing.belief(p)]:
+    numbers = Standing(table).numbers
+    counter = table.eruption
+    for person in [p for p in doubters if counter > numbers(p)[0]]:
         person.status = BELIEVER
         table.log("townsperson_believes", person=person.id)
