@@ -129,7 +129,16 @@ class Standing:
                     meeting += o.amount
                 elif o.effect == "rush":
                     self.rush[o.target] = self.rush.get(o.target, 0) + o.amount
-        self.hall_and_meeting = town_hall_lowering(table) + meeting
+        hall = 0  # town_hall_lowering and the sharing scientists, in one pass over the scientists
+        sharing_at: dict[str | None, Sharing] = {}
+        for scientist in table.scientists:
+            space = scientist.space
+            if space is not None:
+                sharing_at[space] = SHARING[scientist.id]
+                if space in TOWN_HALL:
+                    hall += HALL_BELIEF[scientist.id]
+        self.sharing_at = sharing_at
+        self.hall_and_meeting = hall + meeting
         belief = willingness = 0
         aura = AURA
         for person in table.people:
@@ -141,9 +150,6 @@ class Standing:
         self.aura_belief, self.aura_willingness = belief, willingness
         self.belief_off = self.hall_and_meeting + belief
         """What every belief loses to the Town Hall, meetings and auras (an aura holder's own aside)."""
-        self.sharing_at: dict[str | None, Sharing] = {
-            s.space: SHARING[s.id] for s in table.scientists if s.space is not None
-        }
 
     def numbers(self, person: Person) -> tuple[int, int, int]:
         """(belief, willingness, speed) of a townsperson on the board, as the functions above give.

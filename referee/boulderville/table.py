@@ -89,6 +89,9 @@ class Ongoing:
 
 _T = TypeVar("_T")
 
+_LEAD_ORDERS: dict[tuple[int, int], tuple[int, ...]] = {}
+"""Seats in lead order by (lead, seats): a handful, asked at every decision stage."""
+
 
 def _blank(cls: type[_T]) -> _T:
     """An instance with no field set yet, for a copy that fills ``__dict__`` without ``__init__``."""
@@ -191,9 +194,14 @@ class Table:
     def on_board(self) -> list[Person]:
         return [p for p in self.people if p.status in ON_BOARD]
 
-    def lead_order(self) -> list[int]:
-        """Seats from the lead round to the left (seat numbers increasing)."""
-        return [(self.lead + step) % self.seats for step in range(self.seats)]
+    def lead_order(self) -> tuple[int, ...]:
+        """Seats from the lead round to the left (seat numbers increasing); one tuple per lead."""
+        order = _LEAD_ORDERS.get((self.lead, self.seats))
+        if order is None:
+            order = _LEAD_ORDERS[self.lead, self.seats] = tuple(
+                (self.lead + step) % self.seats for step in range(self.seats)
+            )
+        return order
 
     def is_out(self, seat: int) -> bool:
         """The seat's scientist made a lucky escape this turn and misses the rest of it."""

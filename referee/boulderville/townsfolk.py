@@ -84,11 +84,12 @@ def _step(table: Table, person: Person, steps: dict[str, int], escorted: bool) -
     """The space this mover steps to next, or None when no nearer empty space is open."""
     assert person.space is not None
     here = steps[person.space]
+    occupied = {p.space for p in table.people}  # table.person_at(there) is None: there not in occupied
     options = [
         there
         for there in EDITION.board.adjacent[person.space]
         if steps.get(there, here) < here
-        and table.person_at(there) is None
+        and there not in occupied
         and not (escorted and table.scientist_at(there) is not None)
     ]
     return min(options, key=lambda s: (steps[s], EDITION.board.order[s])) if options else None
