@@ -26,7 +26,6 @@ from referee.boulderville.turn import (
     BouldervilleEnd,
     Decision,
     advance,
-    carry_out,
     enter,
     find_move,
     legal_moves,
@@ -72,15 +71,11 @@ class BouldervilleState(State):
         table = self.table
         return table.queue[0] if table.result is None and table.queue else None
 
-    def _listed(self) -> list[Move]:
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = legal_moves(self.table)
-        return legal
-
     def legal_moves(self) -> list[Move]:
         """Copies of the engine's own moves, so nothing a caller does to them reaches the engine."""
-        listed = self._listed()
+        listed = self._legal
+        if listed is None:
+            listed = self._legal = legal_moves(self.table)
         if self.table.stage == "draw":
             handed = [{"type": "discard", "cards": [*move["cards"]]} for move in listed]
         else:
@@ -91,7 +86,9 @@ class BouldervilleState(State):
     def _own(self, move: Move) -> Move:
         """The engine's own legal move that ``move`` spells: found by the copy handed out for it
         when ``move`` is that copy, unchanged (the usual case, all in C), else by :func:`find_move`."""
-        legal = self._listed()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = legal_moves(self.table)
         handed = self._handed
         if handed is not None and type(move) is dict:
             try:
@@ -112,7 +109,8 @@ class BouldervilleState(State):
         turn, seat = table.turn, table.queue[0]
         chosen = self._own(move)
         self._handed = None
-        chosen, self._legal = carry_out(table, chosen)
+        STAGES[table.stage].apply(table, table.queue.pop(0), chosen)  # type: ignore[union-attr]  # carry_out
+        self._legal = advance(table)
         self._observer.moved(table, chosen, seat, table.turn == turn and table.result is None)
 
     def observation(self, seat: int) -> dict[str, JSON]:

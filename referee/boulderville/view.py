@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from operator import is_
 
+from referee.boulderville.actions import LASTING
 from referee.boulderville.attributes import AURA, PRINTED, SHARING, TOWN_HALL, Standing, aura_of
 from referee.boulderville.edition import EDITION
 from referee.boulderville.hazards import bridge_standing
@@ -333,9 +334,18 @@ class Observer:
         ongoing = self.ongoing
         if ongoing is None:
             ongoing = self.ongoing = [_ongoing(o) for o in table.ongoing]
-        seen = self.seen[seat] = _assemble(
-            table, seat, settled, list(townspeople), list(scientists), events, ground, ongoing
-        )
+        # _assemble written out (once a move): a copy of settled with the rest put in, each where it was
+        seen = self.seen[seat] = settled.copy()
+        seen["stage"] = table.stage
+        seen["to_move"] = table.queue[0] if table.result is None and table.queue else None
+        seen["terrain"], seen["bridge_standing"], seen["cash_at"] = ground
+        seen["action_cards_left"] = len(table.action_deck)
+        seen["discards"] = len(table.discards)
+        seen["ongoing"] = ongoing
+        seen["townspeople"] = townspeople.copy()
+        seen["scientists"] = scientists.copy()
+        seen["hand"] = sorted(table.scientists[seat].hand)
+        seen["events"] = events
         return seen
 
     def _events(self, table: Table, seat: int) -> list[dict[str, JSON]]:
@@ -401,9 +411,13 @@ class Observer:
         self.seen = {}
         kind = move["type"]
         if not decisions_only:
-            self.settled = None
-        if not decisions_only or kind == "play":
-            self.ground = self.ongoing = None
+            self.settled = self.ground = self.ongoing = None
+        elif kind == "play" and move["use"] == "help":
+            effect = HELP_EFFECT[move["card"]]
+            if effect == "bulldoze":  # the one play that changes the terrain
+                self.ground = None
+            elif effect in LASTING:  # the plays that put a card on the table
+                self.ongoing = None
         self._moved_scientists(table, move, seat, decisions_only)
         townspeople = self.townspeople
         if townspeople is None:
