@@ -92,7 +92,9 @@ def _step(table: Table, person: Person, steps: dict[str, int], escorted: bool) -
         and there not in occupied
         and not (escorted and table.scientist_at(there) is not None)
     ]
-    return min(options, key=lambda s: (steps[s], EDITION.board.order[s])) if options else None
+    if len(options) < 2:
+        return options[0] if options else None
+    return min(options, key=lambda s: (steps[s], EDITION.board.order[s]))
 
 
 def move_person(table: Table, person: Person, steps: dict[str, int], exit_name: str) -> None:
@@ -126,7 +128,7 @@ def move_townspeople(table: Table) -> None:
     order = EDITION.board.order
     movers = sorted(
         (p for p in table.people if p.status == MOVER and p.space in steps),
-        key=lambda p: (steps[p.board_space], order[p.board_space]),
+        key=lambda p: (steps[p.space], order[p.space]),  # type: ignore[index]  # a mover has a space
     )
     for person in movers:
         move_person(table, person, steps, exit_name)

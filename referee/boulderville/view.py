@@ -458,9 +458,9 @@ class Observer:
             return
         if not decisions_only or (kind == "play" and move["use"] == "scientist"):
             self.scientists = None
-        elif kind == "discard":  # the seat drew, and so did any seat skipped after it (an empty hand)
-            for other, view in enumerate(scientists):
-                if other == seat or view["hand_size"] != len(table.scientists[other].hand):
+        elif kind == "discard":  # the seat drew, and so did any seat skipped after it (an empty hand):
+            for other, view in enumerate(scientists):  # drawing changes nothing shown but the hand's size
+                if view["hand_size"] != len(table.scientists[other].hand):
                     scientists[other] = _scientist(table, other)
         else:
             scientists[seat] = _scientist(table, seat)
