@@ -49,7 +49,8 @@ def _heard(table: Table, scientist: Scientist, use: Use) -> list[Person]:
     """Unconvinced townspeople within the loudhailer's radius of the scientist."""
     assert scientist.space is not None
     near = EDITION.board.distance[scientist.space]
-    return [p for p in table.people if p.status == UNCONVINCED and near[p.board_space] <= use.radius]
+    # an unconvinced townsperson is on the board, so has a space
+    return [p for p in table.people if p.status == UNCONVINCED and near[p.space] <= use.radius]  # type: ignore[index]
 
 
 def _set_status(status: str) -> Callable[[Table, Scientist, Use, Target], None]:
@@ -91,6 +92,14 @@ def _loudhailer(table: Table, scientist: Scientist, use: Use, target: Target) ->
         person.belief_down += use.amount
 
 
+def _anyone_unconvinced(table: Table, scientist: Scientist, use: Use) -> list[Target]:
+    """A meeting's one target (none: no target) while anyone is left to convince."""
+    for person in table.people:
+        if person.status == UNCONVINCED:
+            return [None]
+    return []
+
+
 @dataclass(frozen=True)
 class HelpEffect:
     """Who or what a help use may target (``[None]`` for no target; empty: not playable now)."""
@@ -107,11 +116,7 @@ HELP: dict[str, HelpEffect] = {
     "willingness": HelpEffect(_people((UNCONVINCED, BELIEVER)), _lower("willingness_down")),
     "speed": HelpEffect(_people((UNCONVINCED, BELIEVER, MOVER)), _lower("speed_up")),
     "rush": HelpEffect(_people((MOVER,)), lambda *_: None, lasting=True),
-    "meeting": HelpEffect(
-        lambda table, scientist, use: [None] if any(p.status == UNCONVINCED for p in table.people) else [],
-        lambda *_: None,
-        lasting=True,
-    ),
+    "meeting": HelpEffect(_anyone_unconvinced, lambda *_: None, lasting=True),
     "sandbags": HelpEffect(_sandbag_targets, lambda *_: None, lasting=True),
     "bulldoze": HelpEffect(
         lambda table, scientist, use: sorted(

@@ -30,7 +30,12 @@ STATION = EDITION.board.spaces_of("science_station")
 
 def station_destroyed(table: Table) -> bool:
     terrain = table.terrain
-    return bool(terrain) and all(terrain.get(space) == LAVA for space in STATION)
+    if not terrain:
+        return False
+    for space in STATION:  # noqa: SIM110 (a plain loop: asked for every observation's terrain part)
+        if terrain.get(space) != LAVA:
+            return False
+    return True
 
 
 def cashing_place(table: Table) -> str:

@@ -73,7 +73,7 @@ def _open_ground(terrain: dict[str, str]) -> tuple[list[Move], dict[str, int]]:
 def placements(table: Table, seat: int) -> list[Move]:
     """Every space without lava, ruin or a placed scientist, in board order (``clear`` on rubble)."""
     moves, index = _open_ground(table.terrain)
-    taken = sorted((index[s.space] for s in table.scientists if s.space in index), reverse=True)
+    taken = sorted([index[s.space] for s in table.scientists if s.space in index], reverse=True)
     moves = list(moves)
     for position in taken:
         del moves[position]
@@ -91,12 +91,13 @@ def place(table: Table, seat: int, move: Move) -> None:
 
 
 def players(table: Table) -> list[int]:
-    turn = table.turn
-    return [
-        seat
-        for seat, scientist in ((seat, table.scientists[seat]) for seat in table.lead_order())
-        if scientist.missed_turn != turn and scientist.space is not None and not scientist.clearing
-    ]
+    turn, scientists = table.turn, table.scientists
+    seats = []
+    for seat in table.lead_order():
+        scientist = scientists[seat]
+        if scientist.missed_turn != turn and scientist.space is not None and not scientist.clearing:
+            seats.append(seat)
+    return seats
 
 
 def actions(table: Table, seat: int) -> list[Move]:

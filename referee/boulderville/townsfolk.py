@@ -141,8 +141,9 @@ def check_willingness(table: Table) -> None:
     the next turn on, whatever the order of the rolls.
     """
     order = EDITION.board.order
-    # a believer is on the board, so has a space
-    believers = sorted((p for p in table.people if p.status == BELIEVER), key=lambda p: order[p.space])  # type: ignore[index]
+    # a believer is on the board, so has a space; (board order, index) never ties
+    ranked = sorted([(order[p.space], i, p) for i, p in enumerate(table.people) if p.status == BELIEVER])  # type: ignore[index]
+    believers = [p for _, _, p in ranked]
     numbers = Standing(table).numbers
     for person, needed in [(p, numbers(p)[1]) for p in believers]:
         roll = table.roll(EDITION.rules.die_sides)
@@ -158,10 +159,9 @@ def check_belief(table: Table) -> None:
     All beliefs are read first, so a Mayor who comes to believe now sways the others from next turn.
     """
     order = EDITION.board.order
-    doubters = sorted(
-        (p for p in table.people if p.status == UNCONVINCED),
-        key=lambda p: order[p.space],  # type: ignore[index]  # an unconvinced townsperson is on the board
-    )
+    # an unconvinced townsperson is on the board, so has a space; (board order, index) never ties
+    ranked = sorted([(order[p.space], i, p) for i, p in enumerate(table.people) if p.status == UNCONVINCED])  # type: ignore[index]
+    doubters = [p for _, _, p in ranked]
     numbers = Standing(table).numbers
     counter = table.eruption
     for person in [p for p in doubters if counter > numbers(p)[0]]:

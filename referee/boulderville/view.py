@@ -324,7 +324,12 @@ class Observer:
         scientists = self.scientists
         if scientists is None:
             scientists = self.scientists = [_scientist(table, s) for s in range(table.seats)]
-        events = self._events(table, seat)
+        log = table.events  # the seat's view of the event log, kept as the log grows
+        if log is not self.log or self.logged > len(log):
+            self._follow(log, table.seats)
+        elif self.logged < len(log):
+            self._extend(log)
+        events = self.views[seat].copy()
         ground = self.ground
         if ground is None:
             ground = self.ground = _ground(table)
@@ -347,15 +352,6 @@ class Observer:
         seen["hand"] = sorted(table.scientists[seat].hand)
         seen["events"] = events
         return seen
-
-    def _events(self, table: Table, seat: int) -> list[dict[str, JSON]]:
-        """A copy of the seat's view of the event log, kept as the log grows (a few events a move)."""
-        log = table.events
-        if log is not self.log or self.logged > len(log):
-            self._follow(log, table.seats)
-        elif self.logged < len(log):
-            self._extend(log)
-        return self.views[seat].copy()
 
     def _follow(self, log: list[dict[str, JSON]], seats: int) -> None:
         """Start following a new event list. Phase 1 replaces the log by its last turns and appends
@@ -418,7 +414,20 @@ class Observer:
                 self.ground = None
             elif effect in LASTING:  # the plays that put a card on the table
                 self.ongoing = None
-        self._moved_scientists(table, move, seat, decisions_only)
+        # a placement or a card changes its own seat's scientist (place, hand, tokens), a pass none,
+        # a draw the hands of its seat and of any seat skipped after it (whose hand size then
+        # differs); a card played on a scientist or the automatic stages may change any
+        scientists = self.scientists
+        if scientists is None or kind == "pass":
+            pass
+        elif not decisions_only or (kind == "play" and move["use"] == "scientist"):
+            self.scientists = None
+        elif kind == "discard":  # drawing changes nothing shown but the hand's size
+            for other, view in enumerate(scientists):
+                if view["hand_size"] != len(table.scientists[other].hand):
+                    scientists[other] = _scientist(table, other)
+        else:
+            scientists[seat] = _scientist(table, seat)
         townspeople = self.townspeople
         if townspeople is None:
             return
@@ -446,24 +455,6 @@ class Observer:
             at = self.where.get(space)
             if at is not None:
                 townspeople[at] = _townsperson(table.people[at], standing, self.memo)
-
-
-    def _moved_scientists(self, table: Table, move: Move, seat: int, decisions_only: bool) -> None:
-        """A placement or a card changes its own seat's scientist (place, hand, tokens), a pass none,
-        a draw the hands of its seat and of any seat skipped after it (whose hand size then differs);
-        a card played on a scientist or the automatic stages may change any."""
-        scientists = self.scientists
-        kind = move["type"]
-        if scientists is None or kind == "pass":
-            return
-        if not decisions_only or (kind == "play" and move["use"] == "scientist"):
-            self.scientists = None
-        elif kind == "discard":  # the seat drew, and so did any seat skipped after it (an empty hand):
-            for other, view in enumerate(scientists):  # drawing changes nothing shown but the hand's size
-                if view["hand_size"] != len(table.scientists[other].hand):
-                    scientists[other] = _scientist(table, other)
-        else:
-            scientists[seat] = _scientist(table, seat)
 
 
 ALL = "*"
