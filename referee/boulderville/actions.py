@@ -278,6 +278,10 @@ def plays(table: Table, seat: int) -> list[Move]:
     return found
 
 
+_USES = {(card.id, use.use): use for card in EDITION.actions.values() for use in reversed(card.uses)}
+"""Each card's use of each kind (the first listed, as a search of the card's uses would find)."""
+
+
 def play(table: Table, seat: int, move: Move) -> None:
     """Carry out a legal play: the card is shown and its use resolves.
 
@@ -287,7 +291,7 @@ def play(table: Table, seat: int, move: Move) -> None:
     """
     scientist = table.scientists[seat]
     card = move["card"]
-    use = next(u for u in EDITION.actions[card].uses if u.use == move["use"])
+    use = _USES[card, move["use"]]
     target = move.get("target")
     scientist.hand.remove(card)
     table.log("card_played", seat=seat, card=card, use=use.use, target=target)

@@ -80,11 +80,15 @@ def _leave(table: Table, person: Person, exit_name: str, escort: Scientist | Non
         escort.space = None
 
 
-def _step(table: Table, person: Person, steps: dict[str, int], escorted: bool) -> str | None:
-    """The space this mover steps to next, or None when no nearer empty space is open."""
+def _step(
+    table: Table, person: Person, steps: dict[str, int], escorted: bool, occupied: set[str | None]
+) -> str | None:
+    """The space this mover steps to next, or None when no nearer empty space is open.
+
+    ``occupied``: the spaces townspeople stand on (``table.person_at(there) is None`` is ``there not
+    in occupied``), kept up to date by the phase as they move."""
     assert person.space is not None
     here = steps[person.space]
-    occupied = {p.space for p in table.people}  # table.person_at(there) is None: there not in occupied
     options = [
         there
         for there in EDITION.board.adjacent[person.space]
@@ -97,17 +101,23 @@ def _step(table: Table, person: Person, steps: dict[str, int], escorted: bool) -
     return min(options, key=lambda s: (steps[s], EDITION.board.order[s]))
 
 
-def move_person(table: Table, person: Person, steps: dict[str, int], exit_name: str) -> None:
+def move_person(
+    table: Table, person: Person, steps: dict[str, int], exit_name: str, occupied: set[str | None]
+) -> None:
+    """One mover's move; ``occupied`` (the spaces townspeople stand on) follows it."""
     assert person.space is not None
     escort = table.scientist_at(person.space)
     start = person.space
     for _ in range(speed(table, person)):
         if steps[person.space] == 1:
+            occupied.discard(person.space)
             _leave(table, person, exit_name, escort)
             return
-        nxt = _step(table, person, steps, escort is not None)
+        nxt = _step(table, person, steps, escort is not None, occupied)
         if nxt is None:
             break
+        occupied.discard(person.space)
+        occupied.add(nxt)
         person.space = nxt
         if escort is not None:
             escort.space = nxt
@@ -130,8 +140,9 @@ def move_townspeople(table: Table) -> None:
         (p for p in table.people if p.status == MOVER and p.space in steps),
         key=lambda p: (steps[p.space], order[p.space]),  # type: ignore[index]  # a mover has a space
     )
+    occupied = {p.space for p in table.people}
     for person in movers:
-        move_person(table, person, steps, exit_name)
+        move_person(table, person, steps, exit_name, occupied)
 
 
 def check_willingness(table: Table) -> None:

@@ -404,7 +404,7 @@ class Observer:
         """Forget what ``seat``'s ``move`` may have changed; ``decisions_only``: after it the engine
         ran no automatic stage (the turn goes on in Move scientists, Play actions or Draw actions,
         whose entry changes nothing a townsperson or a scientist shows)."""
-        self.seen = {}
+        self.seen.clear()  # the dict is the observer's own: no observation holds it
         kind = move["type"]
         if not decisions_only:
             self.settled = self.ground = self.ongoing = None
