@@ -248,6 +248,11 @@ def _no_targets(table: Table, scientist: Scientist, use: Use) -> list[Target]:
     return []
 
 
+_DISTINCT: dict[tuple[str, ...], tuple[str, ...]] = {}
+"""A hand (as held) to its distinct cards in id order, the first part of a plan's key."""
+_LOCATION: dict[str | None, str | None] = {space.id: space.location for space in EDITION.board.spaces}
+
+
 def plays(table: Table, seat: int) -> list[Move]:
     """Every play the seat's hand allows, cards in id order, uses in card order.
 
@@ -257,7 +262,16 @@ def plays(table: Table, seat: int) -> list[Move]:
     scientist = table.scientists[seat]
     found: list[Move] = []
     helped: dict[HelpKey, tuple[Target, ...]] = {}
-    plan = _plan(tuple(sorted(set(scientist.hand))), scientist, EDITION.board.location_of(scientist.space))
+    hand = tuple(scientist.hand)
+    cards = _DISTINCT.get(hand)
+    if cards is None:
+        if len(_DISTINCT) >= 50_000:
+            _DISTINCT.clear()
+        cards = _DISTINCT[hand] = tuple(sorted(set(hand)))
+    location = _LOCATION[scientist.space]  # a player's scientist stands on the board
+    plan = _PLANS.get((cards, scientist.id, location))
+    if plan is None:
+        plan = _plan(cards, scientist, location)
     for kind, help_key, find, use, fixed, made, card in plan:
         if kind == "renown":
             found += fixed
@@ -278,6 +292,8 @@ def plays(table: Table, seat: int) -> list[Move]:
     return found
 
 
+_RENOWN: dict[tuple[str, str, str | None], int] = {}
+"""Tokens a card's renown use scores, by card, scientist and space (:func:`renown_for`)."""
 _USES = {(card.id, use.use): use for card in EDITION.actions.values() for use in reversed(card.uses)}
 """Each card's use of each kind (the first listed, as a search of the card's uses would find)."""
 
@@ -299,7 +315,11 @@ def play(table: Table, seat: int, move: Move) -> None:
     if not lasting:
         table.discards.append(card)
     if use.use == "renown":
-        score_renown(table, seat, renown_for(scientist, use), reason=card)
+        key = (card, scientist.id, scientist.space)
+        tokens = _RENOWN.get(key)
+        if tokens is None:
+            tokens = _RENOWN[key] = renown_for(scientist, use)  # a few hundred (card, scientist, space)
+        score_renown(table, seat, tokens, reason=card)
     elif use.use == "scientist":
         _scientist_resolve(table, scientist, use, target)
     else:

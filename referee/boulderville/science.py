@@ -147,10 +147,13 @@ def _discards(hand: tuple[str, ...]) -> list[Move]:
     return [{"type": "discard", "cards": list(chosen)} for chosen in seen]
 
 
+HAND_SIZE = {card.id: card.abilities.hand_size for card in EDITION.scientists.values()}
+
+
 def fill_hand(table: Table, seat: int) -> None:
     """Draw back up to the hand size; an empty deck is the discards, shuffled."""
     scientist = table.scientists[seat]
-    size = EDITION.scientists[scientist.id].abilities.hand_size
+    size = HAND_SIZE[scientist.id]
     drawn: list[str] = []
     while len(scientist.hand) < size:
         if not table.action_deck:
