@@ -156,8 +156,9 @@ def check_willingness(table: Table) -> None:
     ranked = sorted([(order[p.space], i, p) for i, p in enumerate(table.people) if p.status == BELIEVER])  # type: ignore[index]
     believers = [p for _, _, p in ranked]
     numbers = Standing(table).numbers
+    sides = EDITION.rules.die_sides
     for person, needed in [(p, numbers(p)[1]) for p in believers]:
-        roll = table.roll(EDITION.rules.die_sides)
+        roll = table.roll(sides)
         moving = roll > needed
         table.log("willingness_roll", person=person.id, roll=roll, willingness=needed, moves=moving)
         if moving:

@@ -15,7 +15,15 @@ from __future__ import annotations
 from operator import is_
 
 from referee.boulderville.actions import LASTING
-from referee.boulderville.attributes import AURA, PRINTED, SHARING, TOWN_HALL, Standing, aura_of
+from referee.boulderville.attributes import (
+    AURA,
+    HALL_BELIEF,
+    PRINTED,
+    SHARING,
+    TOWN_HALL,
+    Standing,
+    aura_of,
+)
 from referee.boulderville.edition import EDITION
 from referee.boulderville.hazards import bridge_standing
 from referee.boulderville.renown import cashing_place
@@ -267,6 +275,7 @@ class Observer:
         "memo",
         "townspeople",
         "standing",
+        "placed",
         "where",
         "scientists",
         "log",
@@ -284,6 +293,10 @@ class Observer:
         self.standing: Standing | None = None
         """The numbers' table-wide terms the townspeople's views were made with, kept with them: a
         decision changes those terms only in the ways :meth:`moved` follows (or it starts afresh)."""
+        self.placed: list[bool] = []
+        """By seat, whether its scientist stood on the board when ``standing`` was summed: a
+        placement updates the terms only for a scientist that was not (the usual case: everyone is
+        picked up before Move scientists)."""
         self.where: dict[str | None, int] = {}
         """Space to the index of the townsperson on it, kept with the views: only the automatic
         stages move or remove townspeople, and they start the views afresh."""
@@ -317,6 +330,7 @@ class Observer:
         townspeople = self.townspeople
         if townspeople is None:
             standing = self.standing = Standing(table)
+            self.placed = [s.space is not None for s in table.scientists]
             memo = self.memo
             people = table.people
             townspeople = self.townspeople = _townspeople(people, standing, memo)
@@ -447,11 +461,20 @@ class Observer:
                         break  # ids are unique
         elif kind in ("place", "clear"):
             space = move["space"]
-            if space in TOWN_HALL:
+            if self.placed[seat]:  # on the board when the terms were summed (a setup's placer): afresh
                 self.townspeople = self.standing = None
                 return
-            # the placed scientist shares only this space: the one term of the numbers it changes
-            standing.sharing_at[space] = SHARING[table.scientists[seat].id]
+            self.placed[seat] = True
+            scientist_id = table.scientists[seat].id
+            # the placed scientist shares only this space: the one term of the numbers it changes,
+            # and in the Town Hall every belief's too (townspeople stay where they are: where holds)
+            standing.sharing_at[space] = SHARING[scientist_id]
+            if space in TOWN_HALL:
+                lowered = HALL_BELIEF[scientist_id]
+                standing.hall_and_meeting += lowered
+                standing.belief_off += lowered
+                self.townspeople = _townspeople(table.people, standing, self.memo)
+                return
             at = self.where.get(space)
             if at is not None:
                 townspeople[at] = _townsperson(table.people[at], standing, self.memo)

@@ -97,6 +97,23 @@ def test_changing_a_listed_move_changes_neither_the_next_listing_nor_the_move_pl
     assert state.table.scientists[0].space == first["space"]
 
 
+@pytest.mark.parametrize("there", ["town_hall_steps", "north_road"])
+@pytest.mark.parametrize("moved_to", ["town_hall_chamber", "market_square"])
+def test_a_placer_already_standing_somewhere_is_followed_to_its_new_space(there: str, moved_to: str) -> None:
+    """A setup may ask a seat to place a scientist that stands on the board: its old space's terms go."""
+    people = [
+        {"id": "t07", "space": "north_road"},
+        {"id": "t08", "space": "market_square"},
+        {"id": "t10", "space": "west_estate_a"},
+    ]
+    scientists = [scientist(0, space=there), scientist(1), scientist(2), scientist(3)]
+    state = position(stage="place", queue=[0], lead=0, people=people, scientists=scientists)
+    assert canonical_json(state.observation(0)) == canonical_json(observation(state.table, 0))
+    state.apply(next(m for m in state.legal_moves() if m["space"] == moved_to))
+    for seat in range(4):
+        assert canonical_json(state.observation(seat)) == canonical_json(observation(state.table, seat))
+
+
 def reviewing() -> BouldervilleState:
     """Seat 0 (a volcanologist) may play a hostile peer review on seat 1 (a seismologist with tokens)."""
     scientists = [
