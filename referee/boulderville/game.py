@@ -82,13 +82,16 @@ class BouldervilleState(State):
         self._handed = handed
         return handed.copy()
 
-    def _own(self, move: Move) -> Move:
-        """The engine's own legal move that ``move`` spells: found by the copy handed out for it
-        when ``move`` is that copy, unchanged (the usual case, all in C), else by :func:`find_move`."""
+    def apply(self, move: Move) -> None:
+        table = self.table
+        turn, seat = table.turn, table.queue[0]
+        # the engine's own legal move that ``move`` spells: found by the copy handed out for it when
+        # ``move`` is that copy, unchanged (the usual case, all in C), else by find_move
         legal = self._legal
         if legal is None:
-            legal = self._legal = legal_moves(self.table)
+            legal = self._legal = legal_moves(table)
         handed = self._handed
+        chosen = None
         if handed is not None and type(move) is dict:
             try:
                 own = legal[handed.index(move)]  # the very copy is found first (identity), or an equal one
@@ -97,20 +100,17 @@ class BouldervilleState(State):
                     and all(map(is_, move, own))
                     and all(map(is_, move.values(), own.values()))
                 ):
-                    return own
-                cards = own.get("cards")
-                if cards is not None and move.keys() == own.keys() and move["type"] is own["type"]:
-                    given = move["cards"]
-                    if type(given) is list and len(given) == len(cards) and all(map(is_, given, cards)):
-                        return own  # a discard: its list is a copy, with the very card names
+                    chosen = own
+                else:
+                    cards = own.get("cards")
+                    if cards is not None and move.keys() == own.keys() and move["type"] is own["type"]:
+                        given = move["cards"]
+                        if type(given) is list and len(given) == len(cards) and all(map(is_, given, cards)):
+                            chosen = own  # a discard: its list is a copy, with the very card names
             except Exception:  # not there, or a value whose comparison fails: find_move decides
                 pass
-        return find_move(legal, move)
-
-    def apply(self, move: Move) -> None:
-        table = self.table
-        turn, seat = table.turn, table.queue[0]
-        chosen = self._own(move)
+        if chosen is None:
+            chosen = find_move(legal, move)
         self._handed = None
         STAGES[table.stage].apply(table, table.queue.pop(0), chosen)  # type: ignore[union-attr]  # carry_out
         self._legal = advance(table)
