@@ -53,7 +53,16 @@ _OPEN: dict[frozenset[tuple[str, str]], tuple[list[Move], dict[str, int]]] = {}
 move sits in that list. A game sees a few dozen coverings; the same ones come up in every game."""
 
 
+_LAST: list[tuple[dict[str, str], tuple[list[Move], dict[str, int]]]] = [({"": ""}, ([], {}))]
+"""The last terrain looked up (a copy of it) with what it gave, as one tuple (swapped whole, so
+threads sharing it never see a terrain with another's answer): the placements of a turn share one
+terrain, and comparing it with the copy is quicker than spelling its key."""
+
+
 def _open_ground(terrain: dict[str, str]) -> tuple[list[Move], dict[str, int]]:
+    seen, last = _LAST[0]
+    if terrain == seen:
+        return last
     key = frozenset(terrain.items())
     found = _OPEN.get(key)
     if found is None:
@@ -67,6 +76,7 @@ def _open_ground(terrain: dict[str, str]) -> tuple[list[Move], dict[str, int]]:
         if len(_OPEN) >= 10_000:
             _OPEN.clear()
         found = _OPEN[key] = (moves, {move["space"]: index for index, move in enumerate(moves)})
+    _LAST[0] = (dict(terrain), found)
     return found
 
 
