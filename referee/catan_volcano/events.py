@@ -30,6 +30,7 @@ def record(
     event["turn"] = state.turn
     if secret is not None:
         event["secret"] = {"seats": list(shown_to), "fields": secret}
+        state.secret_events.append((state.forgotten + len(state.events), event, {}))
     state.events.append(event)
 
 
@@ -39,6 +40,23 @@ def forget_before(state: CatanState, turn: int) -> None:
     drop = bisect_left(events, turn, key=_TURN)  # events are recorded in turn order: old ones first
     if drop:
         state.events = events[drop:]
+        forgotten = state.forgotten = state.forgotten + drop
+        secrets = state.secret_events
+        if secrets and secrets[0][0] < forgotten:
+            state.secret_events = [secret for secret in secrets if secret[0] >= forgotten]
+
+
+def index_secrets(state: CatanState) -> None:
+    """Find the secret events of the log afresh (after a load, or a log changed by hand).
+
+    :func:`record` and :func:`forget_before` keep ``state.secret_events`` up to date as the game
+    goes: per event with a secret, its place counted from the first event ever recorded
+    (``state.forgotten`` counts those dropped), the event, and its views by seat so far (made by
+    :func:`visible` on first use: events are never changed once recorded)."""
+    state.forgotten = 0
+    state.secret_events = [
+        (index, event, {}) for index, event in enumerate(state.events) if "secret" in event
+    ]
 
 
 _TURN = itemgetter("turn")

@@ -21,6 +21,7 @@ from referee.catan_volcano import flow, moves, view
 from referee.catan_volcano.board import BoardTables, Layout
 from referee.catan_volcano.derived import Derived
 from referee.catan_volcano.edition import EDITION
+from referee.catan_volcano.events import index_secrets
 from referee.catan_volcano.geometry import EDGE_COUNT, NODE_COUNT
 from referee.catan_volcano.variants import RULES, VOLCANO_OPTIONS, VariantRules
 from referee.game import JSON, IllegalMove, Move, Outcome, SetupError, State
@@ -89,8 +90,10 @@ class CatanState(State):
         "rng",
         "options_view",
         "board_view",
+        "frame",
         "placed",
-        "event_views",
+        "secret_events",
+        "forgotten",
         "player_views",
         "_legal",
         "_public",
@@ -148,9 +151,14 @@ class CatanState(State):
         """The options as observations show them (shared by every observation: read-only)."""
         self.board_view = view.board_view(layout, self.tables, self.rules.variable_lava)
         """The board as observations show it (the same object for every observation: read-only)."""
+        self.frame = view.frame(self)
+        """What every observation of the game starts as a copy of (:func:`view.frame`)."""
         self.placed: Derived | None = None
         """What the pieces on the board imply (:func:`referee.catan_volcano.derived.derived`)."""
-        self.event_views = view.EventViews()
+        self.secret_events: list[tuple[int, dict[str, Any], dict[int, dict[str, Any]]]] = []
+        """Where the log's secret events are (see :func:`referee.catan_volcano.events.index_secrets`)."""
+        self.forgotten = 0
+        """How many events have been dropped from the log's start since it was last indexed."""
         self.player_views = view.PlayerViews()
         self._legal: list[Move] | None = None
         self._public: dict[str, Any] | None = None
@@ -231,6 +239,7 @@ class CatanState(State):
                 setattr(state, name, copier(data[name]))
         except KeyError as missing:
             raise SetupError(f"state lacks {missing.args[0]}", f"state.{missing.args[0]}") from None
+        index_secrets(state)
         state.dice = None if data["dice"] is None else (data["dice"][0], data["dice"][1])
         return state
 
@@ -246,11 +255,13 @@ class CatanState(State):
             "tables",
             "options_view",
             "board_view",
+            "frame",
             "placed",
         )
         for name in shared:
             setattr(clone, name, getattr(self, name))
-        clone.event_views = view.EventViews()
+        clone.secret_events = list(self.secret_events)  # views by seat shared: the same events
+        clone.forgotten = self.forgotten
         clone.player_views = view.PlayerViews()
         clone.rng = Rng(self.rng.state)
         clone._legal = self._legal
@@ -290,10 +301,14 @@ class CatanState(State):
         self._legal = moves.play(self, tuple(known.values()))
 
     def remember_legal(self, legal: list[Move]) -> None:
-        """Keep the legal moves just generated for the next :meth:`legal_moves` and :meth:`apply`."""
+        """Keep the legal moves just generated for the next :meth:`legal_moves` and :meth:`apply`.
+
+        Also what a position changed by hand calls (as the rule tests do): the event log's secrets
+        are indexed again."""
         self._legal = legal
         self._public = None
         self._observed = {}
+        index_secrets(self)
 
     def observation(self, seat: int) -> dict[str, JSON]:
         """The seat's view, built once per position (until the next move): read-only, shared."""

@@ -10,16 +10,14 @@ concerned (:func:`referee.catan_volcano.events.visible`).
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from functools import lru_cache
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from referee.catan_volcano import awards, geometry
 from referee.catan_volcano.board import BoardTables, Layout
-from referee.catan_volcano.derived import Derived, derived
+from referee.catan_volcano.derived import derived
 from referee.catan_volcano.edition import DEV_CARDS, EDITION, VICTORY_POINT
-from referee.catan_volcano.events import visible
+from referee.catan_volcano.events import index_secrets, visible
 from referee.catan_volcano.geometry import HEX_NODES, corner_node
 
 if TYPE_CHECKING:
@@ -243,65 +241,34 @@ def pending_view(state: CatanState) -> dict[str, Any]:
     return pending
 
 
-class EventViews:
-    """The event log as each seat sees it, kept from one observation to the next.
+def events_for(state: CatanState, seat: int) -> list[dict[str, Any]]:
+    """The event log as ``seat`` sees it, a new list (an observation keeps what it showed).
 
     Most events are the same for every seat; only those with a secret (a steal, a development card
-    bought) differ. So one copy of the log is kept for all seats (:meth:`_follow`): events recorded
-    since are added once, whoever looks next, and a secret one is noted by its place. A seat's view
-    is a copy of that with the few secret events replaced by what the seat may see of them (made
-    once per seat and event). Events are never changed once recorded; the log grows during a turn
-    and loses its oldest turns when a turn ends (:func:`referee.catan_volcano.events.forget_before`,
-    which makes a new, shorter list): those are dropped here too. The events kept are checked by
-    identity at both ends, so a log changed in any other way (a position set up by hand, say) is
-    followed again from scratch.
+    bought) differ, and the state knows where they are (``state.secret_events``, kept by
+    :func:`referee.catan_volcano.events.record` and :func:`~referee.catan_volcano.events.forget_before`,
+    found afresh by :func:`~referee.catan_volcano.events.index_secrets` after a load or a change by
+    hand). So a seat's view is a copy of the log with those few replaced by what the seat may see of
+    them (made once per seat and event: events are never changed once recorded). Each secret event
+    is checked to stand where it is said to, so a log replaced by hand is indexed again.
     """
-
-    __slots__ = ("source", "secrets")
-
-    def __init__(self) -> None:
-        self.source: list[dict[str, Any]] = []
-        """The events followed so far (the state's, as of the last look)."""
-        self.secrets: list[tuple[int, dict[str, Any], dict[int, dict[str, Any]]]] = []
-        """Per secret event in :attr:`source`: its place, the event and its views by seat so far."""
-
-    def for_seat(self, events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
-        """The log as ``seat`` sees it, a new list (an observation keeps what it showed)."""
-        source = self.source
+    events = state.events
+    shown = events.copy()
+    secrets = state.secret_events
+    if secrets:
+        base = state.forgotten
         count = len(events)
-        if len(source) != count or (count and (source[-1] is not events[-1] or source[0] is not events[0])):
-            self._follow(events)
-        shown = source.copy()
-        for index, event, views in self.secrets:
+        for place, event, views in secrets:
+            index = place - base
+            if index >= count or events[index] is not event:
+                index_secrets(state)
+                return events_for(state, seat)
             seen = views.get(seat)
             if seen is None:
                 seen = views[seat] = visible(event, seat)
             shown[index] = seen
-        return shown
+    return shown
 
-    def _follow(self, events: list[dict[str, Any]]) -> None:
-        """Bring :attr:`source` (and the secrets' places) up to ``events``."""
-        source, secrets = self.source, self.secrets
-        count, total = len(source), len(events)
-        if count and total and source[0] is not events[0]:
-            # the turns forgotten since: events are in turn order, so they are found by halving
-            drop = bisect_left(source, events[0]["turn"], key=_TURN)
-            del source[:drop]
-            count -= drop
-            secrets[:] = [(index - drop, event, views) for index, event, views in secrets if index >= drop]
-        if count and (count > total or source[0] is not events[0] or source[-1] is not events[count - 1]):
-            source.clear()
-            secrets.clear()
-            count = 0
-        if count < total:
-            for index in range(count, total):
-                event = events[index]
-                source.append(event)
-                if "secret" in event:
-                    secrets.append((index, event, {}))
-
-
-_TURN = itemgetter("turn")
 
 
 _NOTHING_PENDING: dict[str, Any] = {}
@@ -324,56 +291,42 @@ _WOOD, _BRICK, _SHEEP, _WHEAT, _ORE = RESOURCES
 many values to be worth keeping, and the engine's lists always hold the five in this order."""
 
 
-def public_view(
-    state: CatanState,
-    pieces: Derived | None = None,
-    seat: int | None = None,
-    you: dict[str, Any] | None = None,
-    events: list[dict[str, Any]] | None = None,
-) -> dict[str, Any]:
-    """Everything every seat sees alike, in the observation's key order; ``seat``, ``you`` and
-    ``events`` (whose secrets depend on the viewer) are None unless given (:func:`observation`
-    gives them, to make the whole in one go). ``pieces`` is :func:`derived` of the state if the
-    caller has it."""
-    phase = state.phase
-    if pieces is None:
-        pieces = derived(state)
-    wood, brick, sheep, wheat, ore = state.bank
-    dice = state.dice
-    return {
-        "seat": seat,
-        "seats": state.seats,
-        "variant": state.variant,
-        "options": state.options_view,
-        "board": state.board_view,
-        "robber": state.robber,
-        "buildings": pieces.buildings(),
-        "roads": pieces.roads(),
-        "bank": {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore},
-        "development_cards_left": sum(state.deck),
-        "players": state.player_views.current(state),
-        "you": you,
-        "turn": state.turn,
-        "turn_seat": state.turn_seat,
-        "phase": phase,
-        "to_move": None if phase == "over" else state.current,
-        "dice": None if dice is None else (_DICE.get(dice) or _dice_view(dice)),
-        "development_card_played": state.dev_played,
-        "offers_made": state.offers_made,
-        "pending": _NOTHING_PENDING
-        if state.offer is None and phase in _NO_PENDING_PHASES
-        else pending_view(state),
-        "events": events,
-    }
-
-
 _NO_PENDING_PHASES = frozenset({"place_settlement", "place_road", "roll", "main", "over"})
 """Phases whose pending decisions are empty when no trade offer is open (see :func:`pending_view`)."""
 
 
+def frame(state: CatanState) -> dict[str, Any]:
+    """The observation's keys in order, with the parts that never change during a game filled in
+    (the others None): each observation starts as a copy of it, which costs far less than
+    building a dict of twenty-one keys (one made once per game, read-only)."""
+    return {
+        "seat": None,
+        "seats": state.seats,
+        "variant": state.variant,
+        "options": state.options_view,
+        "board": state.board_view,
+        "robber": None,
+        "buildings": None,
+        "roads": None,
+        "bank": None,
+        "development_cards_left": None,
+        "players": None,
+        "you": None,
+        "turn": None,
+        "turn_seat": None,
+        "phase": None,
+        "to_move": None,
+        "dice": None,
+        "development_card_played": None,
+        "offers_made": None,
+        "pending": None,
+        "events": None,
+    }
+
+
 def observation(state: CatanState, seat: int, public: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Seat ``seat``'s view; ``public`` is :func:`public_view` of the same state, or another seat's
-    observation of it, if already built (the viewer's own parts are replaced in a copy).
+    """Seat ``seat``'s view; ``public`` is another seat's observation of the same state, if already
+    built (the viewer's own parts are replaced in a copy).
 
     Parts that do not change between moves (the board, the options, the buildings and roads while
     no piece moves, recorded events, counts seen before) are shared between observations rather
@@ -387,20 +340,40 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
         points += _LONGEST_POINTS
     if state.largest_army == seat:
         points += _ARMY_POINTS
-    wood, brick, sheep, wheat, ore = state.hands[seat]
     shared = _SHARED_COUNTS
+    wood, brick, sheep, wheat, ore = state.hands[seat]
+    bought = state.new_devs[seat]
     you = {
         "hand": {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore},
         "development_cards": shared.get(tuple(devs)) or _dev_counts(devs),
-        "bought_this_turn": shared.get(tuple(state.new_devs[seat])) or _dev_counts(state.new_devs[seat]),
+        "bought_this_turn": shared.get(tuple(bought)) or _dev_counts(bought),
         "points": points,
         "trade_rates": pieces.rate_view(state, seat),
     }
-    events = state.event_views.for_seat(state.events, seat)
-    if public is None:
-        return public_view(state, pieces, seat, you, events)
-    seen = public.copy()
+    events = events_for(state, seat)
+    seen = (state.frame if public is None else public).copy()
     seen["seat"] = seat
     seen["you"] = you
     seen["events"] = events
+    if public is not None:
+        return seen
+    phase = state.phase
+    wood, brick, sheep, wheat, ore = state.bank
+    dice = state.dice
+    seen["robber"] = state.robber
+    seen["buildings"] = pieces.buildings()
+    seen["roads"] = pieces.roads()
+    seen["bank"] = {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore}
+    seen["development_cards_left"] = sum(state.deck)
+    seen["players"] = state.player_views.current(state)
+    seen["turn"] = state.turn
+    seen["turn_seat"] = state.turn_seat
+    seen["phase"] = phase
+    seen["to_move"] = None if phase == "over" else state.current
+    seen["dice"] = None if dice is None else (_DICE.get(dice) or _dice_view(dice))
+    seen["development_card_played"] = state.dev_played
+    seen["offers_made"] = state.offers_made
+    seen["pending"] = (
+        _NOTHING_PENDING if state.offer is None and phase in _NO_PENDING_PHASES else pending_view(state)
+    )
     return seen
