@@ -85,6 +85,7 @@ def place_building(state: CatanState, seat: int, node: int) -> None:
     """A settlement goes on ``node``; roads of other seats through it may be broken."""
     state.node_owner[node] = seat
     state.node_level[node] = 1
+    state.board_moves += 1
     state.pieces[seat][SETTLEMENTS] -= 1
     edge_owner = state.edge_owner
     cut = {edge_owner[edge] for edge in NODE_EDGES[node]} - {-1, seat}
@@ -141,6 +142,7 @@ def place_road(state: CatanState, key: Key) -> None:
     """A free road: in the setup, or from a road building card."""
     seat, edge = state.current, key[1]
     state.edge_owner[edge] = seat
+    state.board_moves += 1
     state.pieces[seat][ROADS] -= 1
     record(state, {"type": "place_road", "seat": seat, "edge": edge})
     awards.add_road(state, seat, edge)
@@ -165,6 +167,7 @@ def build_road(state: CatanState, key: Key) -> None:
     seat, edge = state.current, key[1]
     pay(state, seat, ROAD_COST)
     state.edge_owner[edge] = seat
+    state.board_moves += 1
     state.pieces[seat][ROADS] -= 1
     record(state, {"type": "build_road", "seat": seat, "edge": edge})
     awards.add_road(state, seat, edge)
@@ -181,6 +184,7 @@ def build_city(state: CatanState, key: Key) -> None:
     seat, node = state.current, key[1]
     pay(state, seat, CITY_COST)
     state.node_level[node] = 2
+    state.board_moves += 1
     pieces = state.pieces[seat]
     pieces[CITIES] -= 1
     pieces[SETTLEMENTS] += 1

@@ -4,11 +4,15 @@ Most moves (rolls, trades, discards, the end of a turn) leave the buildings and 
 were, yet the legal moves, production and the observation all ask what the pieces imply: where a
 seat may build, its bank trade rates, who may be robbed on each hex, what each number pays, the
 buildings and roads as JSON. A :class:`Derived` answers these, each worked out on first use and kept,
-for one arrangement: :func:`derived` hands out the state's current one, after checking that the
-ownership lists still equal the copies it was made from (a comparison of three short lists of
-ints), and makes a new one when they do not. So however the lists were changed (a move, lava, a test
-setting up a position by hand), a stale answer is never given; and a copy of the state shares the
-object until its own pieces move.
+for one arrangement: :func:`derived` hands out the state's current one. The engine counts every
+change it makes to the ownership lists (``state.board_moves``: a building, a road, lava), and so
+does :meth:`~referee.catan_volcano.state.CatanState.remember_legal`, which a position set up by hand
+calls; when the count moved since the last look, the lists are compared with the copies the object
+was made from (three short lists of ints) and a new one made when they differ (the count is the
+state's own, as is the count at the last look, ``state.placed_at``: a copy shares the object but
+counts apart). So whether the lists
+were changed by a move, by lava or by hand (followed by ``remember_legal``), a stale answer is
+never given; and a copy of the state shares the object until its own pieces move.
 
 Everything a :class:`Derived` hands out is shared between positions and must not be changed.
 """
@@ -291,6 +295,8 @@ def derived(state: CatanState) -> Derived:
     When only roads moved (the most common change: a road is built far more often than anything
     else), what depends on the buildings alone is carried over (:meth:`Derived.keep_buildings`)."""
     known = state.placed
+    if known is not None and state.placed_at == state.board_moves:
+        return known
     if (
         known is None
         or state.node_owner != known.owner
@@ -304,4 +310,5 @@ def derived(state: CatanState) -> Derived:
             else:
                 fresh.keep_payouts(known, state.tables.hexes_by_number)
         known = state.placed = fresh
+    state.placed_at = state.board_moves
     return known

@@ -92,6 +92,8 @@ class CatanState(State):
         "board_view",
         "frame",
         "placed",
+        "board_moves",
+        "placed_at",
         "secret_events",
         "forgotten",
         "player_views",
@@ -155,6 +157,11 @@ class CatanState(State):
         """What every observation of the game starts as a copy of (:func:`view.frame`)."""
         self.placed: Derived | None = None
         """What the pieces on the board imply (:func:`referee.catan_volcano.derived.derived`)."""
+        self.board_moves = 0
+        """Counts the changes made to the buildings and roads, for :func:`derived` to tell when
+        :attr:`placed` must be checked again (see there)."""
+        self.placed_at = -1
+        """:attr:`board_moves` when :attr:`placed` was last found current (-1: never)."""
         self.secret_events: list[tuple[int, dict[str, Any], dict[int, dict[str, Any]]]] = []
         """Where the log's secret events are (see :func:`referee.catan_volcano.events.index_secrets`)."""
         self.forgotten = 0
@@ -263,6 +270,8 @@ class CatanState(State):
         clone.secret_events = list(self.secret_events)  # views by seat shared: the same events
         clone.forgotten = self.forgotten
         clone.player_views = view.PlayerViews()
+        clone.board_moves = self.board_moves
+        clone.placed_at = self.placed_at
         clone.rng = Rng(self.rng.state)
         clone._legal = self._legal
         clone._public = self._public
@@ -303,11 +312,13 @@ class CatanState(State):
     def remember_legal(self, legal: list[Move]) -> None:
         """Keep the legal moves just generated for the next :meth:`legal_moves` and :meth:`apply`.
 
-        Also what a position changed by hand calls (as the rule tests do): the event log's secrets
-        are indexed again."""
+        Also what a position changed by hand must call (as the rule tests do) before it is played
+        or observed: the buildings and roads are checked again, the event log's secrets indexed
+        again."""
         self._legal = legal
         self._public = None
         self._observed = {}
+        self.board_moves += 1
         index_secrets(self)
 
     def observation(self, seat: int) -> dict[str, JSON]:

@@ -75,6 +75,7 @@ def lava_hits(state: CatanState, node: int) -> dict[str, Any]:
     seat = state.node_owner[node]
     pieces = state.pieces[seat]
     was = "city" if state.node_level[node] == 2 else "settlement"
+    state.board_moves += 1
     if was == "city" and pieces[SETTLEMENTS] > 0:
         state.node_level[node] = 1
         pieces[CITIES] += 1
