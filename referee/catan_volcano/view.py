@@ -144,45 +144,58 @@ class PlayerViews:
 
     What each view is built from (cards in hand and development cards, played cards, pieces, road
     lengths, awards) is kept as copies and compared whole with the state's lists; a seat whose facts
-    moved gets a new view, the others keep theirs. Most moves change only cards in hand (a roll, a
-    trade, a discard, most builds): then only the seats whose hand moved are looked at. The list
-    handed out is new whenever a view in it changed, and shared (read-only) when none did.
+    moved gets a new view, the others keep theirs. Pieces, road lengths and the longest road change
+    only with the board, so they are compared only when the state's count of board changes
+    (``state.board_moves``, see :func:`referee.catan_volcano.derived.derived`) moved since the last
+    look. Most moves change only cards in hand (a roll, a trade, a discard, most builds): then only
+    the seats whose hand moved are looked at. The list handed out is new whenever a view in it
+    changed, and shared (read-only) when none did.
     """
 
-    __slots__ = ("views", "played", "pieces", "lengths", "awards", "hands", "devs")
+    __slots__ = ("views", "played", "pieces", "lengths", "longest", "largest", "hands", "devs", "board_at")
 
     def __init__(self) -> None:
         self.views: list[dict[str, Any]] = []
         self.played: list[list[int]] = []
         self.pieces: list[list[int]] = []
         self.lengths: list[int] = []
-        self.awards = (-1, -1)
+        self.longest = -1
+        self.largest = -1
         self.hands: list[list[int]] = []
         self.devs: list[list[int]] = []
+        self.board_at = -1
+        """``state.board_moves`` when pieces, lengths and the longest road were last compared."""
 
     def current(self, state: CatanState) -> list[dict[str, Any]]:
-        hands, devs, played, pieces = state.hands, state.devs, state.played, state.pieces
-        lengths = state.road_length
-        awards = (state.longest_road, state.largest_army)
+        hands, devs, played = state.hands, state.devs, state.played
         views = self.views
         if len(views) != state.seats:
             self.views = players_view(state)
             self.hands = [list(row) for row in hands]
             self.devs = [list(row) for row in devs]
             self.played = [list(row) for row in played]
-            self.pieces = [list(row) for row in pieces]
-            self.lengths = list(lengths)
-            self.awards = awards
+            self.pieces = [list(row) for row in state.pieces]
+            self.lengths = list(state.road_length)
+            self.longest = state.longest_road
+            self.largest = state.largest_army
+            self.board_at = state.board_moves
             return self.views
-        hands_same = hands == self.hands
+        board_moves = state.board_moves
         if (
             devs == self.devs
             and played == self.played
-            and pieces == self.pieces
-            and lengths == self.lengths
-            and awards == self.awards
+            and state.largest_army == self.largest
+            and (
+                board_moves == self.board_at
+                or (
+                    state.pieces == self.pieces
+                    and state.road_length == self.lengths
+                    and state.longest_road == self.longest
+                )
+            )
         ):
-            if hands_same:
+            self.board_at = board_moves
+            if hands == self.hands:
                 return views
             kept = self.hands  # only cards in hand moved: only the count in a view can differ
             fresh = None
@@ -199,7 +212,9 @@ class PlayerViews:
                 return views
             self.views = fresh
             return fresh
-        old_longest, old_largest = self.awards
+        pieces, lengths = state.pieces, state.road_length
+        longest, largest = state.longest_road, state.largest_army
+        old_longest, old_largest = self.longest, self.largest
         fresh = list(views)
         for seat in range(state.seats):
             if (
@@ -208,8 +223,8 @@ class PlayerViews:
                 or played[seat] != self.played[seat]
                 or pieces[seat] != self.pieces[seat]
                 or lengths[seat] != self.lengths[seat]
-                or (awards[0] == seat) != (old_longest == seat)
-                or (awards[1] == seat) != (old_largest == seat)
+                or (longest == seat) != (old_longest == seat)
+                or (largest == seat) != (old_largest == seat)
             ):
                 fresh[seat] = _seat_view(state, seat)
                 self.hands[seat] = list(hands[seat])
@@ -217,7 +232,9 @@ class PlayerViews:
                 self.played[seat] = list(played[seat])
                 self.pieces[seat] = list(pieces[seat])
         self.lengths = list(lengths)
-        self.awards = awards
+        self.longest = longest
+        self.largest = largest
+        self.board_at = board_moves
         self.views = fresh
         return fresh
 
