@@ -31,6 +31,7 @@ from typing import Any
 from referee.rng import Rng, derive_seed
 from referee.vulkan.edition import EDITION
 from referee.vulkan.hexes import NO_CELL, Coord, Layout
+from referee.vulkan.rules import group_of
 from referee.vulkan.setup import COORD_LIMIT, Award, StartPosition
 from referee.vulkan.state import COLOUR_NAMES, COLOURS, VulkanState
 from referee.vulkan.variants import VARIANTS
@@ -204,17 +205,7 @@ def _within(numbers: list[int], low: int, high: int) -> bool:
 
 def _connected(layout: Layout, on: int, start: int) -> bool:
     """Whether the cells of mask ``on`` form one group through shared edges."""
-    near = layout.near
-    reached = frontier = 1 << start
-    while frontier:  # the group of ``start``, ring by ring, cells as bits
-        grown = 0
-        while frontier:
-            lowest = frontier & -frontier
-            grown |= near[lowest.bit_length() - 1]
-            frontier ^= lowest
-        frontier = grown & on & ~reached
-        reached |= frontier
-    return reached == on
+    return group_of(layout.near, on, start) == on
 
 
 def _exposed(layout: Layout, on: int, cell: int) -> bool:

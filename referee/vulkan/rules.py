@@ -11,7 +11,7 @@ award; the state then clears them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from referee.vulkan.hexes import NO_CELL, Layout
@@ -181,6 +181,25 @@ def extinguish_cascade(board: Board, touched: Iterable[int] | None = None) -> li
         candidates = sorted({other for cell in out for other in neighbours[cell] if other != NO_CELL})
 
 
+def group_of(near: Sequence[int], on: int, start: int) -> int:
+    """The cells of mask ``on`` joined to cell ``start`` edge to edge, as a mask: grown ring by ring,
+    all cells as bits of one integer (``near[cell]``: the mask of the cell's neighbours).
+
+    >>> group_of([0b010, 0b101, 0b010], on=0b111, start=0), group_of([0b010, 0b101, 0b010], on=0b101, start=0)
+    (7, 1)
+    """
+    reached = frontier = 1 << start
+    while frontier:
+        grown = 0
+        while frontier:
+            lowest = frontier & -frontier
+            grown |= near[lowest.bit_length() - 1]
+            frontier ^= lowest
+        frontier = grown & on & ~reached
+        reached |= frontier
+    return reached
+
+
 def isolate(board: Board, on_table: int | None = None) -> list[int]:
     """Take off the table, and return, every forest tile no longer connected to the volcano.
 
@@ -196,15 +215,7 @@ def isolate(board: Board, on_table: int | None = None) -> list[int]:
         for cell in range(len(present)):
             if present[cell]:
                 on_table |= 1 << cell
-    reached = frontier = 1 << volcano
-    while frontier:  # grow the volcano's group ring by ring, all cells as bits of one integer
-        grown = 0
-        while frontier:
-            lowest = frontier & -frontier
-            grown |= near[lowest.bit_length() - 1]
-            frontier ^= lowest
-        frontier = grown & on_table & ~reached
-        reached |= frontier
+    reached = group_of(near, on_table, volcano)
     cut_off = []
     left = on_table & ~reached
     while left:
