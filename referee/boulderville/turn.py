@@ -144,13 +144,7 @@ def advance(table: Table) -> list[Move]:
             stage(table)
             if table.result is not None:
                 return []
-        name = table.stage = NEXT[table.stage]  # enter(table, the next stage), written out
-        stage = STAGES[name]
-        if isinstance(stage, Decision):
-            stage.start(table)
-            table.queue = stage.seats(table)
-        else:
-            table.queue = []
+        enter(table, NEXT[table.stage])
     return []
 
 

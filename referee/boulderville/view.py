@@ -353,18 +353,9 @@ class Observer:
         ongoing = self.ongoing
         if ongoing is None:
             ongoing = self.ongoing = [_ongoing(o) for o in table.ongoing]
-        # _assemble written out (once a move): a copy of settled with the rest put in, each where it was
-        seen = self.seen[seat] = settled.copy()
-        seen["stage"] = table.stage
-        seen["to_move"] = table.queue[0] if table.result is None and table.queue else None
-        seen["terrain"], seen["bridge_standing"], seen["cash_at"] = ground
-        seen["action_cards_left"] = len(table.action_deck)
-        seen["discards"] = len(table.discards)
-        seen["ongoing"] = ongoing
-        seen["townspeople"] = townspeople.copy()
-        seen["scientists"] = scientists.copy()
-        seen["hand"] = sorted(table.scientists[seat].hand)
-        seen["events"] = events
+        seen = self.seen[seat] = _assemble(
+            table, seat, settled, townspeople.copy(), scientists.copy(), events, ground, ongoing
+        )
         return seen
 
     def _follow(self, log: list[dict[str, JSON]], seats: int) -> None:
