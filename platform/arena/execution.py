@@ -69,9 +69,10 @@ class _LeaseKeeper:
 
     A thread of its own per match cost each match a thread start and an event, and a worker playing
     500 matches 500 sleeping threads (OS threads in the threaded pool); one for all of them costs
-    that once. A renewal is a check-and-set on the owner (:meth:`arena.store.Store.renew_lease`),
-    so one that lands after a match released its lease changes nothing, and dropping a match need
-    not wait for a round of renewals under way. The thread stops when no match is left.
+    that once, and renews them all in two round trips (:meth:`arena.store.Store.renew_leases`). A
+    renewal extends only a lease still held by its owner, so one that lands after a match released
+    its lease changes nothing, and dropping a match need not wait for a round of renewals under
+    way. The thread stops when no match is left.
     """
 
     def __init__(self, store: Store, lease_s: float) -> None:
@@ -107,18 +108,19 @@ class _LeaseKeeper:
                 if not self.owners:
                     self.running = False
                     return
-                held = list(self.owners.items())
-            for match_id, owner in held:
-                with self.lock:
-                    if self.owners.get(match_id) != owner:
-                        continue  # the match ended meanwhile
-                try:
-                    if not self.store.renew_lease(match_id, owner, self.lease_s):
+                held = dict(self.owners)
+            try:
+                lost = self.store.renew_leases(held, self.lease_s)
+            except RedisError as error:
+                log.warning("could not renew the leases of %d matches: %s", len(held), error)
+                continue
+            except Exception:
+                log.exception("unexpected failure renewing the leases of %d matches", len(held))
+                continue
+            with self.lock:
+                for match_id in lost:
+                    if match_id in self.owners:  # not a match that ended meanwhile
                         log.warning("match %s: lease lost while running", match_id)
-                except RedisError as error:
-                    log.warning("match %s: could not renew its lease: %s", match_id, error)
-                except Exception:
-                    log.exception("match %s: unexpected failure renewing its lease", match_id)
 
 
 _keepers: weakref.WeakKeyDictionary[Store, _LeaseKeeper] = weakref.WeakKeyDictionary()

@@ -75,6 +75,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from itertools import compress
 from typing import IO, Any
 
 import fakeredis
@@ -878,6 +879,30 @@ class Store:
                 return True
             except WatchError:
                 return False
+
+    def renew_leases(self, held: Mapping[str, str], seconds: float) -> list[str]:
+        """Extend every lease of ``held`` (match id -> owner) still held by its owner, in two round
+        trips whatever their number; the match ids whose lease lapsed or is another's.
+
+        A worker renews all its matches' leases together (:class:`arena.execution._LeaseKeeper`):
+        one watched check-and-set per lease (:meth:`renew_lease`) cost three round trips each, one
+        after the other, so a slow answer delayed every renewal behind it. Here the leases are read
+        at once, and those still ours extended at once. A lease that lapsed and was taken by another
+        run in the moment between the two (it had a third of its life left when read) would be
+        extended for that run, which holds it anyway.
+        """
+        ids = list(held)
+        if not ids:
+            return []
+        keys = [self.key("match", match_id, "lease") for match_id in ids]
+        holders = self.redis.mget(keys)
+        still = [holder == held[match_id] for match_id, holder in zip(ids, holders, strict=True)]
+        if any(still):
+            with self.redis.pipeline(transaction=False) as pipe:
+                for key in compress(keys, still):
+                    pipe.pexpire(key, int(seconds * 1000))
+                pipe.execute()
+        return [match_id for match_id, ours in zip(ids, still, strict=True) if not ours]
 
     def release_lease(self, match_id: str, owner: str) -> None:
         self._delete_if_owner(self.key("match", match_id, "lease"), owner)

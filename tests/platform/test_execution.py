@@ -342,6 +342,33 @@ def test_one_thread_keeps_the_leases_of_every_match_of_the_process() -> None:
     assert threading.active_count() <= threads_before
 
 
+def test_leases_are_renewed_together_and_only_where_their_owner_still_holds_them(monkeypatch) -> None:
+    store = make_runtime(ListQueue()).store
+    for number in range(5):
+        assert store.acquire_lease(f"m-{number}", f"run-{number}", 1)
+    assert store.acquire_lease("m-taken", "another run", 30)
+    held = {f"m-{number}": f"run-{number}" for number in range(5)}
+    held |= {"m-taken": "a run that lost it", "m-gone": "a run whose match ended"}
+    connection = store.redis.connection_pool.get_connection()
+    store.redis.connection_pool.release(connection)
+    trips = []
+    real = type(connection).send_packed_command
+
+    def counted(self, command, *args, **kwargs):
+        trips.append(command)
+        return real(self, command, *args, **kwargs)
+
+    monkeypatch.setattr(type(connection), "send_packed_command", counted)
+    lost = store.renew_leases(held, 30)
+    monkeypatch.undo()
+    assert sorted(lost) == ["m-gone", "m-taken"] and len(trips) == 2
+    for number in range(5):
+        assert 1_000 < store.redis.pttl(store.key("match", f"m-{number}", "lease")) <= 30_000
+    assert store.redis.get(store.key("match", "m-taken", "lease")) == "another run"
+    assert store.redis.get(store.key("match", "m-gone", "lease")) is None  # not brought back
+    assert store.renew_leases({}, 30) == []
+
+
 def test_a_renewal_after_the_release_does_not_bring_the_lease_back() -> None:
     # why stopping the heartbeat need not wait for a renewal under way for long
     store = make_runtime(ListQueue()).store
