@@ -12,10 +12,16 @@ caches (layouts, path tables, flights' JSON), which the referee filled while rec
 process has its own, filled by its own requests (the classic layout's once per process, a random
 layout's once per match), and each pass pays for that as a bot would.
 
+The baseline, timed in the same rounds and taking turns with it (which goes first alternates), is
+what a version 1 bot spends to have the same lists: decoding the same requests as version 1 sends
+them, ``legal_moves`` included. The script prints both, min / median / max over the rounds, and
+the ratio of the medians.
+
     python bench/bench_v2_rebuild.py [--matches 20] [--rounds 5]    # CPU time, µs per request
-    python bench/bench_v2_rebuild.py --case N --rounds 0 / --rounds 1   # for instruction counts:
-        run both under ``valgrind --tool=callgrind``; the difference is one pass over the case's
-        requests (``--rounds 0`` records them and checks the rebuilt lists, then stops)
+    python bench/bench_v2_rebuild.py --case N --without-baseline --rounds 0 / --rounds 1
+        for instruction counts: run both under ``valgrind --tool=callgrind``; the difference is
+        one pass over the case's requests (``--rounds 0`` records them and checks the rebuilt
+        lists, then stops)
 """
 
 from __future__ import annotations
@@ -47,11 +53,15 @@ CASES = [
 """(label, seats, layout option, whether the seats pick a seeded random legal move, else the first)."""
 
 
-class _Recorder:
-    """A seat that answers the first legal move (or, given an ``rng``, a random one), keeping
-    (version 2 request, legal moves) pairs."""
+Recorded = tuple[bytes, list[Any], bytes]
+"""A move request as version 2 sends it, its legal moves, and the request as version 1 sends it."""
 
-    def __init__(self, kept: list[tuple[bytes, list[Any]]], rng: Rng | None) -> None:
+
+class _Recorder:
+    """A seat that answers the first legal move (or, given an ``rng``, a random one), keeping each
+    request it gets (:data:`Recorded`)."""
+
+    def __init__(self, kept: list[Recorded], rng: Rng | None) -> None:
         self.kept = kept
         self.rng = rng
 
@@ -59,7 +69,7 @@ class _Recorder:
         legal = request["legal_moves"]
         v2 = {key: value for key, value in request.items() if key != "legal_moves"}
         v2["protocol"] = PROTOCOL_V2
-        self.kept.append((encode(v2), decode(encode(legal))))
+        self.kept.append((encode(v2), decode(encode(legal)), encode(request)))
         move = legal[0] if self.rng is None else self.rng.choice(legal)
         return Reply.from_answer({"move": move}, 0.0)
 
@@ -67,9 +77,9 @@ class _Recorder:
         return None
 
 
-def recorded(seats: int, layout: str, random_moves: bool, matches: int) -> list[tuple[bytes, list[Any]]]:
+def recorded(seats: int, layout: str, random_moves: bool, matches: int) -> list[Recorded]:
     """The move requests of ``matches`` seeded competitive matches, in the order they were sent."""
-    kept: list[tuple[bytes, list[Any]]] = []
+    kept: list[Recorded] = []
     for seed in range(matches):
         spec = MatchSpec.build(
             game="vulkan",
@@ -100,11 +110,28 @@ def one_pass(bodies: list[bytes]) -> float:
     return time.process_time() - started
 
 
+def baseline_pass(bodies: list[bytes]) -> float:
+    """CPU seconds to decode every version 1 body, the legal moves read off it."""
+    started = time.process_time()
+    for body in bodies:
+        decode(body)["legal_moves"]
+    return time.process_time() - started
+
+
+def spread(values: list[float]) -> str:
+    return f"{min(values):.1f} / {statistics.median(values):.1f} / {max(values):.1f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=20, help="matches per case (default 20)")
     parser.add_argument("--rounds", type=int, default=5, help="passes over the requests (default 5)")
     parser.add_argument("--case", type=int, help="only this case (0-based index into CASES)")
+    parser.add_argument(
+        "--without-baseline",
+        action="store_true",
+        help="leave out the version 1 decoding (for instruction counts of the rebuild alone)",
+    )
     args = parser.parse_args()
     print(f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())} at the start")
     cases = [
@@ -112,19 +139,31 @@ def main() -> None:
         for number, (label, seats, layout, random_moves) in enumerate(CASES)
         if args.case in (None, number)
     ]
-    for label, pairs in cases:
-        bodies = [body for body, _ in pairs]
+    for label, kept in cases:
+        bodies = [body for body, _, _ in kept]
         forget_engine_caches()
-        for body, legal in pairs:
+        for body, legal, _ in kept:
             assert legal_moves_from_request(decode(body)) == legal, label
         if args.rounds == 0:
             print(f"{label}: {len(bodies)} requests recorded and checked")
             continue
-        rounds = [1e6 * one_pass(bodies) / len(bodies) for _ in range(args.rounds)]
-        print(
-            f"{label}: {len(bodies)} requests, decode + rebuild µs per request (CPU): "
-            f"min {min(rounds):.1f}, median {statistics.median(rounds):.1f}"
-        )
+        v1_bodies = [v1 for _, _, v1 in kept]
+        rebuilt: list[float] = []
+        decoded: list[float] = []
+        baseline_first = False  # taking turns: the baseline goes first every other round
+        for _ in range(args.rounds):
+            if not args.without_baseline and baseline_first:
+                decoded.append(1e6 * baseline_pass(v1_bodies) / len(bodies))
+            rebuilt.append(1e6 * one_pass(bodies) / len(bodies))
+            if not args.without_baseline and not baseline_first:
+                decoded.append(1e6 * baseline_pass(v1_bodies) / len(bodies))
+            baseline_first = not baseline_first
+        print(f"{label}: {len(bodies)} requests, µs of CPU per request, min / median / max")
+        print(f"  version 2, decode + rebuild             {spread(rebuilt)}")
+        if decoded:
+            ratio = statistics.median(rebuilt) / statistics.median(decoded)
+            print(f"  version 1, decode (baseline)            {spread(decoded)}")
+            print(f"  ratio of medians v2 / v1                {ratio:.2f}")
     print(f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())} at the end")
 
 
