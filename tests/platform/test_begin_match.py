@@ -13,6 +13,7 @@ from arena.records import BotRecord, MatchRecord, MatchStatus
 from arena.replays import MemoryStore
 from arena.store import Begun, Store
 from referee.match import MatchSpec
+from tests.platform.round_trips import counting_round_trips
 
 BOTS = ("b-1", "b-2")
 
@@ -109,15 +110,6 @@ def test_an_abort_landing_between_the_read_and_the_start_wins(store: Store, monk
 def test_a_start_costs_three_round_trips(store: Store, monkeypatch) -> None:
     """Watch; read the record, spec and lease; one transaction (which reads the bots too)."""
     _stored_match(store)
-    connection = store.redis.connection_pool.get_connection()
-    store.redis.connection_pool.release(connection)
-    trips = []
-    real = type(connection).send_packed_command
-
-    def counted(self, command, *args, **kwargs):
-        trips.append(command)
-        return real(self, command, *args, **kwargs)
-
-    monkeypatch.setattr(type(connection), "send_packed_command", counted)
-    assert store.begin_match("m-1", "me", 30).outcome is Begun.STARTED
+    with counting_round_trips(store, monkeypatch) as trips:
+        assert store.begin_match("m-1", "me", 30).outcome is Begun.STARTED
     assert len(trips) == 3

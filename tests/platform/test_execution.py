@@ -20,6 +20,7 @@ from referee.replay import MoveRecord, Replay
 from referee.runner import Player, run_match
 from tests.platform import bot_server
 from tests.platform.conftest import Arena, ListQueue, make_runtime
+from tests.platform.round_trips import counting_round_trips
 
 
 class TakeOne:
@@ -349,18 +350,8 @@ def test_leases_are_renewed_together_and_only_where_their_owner_still_holds_them
     assert store.acquire_lease("m-taken", "another run", 30)
     held = {f"m-{number}": f"run-{number}" for number in range(5)}
     held |= {"m-taken": "a run that lost it", "m-gone": "a run whose match ended"}
-    connection = store.redis.connection_pool.get_connection()
-    store.redis.connection_pool.release(connection)
-    trips = []
-    real = type(connection).send_packed_command
-
-    def counted(self, command, *args, **kwargs):
-        trips.append(command)
-        return real(self, command, *args, **kwargs)
-
-    monkeypatch.setattr(type(connection), "send_packed_command", counted)
-    lost = store.renew_leases(held, 30)
-    monkeypatch.undo()
+    with counting_round_trips(store, monkeypatch) as trips:
+        lost = store.renew_leases(held, 30)
     assert sorted(lost) == ["m-gone", "m-taken"] and len(trips) == 2
     for number in range(5):
         assert 1_000 < store.redis.pttl(store.key("match", f"m-{number}", "lease")) <= 30_000
