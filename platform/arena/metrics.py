@@ -96,15 +96,16 @@ def match_ended(game: str, outcome: str, seconds: float | None = None) -> None:
         MATCH_DURATION.labels(game).observe(seconds)
 
 
-def move_played(game: str, record: MoveRecord) -> None:
+def move_played(game: str, record: MoveRecord, think: Histogram | None = None) -> None:
     """Count one move of a match: the bot's think time and, when it failed, the fault's kind.
 
     A move the referee played for a seat that had forfeited asked no bot, so it counts nothing.
+    ``think``: the game's think-time histogram when the caller looked it up already.
     """
     fault = record.fault
     if fault is not None and fault.kind is Fault.FORFEITED:
         return
-    MOVE_THINK.labels(game).observe(record.think_ms / 1000.0)
+    (MOVE_THINK.labels(game) if think is None else think).observe(record.think_ms / 1000.0)
     if fault is not None:
         FAULTS.labels(game, fault.kind.value).inc()
 
@@ -123,11 +124,7 @@ def counting_moves(
     think = MOVE_THINK.labels(game)
 
     def on_move(record: MoveRecord) -> None:
-        fault = record.fault
-        if fault is None:
-            think.observe(record.think_ms / 1000.0)
-        elif fault.kind is not Fault.FORFEITED:
-            move_played(game, record)
+        move_played(game, record, think)
         if then is not None:
             then(record)
 
