@@ -150,6 +150,15 @@ def _blob(value: bytes | str) -> bytes:
     return value
 
 
+def _found_bots(bot_ids: Sequence[str], raws: Sequence[str | bytes | None]) -> dict[str, BotRecord]:
+    """The bots of ``bot_ids`` whose stored records (``raws``, read in the same order) exist, by id."""
+    return {
+        bot_id: BotRecord.from_json(json.loads(raw))
+        for bot_id, raw in zip(bot_ids, raws, strict=True)
+        if raw is not None
+    }
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
@@ -253,12 +262,7 @@ class Store:
         ids = list(dict.fromkeys(bot_ids))
         if not ids:
             return {}
-        raws = self.redis.mget([self.key("bot", bot_id) for bot_id in ids])
-        return {
-            bot_id: BotRecord.from_json(json.loads(raw))
-            for bot_id, raw in zip(ids, raws, strict=True)
-            if raw is not None
-        }
+        return _found_bots(ids, self.redis.mget([self.key("bot", bot_id) for bot_id in ids]))
 
     def list_bots(self) -> list[BotRecord]:
         ids = [str(bot_id) for bot_id in self.redis.zrange(self.key("bots"), 0, -1)]
@@ -569,22 +573,28 @@ class Store:
                         pipe.unwatch()
                         return None
                     pipe.multi()
-                    pipe.set(key, _dumps(updated.to_json()))
-                    if updated.status is MatchStatus.RUNNING:
-                        pipe.sadd(self.key("running"), match_id)
-                    else:
-                        pipe.srem(self.key("running"), match_id)
-                    if updated.status is MatchStatus.QUEUED:
-                        pipe.zadd(self.key("queued"), {match_id: time.time()})
-                    else:
-                        pipe.zrem(self.key("queued"), match_id)
-                    if updated.status.ended:
-                        pipe.delete(self.key("match", match_id, "live"))
-                        pipe.zadd(self._status_index(updated.status), {match_id: updated.created_ts})
+                    self._write_match(pipe, updated)
                     pipe.execute()
                     return updated
                 except WatchError:
                     continue
+
+    def _write_match(self, pipe: Any, match: MatchRecord) -> None:
+        """Queue, in a transaction, the record's write and the lists of matches by status following
+        its status (running, queued, finished, aborted; an ended match's live moves go)."""
+        match_id = match.id
+        pipe.set(self.key("match", match_id), _dumps(match.to_json()))
+        if match.status is MatchStatus.RUNNING:
+            pipe.sadd(self.key("running"), match_id)
+        else:
+            pipe.srem(self.key("running"), match_id)
+        if match.status is MatchStatus.QUEUED:
+            pipe.zadd(self.key("queued"), {match_id: time.time()})
+        else:
+            pipe.zrem(self.key("queued"), match_id)
+        if match.status.ended:
+            pipe.delete(self.key("match", match_id, "live"))
+            pipe.zadd(self._status_index(match.status), {match_id: match.created_ts})
 
     def start_match(self, match_id: str) -> MatchRecord | None:
         """Mark a match running (one more attempt) and list it among the running; None if it ended."""
@@ -621,17 +631,10 @@ class Store:
                     bot_ids = list(dict.fromkeys(spec.bots))
                     pipe.multi()
                     pipe.set(lease_key, owner, px=int(lease_s * 1000))
-                    pipe.set(key, _dumps(running.to_json()))
-                    pipe.sadd(self.key("running"), match_id)
-                    pipe.zrem(self.key("queued"), match_id)
+                    self._write_match(pipe, running)
                     pipe.delete(self.key("match", match_id, "live"), self.key("match", match_id, "progress"))
                     pipe.mget([self.key("bot", bot_id) for bot_id in bot_ids])
-                    raw_bots = pipe.execute()[-1]
-                    bots = {
-                        bot_id: BotRecord.from_json(json.loads(raw_bot))
-                        for bot_id, raw_bot in zip(bot_ids, raw_bots, strict=True)
-                        if raw_bot is not None
-                    }
+                    bots = _found_bots(bot_ids, pipe.execute()[-1])
                     return MatchStart(Begun.STARTED, running, spec, bots)
                 except WatchError:
                     continue
@@ -864,30 +867,14 @@ class Store:
         key = self.key("match", match_id, "lease")
         return bool(self.redis.set(key, owner, nx=True, px=int(seconds * 1000)))
 
-    def renew_lease(self, match_id: str, owner: str, seconds: float) -> bool:
-        """Extend our lease; False when it lapsed or someone else holds it."""
-        key = self.key("match", match_id, "lease")
-        with self.redis.pipeline() as pipe:
-            try:
-                pipe.watch(key)
-                if pipe.get(key) != owner:
-                    pipe.unwatch()
-                    return False
-                pipe.multi()
-                pipe.pexpire(key, int(seconds * 1000))
-                pipe.execute()
-                return True
-            except WatchError:
-                return False
-
     def renew_leases(self, held: Mapping[str, str], seconds: float) -> list[str]:
         """Extend every lease of ``held`` (match id -> owner) still held by its owner, in two round
         trips whatever their number; the match ids whose lease lapsed or is another's.
 
         A worker renews all its matches' leases together (:class:`arena.execution._LeaseKeeper`):
-        one watched check-and-set per lease (:meth:`renew_lease`) cost three round trips each, one
-        after the other, so a slow answer delayed every renewal behind it. Here the leases are read
-        at once, and those still ours extended at once. A lease that lapsed and was taken by another
+        a watched check-and-set per lease cost three round trips each, one after the other, so a
+        slow answer delayed every renewal behind it. Here the leases are read at once, and those
+        still ours extended at once. A lease that lapsed and was taken by another
         run in the moment between the two (it had a third of its life left when read) would be
         extended for that run, which holds it anyway.
         """

@@ -361,12 +361,12 @@ def test_leases_are_renewed_together_and_only_where_their_owner_still_holds_them
 
 
 def test_a_renewal_after_the_release_does_not_bring_the_lease_back() -> None:
-    # why stopping the heartbeat need not wait for a renewal under way for long
+    # why dropping a match from the lease keeper need not wait for a round of renewals under way
     store = make_runtime(ListQueue()).store
     assert store.acquire_lease("m-1", "me", 30)
     store.release_lease("m-1", "me")
-    assert not store.renew_lease("m-1", "me", 30)
+    assert store.renew_leases({"m-1": "me"}, 30) == ["m-1"]
     assert store.redis.get(store.key("match", "m-1", "lease")) is None
     assert store.acquire_lease("m-1", "another worker", 30)
-    assert not store.renew_lease("m-1", "me", 30)
+    assert store.renew_leases({"m-1": "me"}, 30) == ["m-1"]
     assert store.redis.get(store.key("match", "m-1", "lease")) == "another worker"
