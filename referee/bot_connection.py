@@ -51,11 +51,20 @@ def _unpatched_poll() -> type[select.poll]:
 _POLL = _unpatched_poll()
 
 
-def _readable_now(descriptor: int) -> bool:
-    """Whether reading ``descriptor`` would not block right now (data, end of stream or an error)."""
-    poller = _POLL()
-    poller.register(descriptor, select.POLLIN)
-    return bool(poller.poll(0))
+class _IdleWatch:
+    """Tells whether a kept connection's socket has become readable while idle (data, end of stream
+    or an error), asking the kernel once and never waiting.
+
+    One poll object per connection, registered when the connection opens, rather than one built
+    and registered for every request: the check runs before every move a match sends.
+    """
+
+    def __init__(self, descriptor: int) -> None:
+        self._poller = _POLL()
+        self._poller.register(descriptor, select.POLLIN)
+
+    def readable_now(self) -> bool:
+        return bool(self._poller.poll(0))
 
 
 class Cut(Exception):
@@ -100,11 +109,12 @@ class BotConnection:
         self.max_bytes = max_bytes
         self.tls = tls
         self._sock: socket.socket | None = None
+        self._idle: _IdleWatch | None = None  # the kept plain socket's idle check
         self._head = b""  # the request head up to the Content-Length value, for this endpoint
 
     def close(self) -> None:
         if self._sock is not None:
-            sock, self._sock = self._sock, None
+            sock, self._sock, self._idle = self._sock, None, None
             sock.close()
 
     def post(self, body: bytes, signature: str, deadline: float) -> tuple[int, bytes]:
@@ -153,11 +163,13 @@ class BotConnection:
             raise Cut(Fault.ENDPOINT_REFUSED, str(refused)) from None
         endpoint = resolved.endpoint
         try:
-            self._sock = self._connect(resolved.address, endpoint, deadline)
+            sock = self._connect(resolved.address, endpoint, deadline)
         except (_Deadline, TimeoutError):
             raise Cut(Fault.TIMEOUT, "no connection before the deadline") from None
         except (OSError, ssl.SSLError) as error:
             raise Cut(Fault.CONNECTION, f"connect: {error}") from None
+        self._sock = sock
+        self._idle = None if isinstance(sock, ssl.SSLSocket) else _IdleWatch(sock.fileno())
         self._head = _request_head(endpoint)
 
     def _connect(self, address: IPAddress, endpoint: ParsedEndpoint, deadline: float) -> socket.socket:
@@ -186,12 +198,12 @@ class BotConnection:
         readable idle socket is either closed by the bot or carries bytes nobody asked for)."""
         sock = self._sock
         assert sock is not None
-        if isinstance(sock, ssl.SSLSocket):
+        if self._idle is None:
             # TLS may legitimately send records while idle (session tickets): try it, and rely on
             # the one retry if the bot closed it meanwhile
-            return sock.pending() == 0
+            return isinstance(sock, ssl.SSLSocket) and sock.pending() == 0
         try:
-            return not _readable_now(sock.fileno())
+            return not self._idle.readable_now()
         except (OSError, ValueError):
             return False
 
@@ -212,12 +224,14 @@ class BotConnection:
         return status, body
 
     def _read_response(self, sock: socket.socket, deadline: float, reused: bool) -> tuple[int, bytes, bool]:
-        buffer = bytearray()
+        # bytes, not a bytearray, while reading the head: a bot's answer usually arrives whole in
+        # the first read, and is then only sliced, never copied into a buffer and out again
+        buffer = b""
         while True:
             end = buffer.find(b"\r\n\r\n")
             if end >= 0:
-                status, version, headers = _parse_head(bytes(buffer[:end]))
-                del buffer[: end + 4]
+                status, version, headers = _parse_head(buffer[:end])
+                buffer = buffer[end + 4 :]
                 if 100 <= status < 200 and status != 101:
                     continue  # an interim answer (100 Continue): the real one follows
                 break
@@ -233,20 +247,24 @@ class BotConnection:
                 if reused and not buffer:
                     raise _Stale
                 raise Cut(Fault.CONNECTION, "connection closed before the response headers")
-            buffer += chunk
+            buffer = buffer + chunk if buffer else chunk
         connection = headers.get("connection", "").lower()
         keep = "close" not in connection if version == "HTTP/1.1" else "keep-alive" in connection
         if status in (204, 304):
             body, clean = b"", not buffer
         elif "chunked" in headers.get("transfer-encoding", "").lower():
-            body, clean = self._read_chunked(sock, buffer, deadline)
+            body, clean = self._read_chunked(sock, bytearray(buffer), deadline)
         else:
             length_text = headers.get("content-length")
             length = int(length_text) if length_text and length_text.isdecimal() else None
             if length is not None and length > self.max_bytes:
                 raise Cut(Fault.INVALID_RESPONSE, f"answer larger than {self.max_bytes} bytes")
-            body = self._read_until(sock, buffer, length, deadline)
-            clean = length is not None and len(buffer) == length
+            if length is not None and len(buffer) >= length:
+                body, clean = buffer[:length], len(buffer) == length  # all of it came with the head
+            else:
+                rest = bytearray(buffer)
+                body = self._read_until(sock, rest, length, deadline)
+                clean = length is not None and len(rest) == length
         return status, body, keep and clean
 
     def _read_until(self, sock: socket.socket, body: bytearray, length: int | None, deadline: float) -> bytes:
@@ -340,8 +358,12 @@ def _more(sock: socket.socket, deadline: float) -> bytes:
     return chunk
 
 
+_FRAMING_HEADERS = frozenset(("connection", "content-length", "transfer-encoding"))
+
+
 def _parse_head(head: bytes) -> tuple[int, str, dict[str, str]]:
-    """The status, the HTTP version and the headers (names in lower case) of a response head."""
+    """The status, the HTTP version and the headers that frame the answer (``Connection``,
+    ``Content-Length``, ``Transfer-Encoding``; names in lower case) of a response head."""
     lines = head.decode("latin-1").split("\r\n")
     parts = lines[0].split(" ", 2)
     if len(parts) < 2 or not parts[0].startswith("HTTP/") or not parts[1].isdecimal():
@@ -350,5 +372,7 @@ def _parse_head(head: bytes) -> tuple[int, str, dict[str, str]]:
     for line in lines[1:]:
         name, sep, value = line.partition(":")
         if sep:
-            headers[name.strip().lower()] = value.strip()
+            name = name.strip().lower()
+            if name in _FRAMING_HEADERS:  # the only ones read; the rest are not even trimmed
+                headers[name] = value.strip()
     return int(parts[1]), parts[0], headers

@@ -204,7 +204,9 @@ class _CountingBot(socketserver.ThreadingTCPServer):
     ``behaviour(n)`` says what to do with the n-th request it receives (from 1, over all
     connections): ``answer`` (and keep the connection), ``close-header`` (answer with
     ``Connection: close``, then close), ``drop`` (answer, then close without saying so),
-    ``hangup`` (close without answering) or ``late`` (answer ``{"take": 2}`` after a second).
+    ``hangup`` (close without answering), ``late`` (answer ``{"take": 2}`` after a second),
+    ``split`` (the head, a pause, then the body) or ``extra`` (the answer followed by bytes nobody
+    asked for).
     """
 
     daemon_threads = True
@@ -250,7 +252,13 @@ class _CountingHandler(socketserver.StreamRequestHandler):
             if action == "close-header":
                 head += "Connection: close\r\n"
             try:
-                self.wfile.write(head.encode() + b"\r\n" + answer)
+                if action == "split":
+                    self.wfile.write(head.encode() + b"\r\n")
+                    self.wfile.flush()
+                    threading.Event().wait(0.05)
+                self.wfile.write((b"" if action == "split" else head.encode() + b"\r\n") + answer)
+                if action == "extra":
+                    self.wfile.write(b"HTTP/1.1 200 OK\r\n")
             except OSError:  # the referee gave up on this answer and closed the connection
                 return
             if action in ("close-header", "drop"):
@@ -295,6 +303,25 @@ def test_one_connection_carries_every_request_of_a_seat(counting_bot) -> None:
     replies = [agent.ask(_request(), 2.0) for _ in range(3)]
     assert [reply.move for reply in replies] == [{"take": 1}] * 3
     assert (bot.connections, bot.requests) == (1, 4)
+
+
+def test_an_answer_whose_body_comes_after_its_head_is_read_whole(counting_bot) -> None:
+    bot = counting_bot(lambda n: "split")
+    agent = HttpAgent(bot.url, SECRET, LOOPBACK)
+    replies = [agent.ask(_request(), 2.0) for _ in range(2)]
+    agent.close()
+    assert [reply.move for reply in replies] == [{"take": 1}] * 2
+    assert (bot.connections, bot.requests) == (1, 2)
+
+
+def test_bytes_after_an_answer_make_the_next_request_use_a_new_connection(counting_bot) -> None:
+    # stray bytes could be taken for the next answer: the connection is not used again
+    bot = counting_bot(lambda n: "extra")
+    agent = HttpAgent(bot.url, SECRET, LOOPBACK)
+    replies = [agent.ask(_request(), 2.0) for _ in range(2)]
+    agent.close()
+    assert [reply.move for reply in replies] == [{"take": 1}] * 2
+    assert (bot.connections, bot.requests) == (2, 2)
 
 
 def test_a_connection_on_a_file_descriptor_above_1023_is_kept(counting_bot) -> None:
@@ -410,7 +437,7 @@ from gevent import monkey
 monkey.patch_all()
 import socket
 import gevent
-from referee.bot_connection import _readable_now
+from referee.bot_connection import _IdleWatch
 turns = []
 def other_match():
     while True:
@@ -420,7 +447,8 @@ gevent.spawn(other_match)
 gevent.sleep(0)
 left, right = socket.socketpair()
 before = len(turns)
-checks = [_readable_now(left.fileno()) for _ in range(100)]
+watch = _IdleWatch(left.fileno())
+checks = [watch.readable_now() for _ in range(100)]
 print(len(turns) - before, any(checks))
 """
     done = subprocess.run(
