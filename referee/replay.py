@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from referee.game import JSON, MOVE_LIMIT, IllegalMove, Move, Outcome, SetupError, canonical_json
 from referee.match import MatchSpec
-from referee.protocol import Fault
+from referee.protocol import Fault, encode
 from referee.registry import get_game
 
 REPLAY_FORMAT = "arena-replay/1"
@@ -252,8 +252,12 @@ class Replay:
 
 
 def compress(replay: Replay) -> bytes:
-    """Gzip of the compact JSON: replays of long games shrink about tenfold."""
-    return gzip.compress(json.dumps(replay.to_json(), separators=(",", ":")).encode(), compresslevel=6)
+    """Gzip of the compact JSON: replays of long games shrink about tenfold.
+
+    Encoded as the protocol encodes requests (orjson, UTF-8 as it is, the standard encoder for what
+    orjson refuses): the standard library's encoder took about 190 µs of a short Vulkan! match's
+    replay, more than the engine's work on a move, orjson about 15."""
+    return gzip.compress(encode(replay.to_json()), compresslevel=6)
 
 
 def decompress(data: bytes) -> dict[str, JSON]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import gzip
 import json
 
 import pytest
@@ -145,6 +146,14 @@ def test_replays_compress_and_round_trip() -> None:
     replay = run_match("m1", built, [Player("a", LocalAgent(TakeOne())), Player("b", LocalAgent(TakeOne()))])
     assert decompress(compress(replay)) == replay.to_json()
     assert Replay.from_json(replay.to_json()) == replay
+
+
+def test_a_replay_with_names_outside_ascii_compresses_and_round_trips() -> None:
+    built = MatchSpec.build(game="nim", bots=["a", "b"], seed=11)
+    players = [Player("Lávafélag 火山", LocalAgent(TakeOne())), Player("b\u2028\"q\"", LocalAgent(TakeOne()))]
+    replay = run_match("m1", built, players)
+    assert decompress(compress(replay)) == replay.to_json()
+    assert "火山".encode() in gzip.decompress(compress(replay))  # UTF-8 as it is, not escaped
 
 
 def test_every_request_the_runner_sends_is_of_the_protocol_schema() -> None:
