@@ -284,3 +284,32 @@ def test_a_record_stored_before_origins_were_kept_reads_as_the_tournaments_or_th
         "m-2", "nim", "standard", ("b-1",), ("A",), rated=False, origin=MatchOrigin.CHALLENGE
     )
     assert MatchRecord.from_json(challenge.to_json()) == challenge
+
+
+def test_requests_are_read_with_schemas_built_once_not_per_request(arena: Arena, duelists) -> None:
+    # webargs builds an instance of a schema class for every request, deep-copying its fields: a
+    # fifth of a match request's CPU; the blueprints hand it instances built at start-up
+    from marshmallow import Schema
+
+    first, last = duelists
+    built: list[str] = []
+    original = Schema.__init__
+
+    def counting(self: Schema, *args: object, **kwargs: object) -> None:
+        built.append(type(self).__name__)
+        original(self, *args, **kwargs)
+
+    request = {"game": "nim", "bots": [first["id"], last["id"]]}
+
+    def requests() -> None:
+        answer = arena.client.post("/api/v1/matches", json=request, headers=arena.admin())
+        assert answer.status_code == 202
+        assert arena.client.get("/api/v1/matches?game=nim").status_code == 200
+
+    requests()  # the answers' nested schemas are built on first use, and kept
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Schema, "__init__", counting)
+        for _ in range(2):
+            requests()
+    # flask-smorest's paging builds its own two small schemas for every paged request
+    assert [name for name in built if not name.startswith("Pagination")] == []
