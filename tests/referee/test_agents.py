@@ -305,23 +305,20 @@ def test_one_connection_carries_every_request_of_a_seat(counting_bot) -> None:
     assert (bot.connections, bot.requests) == (1, 4)
 
 
-def test_an_answer_whose_body_comes_after_its_head_is_read_whole(counting_bot) -> None:
-    bot = counting_bot(lambda n: "split")
+@pytest.mark.parametrize(
+    ("behaviour", "connections"),
+    [
+        ("split", 1),  # the body after a pause behind its head: read whole, the connection kept
+        ("extra", 2),  # bytes after the answer could be taken for the next one: a new connection
+    ],
+)
+def test_answers_split_or_followed_by_stray_bytes(counting_bot, behaviour: str, connections: int) -> None:
+    bot = counting_bot(lambda n: behaviour)
     agent = HttpAgent(bot.url, SECRET, LOOPBACK)
     replies = [agent.ask(_request(), 2.0) for _ in range(2)]
     agent.close()
     assert [reply.move for reply in replies] == [{"take": 1}] * 2
-    assert (bot.connections, bot.requests) == (1, 2)
-
-
-def test_bytes_after_an_answer_make_the_next_request_use_a_new_connection(counting_bot) -> None:
-    # stray bytes could be taken for the next answer: the connection is not used again
-    bot = counting_bot(lambda n: "extra")
-    agent = HttpAgent(bot.url, SECRET, LOOPBACK)
-    replies = [agent.ask(_request(), 2.0) for _ in range(2)]
-    agent.close()
-    assert [reply.move for reply in replies] == [{"take": 1}] * 2
-    assert (bot.connections, bot.requests) == (2, 2)
+    assert (bot.connections, bot.requests) == (connections, 2)
 
 
 def test_a_connection_on_a_file_descriptor_above_1023_is_kept(counting_bot) -> None:
