@@ -256,9 +256,8 @@ class _CountingHandler(socketserver.StreamRequestHandler):
                     self.wfile.write(head.encode() + b"\r\n")
                     self.wfile.flush()
                     threading.Event().wait(0.05)
-                self.wfile.write((b"" if action == "split" else head.encode() + b"\r\n") + answer)
-                if action == "extra":
-                    self.wfile.write(b"HTTP/1.1 200 OK\r\n")
+                stray = b"HTTP/1.1 200 OK\r\n" if action == "extra" else b""  # in the answer's write
+                self.wfile.write((b"" if action == "split" else head.encode() + b"\r\n") + answer + stray)
             except OSError:  # the referee gave up on this answer and closed the connection
                 return
             if action in ("close-header", "drop"):
