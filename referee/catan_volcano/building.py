@@ -34,6 +34,7 @@ def can_pay(hand: list[int], cost: tuple[int, ...]) -> bool:
 def pay(state: CatanState, seat: int, cost: tuple[int, ...]) -> None:
     """Move ``cost`` from the seat's hand to the bank."""
     hand, bank = state.hands[seat], state.bank
+    state.cards_moved |= 1 << seat
     for resource, amount in enumerate(cost):
         if amount:
             hand[resource] -= amount
@@ -127,6 +128,7 @@ def place_settlement(state: CatanState, key: Key) -> None:
     if state.setup_step >= state.seats:
         production = state.tables.production
         hand, bank = state.hands[seat], state.bank
+        state.cards_moved |= 1 << seat
         gained = [0] * len(EDITION.resources)
         for hex_id in NODE_HEXES[node]:
             resource = production[hex_id]

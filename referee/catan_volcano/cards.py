@@ -49,6 +49,7 @@ def buy(state: CatanState, key: Key) -> None:
         pick -= deck[kind]
         kind += 1
     deck[kind] -= 1
+    state.cards_moved |= 1 << seat
     state.devs[seat][kind] += 1
     state.new_devs[seat][kind] += 1
     record(
@@ -90,6 +91,7 @@ def play_moves(state: CatanState, seat: int) -> list[Move]:
 
 
 def _played(state: CatanState, seat: int, kind: int) -> None:
+    state.cards_moved |= 1 << seat  # the seat's resources too, for the cards played for them
     state.devs[seat][kind] -= 1
     state.played[seat][kind] += 1
     state.dev_played = True
@@ -137,6 +139,7 @@ def play_monopoly(state: CatanState, key: Key) -> None:
     taken = [0] * state.seats
     for other, hand in enumerate(state.hands):
         if other != seat and hand[resource]:
+            state.cards_moved |= 1 << other
             taken[other] = hand[resource]
             state.hands[seat][resource] += hand[resource]
             hand[resource] = 0

@@ -45,14 +45,18 @@ class Plan:
     """What a roll of one number pays with the robber on one hex, before the bank's limits: per
     resource the seats owed and how much (:data:`Share`), the gold owed per seat, and the gains as
     the production event shows them when the bank can pay everything (shared by those events:
-    recorded events are never changed)."""
+    recorded events are never changed), and the seats owed resources as a bit mask (bit ``seat``)."""
 
-    __slots__ = ("shares", "gold", "gains")
+    __slots__ = ("shares", "gold", "gains", "takers")
 
     def __init__(self, shares: tuple[Share, ...], gold: tuple[int, ...], gains: list[dict[str, int]]) -> None:
         self.shares = shares
         self.gold = gold
         self.gains = gains
+        self.takers = 0
+        for _, _, takers, _ in shares:
+            for seat, _ in takers:
+                self.takers |= 1 << seat
 
 
 class Derived:

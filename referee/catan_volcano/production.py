@@ -68,6 +68,7 @@ def produce(state: CatanState, number: int) -> None:
         bank[resource] -= total
         for seat, cards in takers:
             hands[seat][resource] += cards
+    state.cards_moved |= plan.takers
     state.gold_owed = list(plan.gold)
     record(
         state,
@@ -105,6 +106,7 @@ def choose_gold(state: CatanState, key: Key) -> None:
     seat, resource = state.current, RESOURCES.index(key[1])
     state.bank[resource] -= 1
     state.hands[seat][resource] += 1
+    state.cards_moved |= 1 << seat
     state.gold_owed[seat] -= 1
     record(state, {"type": "gold", "seat": seat, "resource": key[1]})
     next_gold(state)

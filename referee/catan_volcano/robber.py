@@ -52,6 +52,7 @@ def discard(state: CatanState, key: Key) -> None:
     seat, resource = state.current, RESOURCES.index(key[1])
     state.hands[seat][resource] -= 1
     state.bank[resource] += 1
+    state.cards_moved |= 1 << seat
     state.discard_owed[seat] -= 1
     record(state, {"type": "discard", "seat": seat, "resource": key[1]})
     next_discard(state)
@@ -87,6 +88,7 @@ def move_robber(state: CatanState, key: Key) -> None:
             resource += 1
         hand[resource] -= 1
         state.hands[thief][resource] += 1
+        state.cards_moved |= 1 << thief | 1 << victim
         record(
             state,
             {"type": "steal", "seat": thief, "victim": victim},

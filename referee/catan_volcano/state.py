@@ -97,6 +97,7 @@ class CatanState(State):
         "secret_events",
         "forgotten",
         "player_views",
+        "cards_moved",
         "_legal",
         "_public",
         "_observed",
@@ -167,6 +168,9 @@ class CatanState(State):
         self.forgotten = 0
         """How many events have been dropped from the log's start since it was last indexed."""
         self.player_views = view.PlayerViews()
+        self.cards_moved = 0
+        """The seats whose cards in hand, development cards or played cards the engine changed
+        since :attr:`player_views` last looked, as a bit mask (bit ``seat``; see there)."""
         self._legal: list[Move] | None = None
         self._public: dict[str, Any] | None = None
         """The first observation built of this position: the public parts the others copy."""
@@ -270,6 +274,7 @@ class CatanState(State):
         clone.secret_events = list(self.secret_events)  # views by seat shared: the same events
         clone.forgotten = self.forgotten
         clone.player_views = view.PlayerViews()
+        clone.cards_moved = 0
         clone.board_moves = self.board_moves
         clone.placed_at = self.placed_at
         clone.rng = Rng(self.rng.state)
@@ -313,12 +318,13 @@ class CatanState(State):
         """Keep the legal moves just generated for the next :meth:`legal_moves` and :meth:`apply`.
 
         Also what a position changed by hand must call (as the rule tests do) before it is played
-        or observed: the buildings and roads are checked again, the event log's secrets indexed
-        again."""
+        or observed: the buildings and roads are checked again, the seats' public views made
+        again, the event log's secrets indexed again."""
         self._legal = legal
         self._public = None
         self._observed = {}
         self.board_moves += 1
+        self.player_views = view.PlayerViews()
         index_secrets(self)
 
     def observation(self, seat: int) -> dict[str, JSON]:

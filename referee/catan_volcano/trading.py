@@ -79,6 +79,7 @@ def maritime_trade(state: CatanState, key: Key) -> None:
     bank[give] += count
     bank[get] -= 1
     hand[get] += 1
+    state.cards_moved |= 1 << seat
     record(state, {"type": "maritime_trade", "seat": seat, "give": key[1], "count": count, "get": key[2]})
 
 
@@ -176,6 +177,7 @@ def confirm_trade(state: CatanState, key: Key) -> None:
     theirs[give] += offer["give_count"]
     theirs[get] -= offer["get_count"]
     mine[get] += offer["get_count"]
+    state.cards_moved |= 1 << seat | 1 << partner
     record(state, {"type": "trade", "seat": seat, "partner": partner})
     state.offer = None
     flow.enter_main(state)

@@ -139,20 +139,28 @@ def _seat_view(state: CatanState, seat: int) -> dict[str, Any]:
     }
 
 
+_SEATS_IN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(seat for seat in range(8) if mask >> seat & 1) for mask in range(1 << 8)
+)
+"""``_SEATS_IN[mask]``: the seats of a bit mask (bit ``seat``), in seat order."""
+
+
 class PlayerViews:
     """The seats' public views (:func:`players_view`), kept from one position to the next.
 
-    What each view is built from (cards in hand and development cards, played cards, pieces, road
-    lengths, awards) is kept as copies and compared whole with the state's lists; a seat whose facts
-    moved gets a new view, the others keep theirs. Pieces, road lengths and the longest road change
-    only with the board, so they are compared only when the state's count of board changes
-    (``state.board_moves``, see :func:`referee.catan_volcano.derived.derived`) moved since the last
-    look. Most moves change only cards in hand (a roll, a trade, a discard, most builds): then only
-    the seats whose hand moved are looked at. The list handed out is new whenever a view in it
-    changed, and shared (read-only) when none did.
+    The engine marks the seats whose cards it changes (``state.cards_moved``, a bit mask: cards in
+    hand, development cards, played cards), and counts its changes to the board
+    (``state.board_moves``, see :func:`referee.catan_volcano.derived.derived`), which alone move
+    pieces, road lengths and the longest road; a position changed by hand starts a new
+    :class:`PlayerViews` (``remember_legal``). So most moves, which change only cards in hand (a
+    roll, a trade, a discard, a build), look at the marked seats only: their counts of cards, and
+    their played cards against a copy. While a seat's other facts stand, its views are kept by
+    those two counts and shared between the positions that show them; any other change makes the
+    seat's view anew (and starts its kept views afresh). The list handed out is new whenever a
+    view in it changed, and shared (read-only) when none did.
     """
 
-    __slots__ = ("views", "played", "pieces", "lengths", "longest", "largest", "hands", "devs", "board_at")
+    __slots__ = ("views", "played", "pieces", "lengths", "longest", "largest", "board_at", "by_cards")
 
     def __init__(self) -> None:
         self.views: list[dict[str, Any]] = []
@@ -161,80 +169,98 @@ class PlayerViews:
         self.lengths: list[int] = []
         self.longest = -1
         self.largest = -1
-        self.hands: list[list[int]] = []
-        self.devs: list[list[int]] = []
         self.board_at = -1
         """``state.board_moves`` when pieces, lengths and the longest road were last compared."""
+        self.by_cards: list[dict[int, dict[str, Any]]] = []
+        """Per seat, its views made while its facts other than card counts stood, by
+        ``resource cards << 6 | development cards``."""
 
     def current(self, state: CatanState) -> list[dict[str, Any]]:
-        hands, devs, played = state.hands, state.devs, state.played
         views = self.views
         if len(views) != state.seats:
-            self.views = players_view(state)
-            self.hands = [list(row) for row in hands]
-            self.devs = [list(row) for row in devs]
-            self.played = [list(row) for row in played]
-            self.pieces = [list(row) for row in state.pieces]
-            self.lengths = list(state.road_length)
-            self.longest = state.longest_road
-            self.largest = state.largest_army
-            self.board_at = state.board_moves
-            return self.views
-        board_moves = state.board_moves
+            return self._rebuilt(state)
         if (
-            devs == self.devs
-            and played == self.played
-            and state.largest_army == self.largest
-            and (
-                board_moves == self.board_at
-                or (
-                    state.pieces == self.pieces
-                    and state.road_length == self.lengths
-                    and state.longest_road == self.longest
-                )
-            )
+            state.board_moves != self.board_at
+            or state.largest_army != self.largest
+            or state.longest_road != self.longest
         ):
-            self.board_at = board_moves
-            if hands == self.hands:
-                return views
-            kept = self.hands  # only cards in hand moved: only the count in a view can differ
-            fresh = None
-            for seat, hand in enumerate(hands):
-                if hand != kept[seat]:
-                    kept[seat] = list(hand)
-                    shown = views[seat]
-                    resource_cards = sum(hand)
-                    if shown["resource_cards"] != resource_cards:
-                        if fresh is None:
-                            fresh = list(views)
-                        fresh[seat] = {**shown, "resource_cards": resource_cards}
+            return self._compared(state)
+        moved = state.cards_moved
+        if not moved:
+            return views
+        state.cards_moved = 0
+        hands, devs, played, kept_played = state.hands, state.devs, state.played, self.played
+        fresh = None
+        for seat in _SEATS_IN[moved]:
+            if played[seat] != kept_played[seat]:
+                if fresh is None:
+                    fresh = list(views)
+                fresh[seat] = self._made(state, seat)
+                continue
+            a, b, c, d, e = hands[seat]
+            count = a + b + c + d + e
+            a, b, c, d, e = devs[seat]
+            key = count << 6 | (a + b + c + d + e)
+            kept = self.by_cards[seat]
+            shown = kept.get(key)
+            if shown is None:
+                shown = kept[key] = {
+                    **views[seat],
+                    "resource_cards": count,
+                    "development_cards": key & 63,
+                }
+            elif shown is views[seat]:
+                continue
             if fresh is None:
-                return views
-            self.views = fresh
-            return fresh
-        pieces, lengths = state.pieces, state.road_length
+                fresh = list(views)
+            fresh[seat] = shown
+        if fresh is None:
+            return views
+        self.views = fresh
+        return fresh
+
+    def _made(self, state: CatanState, seat: int) -> dict[str, Any]:
+        """The seat's view made anew, its copies of the facts taken and its kept views started."""
+        shown = _seat_view(state, seat)
+        self.played[seat] = list(state.played[seat])
+        self.pieces[seat] = list(state.pieces[seat])
+        self.by_cards[seat] = {shown["resource_cards"] << 6 | shown["development_cards"]: shown}
+        return shown
+
+    def _rebuilt(self, state: CatanState) -> list[dict[str, Any]]:
+        """Every seat's view made anew (the first look)."""
+        n = state.seats
+        self.played, self.pieces, self.by_cards = [[]] * n, [[]] * n, [{}] * n
+        self.views = [self._made(state, seat) for seat in range(n)]
+        self.lengths = list(state.road_length)
+        self.longest = state.longest_road
+        self.largest = state.largest_army
+        self.board_at = state.board_moves
+        state.cards_moved = 0
+        return self.views
+
+    def _compared(self, state: CatanState) -> list[dict[str, Any]]:
+        """After the board or an award moved: every seat's facts compared with the copies."""
+        moved = state.cards_moved
+        state.cards_moved = 0
+        played, pieces, lengths = state.played, state.pieces, state.road_length
         longest, largest = state.longest_road, state.largest_army
         old_longest, old_largest = self.longest, self.largest
-        fresh = list(views)
+        fresh = list(self.views)
         for seat in range(state.seats):
             if (
-                hands[seat] != self.hands[seat]
-                or devs[seat] != self.devs[seat]
+                moved >> seat & 1
                 or played[seat] != self.played[seat]
                 or pieces[seat] != self.pieces[seat]
                 or lengths[seat] != self.lengths[seat]
                 or (longest == seat) != (old_longest == seat)
                 or (largest == seat) != (old_largest == seat)
             ):
-                fresh[seat] = _seat_view(state, seat)
-                self.hands[seat] = list(hands[seat])
-                self.devs[seat] = list(devs[seat])
-                self.played[seat] = list(played[seat])
-                self.pieces[seat] = list(pieces[seat])
+                fresh[seat] = self._made(state, seat)
         self.lengths = list(lengths)
         self.longest = longest
         self.largest = largest
-        self.board_at = board_moves
+        self.board_at = state.board_moves
         self.views = fresh
         return fresh
 
