@@ -97,6 +97,7 @@ class CatanState(State):
         "secret_events",
         "forgotten",
         "player_views",
+        "kept",
         "cards_moved",
         "_legal",
         "_public",
@@ -168,6 +169,8 @@ class CatanState(State):
         self.forgotten = 0
         """How many events have been dropped from the log's start since it was last indexed."""
         self.player_views = view.PlayerViews()
+        self.kept = view.Kept(seats)
+        """Parts of observations kept from one position to the next (:class:`view.Kept`)."""
         self.cards_moved = 0
         """The seats whose cards in hand, development cards or played cards the engine changed
         since :attr:`player_views` last looked, as a bit mask (bit ``seat``; see there)."""
@@ -274,6 +277,7 @@ class CatanState(State):
         clone.secret_events = list(self.secret_events)  # views by seat shared: the same events
         clone.forgotten = self.forgotten
         clone.player_views = view.PlayerViews()
+        clone.kept = view.Kept(self.seats)
         clone.cards_moved = 0
         clone.board_moves = self.board_moves
         clone.placed_at = self.placed_at
@@ -325,6 +329,7 @@ class CatanState(State):
         self._observed = {}
         self.board_moves += 1
         self.player_views = view.PlayerViews()
+        self.kept = view.Kept(self.seats)
         index_secrets(self)
 
     def observation(self, seat: int) -> dict[str, JSON]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.catan_volcano import awards, geometry
 from referee.catan_volcano.board import BoardTables, Layout
-from referee.catan_volcano.derived import derived
+from referee.catan_volcano.derived import Derived, derived
 from referee.catan_volcano.edition import DEV_CARDS, EDITION, VICTORY_POINT
 from referee.catan_volcano.events import index_secrets, visible
 from referee.catan_volcano.geometry import HEX_NODES, corner_node
@@ -314,6 +314,31 @@ def events_for(state: CatanState, seat: int) -> list[dict[str, Any]]:
 
 
 
+class Kept:
+    """The parts of observations kept from one position to the next, per state (a copy of the
+    state, or a position set up by hand, starts afresh: see ``remember_legal``).
+
+    Each part is kept with a copy of what it was made from, compared with the state's list when
+    next needed (a list of five ints compares for far less than a dict is made), or with the object
+    it came from: the bank, the development cards left, the buildings and roads of one
+    :class:`~referee.catan_volcano.derived.Derived`, and per seat its development cards and those
+    bought this turn. Parts handed out are shared and read-only, as every observation is.
+    """
+
+    __slots__ = ("bank", "bank_view", "deck", "left", "placed", "buildings", "roads", "devs")
+
+    def __init__(self, seats: int) -> None:
+        self.bank: list[int] = []
+        self.bank_view: dict[str, int] = {}
+        self.deck: list[int] = []
+        self.left = 0
+        self.placed: Derived | None = None
+        self.buildings: list[dict[str, Any]] = []
+        self.roads: list[dict[str, Any]] = []
+        self.devs: list[tuple[list[int], dict[str, int], list[int], dict[str, int]] | None] = [None] * seats
+        """Per seat: its development cards, as shown; those bought this turn, as shown."""
+
+
 _NOTHING_PENDING: dict[str, Any] = {}
 """The pending decisions of a position with none, shared (read-only like every observation)."""
 
@@ -375,7 +400,10 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
     no piece moves, recorded events, counts seen before) are shared between observations rather
     than copied: an observation is read-only (the runner sends bots a JSON copy).
     """
-    pieces = derived(state)
+    kept = state.kept
+    pieces = state.placed
+    if pieces is None or state.placed_at != state.board_moves:
+        pieces = derived(state)
     devs = state.devs[seat]
     mine = state.pieces[seat]
     points = (_SETTLEMENTS - mine[1]) + 2 * (_CITIES - mine[2]) + devs[VICTORY_POINT]
@@ -383,15 +411,23 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
         points += _LONGEST_POINTS
     if state.largest_army == seat:
         points += _ARMY_POINTS
-    shared = _SHARED_COUNTS
-    wood, brick, sheep, wheat, ore = state.hands[seat]
     bought = state.new_devs[seat]
+    cards = kept.devs[seat]
+    if cards is None or devs != cards[0] or bought != cards[2]:
+        shared = _SHARED_COUNTS
+        cards = kept.devs[seat] = (
+            list(devs),
+            shared.get(tuple(devs)) or _dev_counts(devs),
+            list(bought),
+            shared.get(tuple(bought)) or _dev_counts(bought),
+        )
+    wood, brick, sheep, wheat, ore = state.hands[seat]
     you = {
         "hand": {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore},
-        "development_cards": shared.get(tuple(devs)) or _dev_counts(devs),
-        "bought_this_turn": shared.get(tuple(bought)) or _dev_counts(bought),
+        "development_cards": cards[1],
+        "bought_this_turn": cards[3],
         "points": points,
-        "trade_rates": pieces.rate_view(state, seat),
+        "trade_rates": pieces._rate_views[seat] or pieces.rate_view(state, seat),
     }
     events = events_for(state, seat)
     seen = (state.frame if public is None else public).copy()
@@ -401,13 +437,22 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
     if public is not None:
         return seen
     phase = state.phase
-    wood, brick, sheep, wheat, ore = state.bank
     dice = state.dice
+    if pieces is not kept.placed:
+        kept.placed, kept.buildings, kept.roads = pieces, pieces.buildings(), pieces.roads()
+    bank = state.bank
+    if bank != kept.bank:
+        wood, brick, sheep, wheat, ore = bank
+        kept.bank_view = {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore}
+        kept.bank = list(bank)
+    deck = state.deck
+    if deck != kept.deck:
+        kept.deck, kept.left = list(deck), sum(deck)
     seen["robber"] = state.robber
-    seen["buildings"] = pieces.buildings()
-    seen["roads"] = pieces.roads()
-    seen["bank"] = {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore}
-    seen["development_cards_left"] = sum(state.deck)
+    seen["buildings"] = kept.buildings
+    seen["roads"] = kept.roads
+    seen["bank"] = kept.bank_view
+    seen["development_cards_left"] = kept.left
     seen["players"] = state.player_views.current(state)
     seen["turn"] = state.turn
     seen["turn_seat"] = state.turn_seat
