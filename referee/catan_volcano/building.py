@@ -28,7 +28,15 @@ CITY_COST = EDITION.costs["city"]
 
 
 def can_pay(hand: list[int], cost: tuple[int, ...]) -> bool:
-    return all(have >= need for have, need in zip(hand, cost, strict=True))
+    wood, brick, sheep, wheat, ore = hand  # written out: no generator for five comparisons
+    need_wood, need_brick, need_sheep, need_wheat, need_ore = cost
+    return (
+        wood >= need_wood
+        and brick >= need_brick
+        and sheep >= need_sheep
+        and wheat >= need_wheat
+        and ore >= need_ore
+    )
 
 
 def pay(state: CatanState, seat: int, cost: tuple[int, ...]) -> None:
@@ -46,7 +54,10 @@ def distance_ok(state: CatanState, node: int) -> bool:
     owner = state.node_owner
     if owner[node] != -1:
         return False
-    return all(owner[other] == -1 for other in NODE_NODES[node])
+    for other in NODE_NODES[node]:  # noqa: SIM110 (a plain loop: asked for every free node listed)
+        if owner[other] != -1:
+            return False
+    return True
 
 
 def own_road_ends(state: CatanState, seat: int) -> set[int]:
