@@ -93,7 +93,10 @@ def key_of(move: Any) -> Key | None:
 
 def roll_phase_moves(state: CatanState) -> list[Move]:
     """Before the roll: roll, or play a development card first."""
-    return [table.ROLL, *cards.play_moves(state, state.current)]
+    seat = state.current
+    if state.devs[seat] == state.new_devs[seat]:  # no card but those bought this turn: none to play
+        return [table.ROLL]
+    return [table.ROLL, *cards.play_moves(state, seat)]
 
 
 def main_moves(state: CatanState) -> list[Move]:
@@ -117,7 +120,7 @@ def main_moves(state: CatanState) -> list[Move]:
             moves.extend([city[node] for node in placed.city_spots(state, seat)])
     if sheep and wheat and ore and cards.can_buy(state, seat):
         moves.append(table.BUY_CARD)
-    if not state.dev_played:
+    if not state.dev_played and state.devs[seat] != state.new_devs[seat]:  # else none to play
         moves.extend(cards.play_moves(state, seat))
     if can_trade:
         moves.extend(trading.maritime_moves(state, seat, placed))
