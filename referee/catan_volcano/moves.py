@@ -153,12 +153,6 @@ def generate(state: CatanState) -> list[Move]:
     return PHASES[state.phase](state)
 
 
-def play(state: CatanState, key: Key) -> list[Move]:
-    """Play a legal move, then every forced one after it; return the next seat's legal moves."""
-    MOVES[key[0]].play(state, key)
-    return settle(state)
-
-
 def _always(state: CatanState) -> bool:
     return True
 

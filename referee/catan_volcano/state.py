@@ -317,8 +317,8 @@ class CatanState(State):
         self._public = None
         self._observed = {}
         key = tuple(known.values())
-        moves.MOVES[key[0]].play(self, key)  # moves.play written out: one call fewer a move
-        self._legal = moves.settle(self)
+        moves.MOVES[key[0]].play(self, key)
+        self._legal = moves.settle(self)  # the forced moves after it, and the next seat's legal moves
 
     def remember_legal(self, legal: list[Move]) -> None:
         """Keep the legal moves just generated for the next :meth:`legal_moves` and :meth:`apply`.
