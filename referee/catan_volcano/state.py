@@ -173,7 +173,8 @@ class CatanState(State):
         """Parts of observations kept from one position to the next (:class:`view.Kept`)."""
         self.cards_moved = 0
         """The seats whose cards in hand, development cards or played cards the engine changed
-        since :attr:`player_views` last looked, as a bit mask (bit ``seat``; see there)."""
+        since :attr:`player_views` last looked, as a bit mask (bit ``seat``; see there). Every rule
+        that changes any of those must set its seat's bit, or that seat's public view goes stale."""
         self._legal: list[Move] | None = None
         self._public: dict[str, Any] | None = None
         """The first observation built of this position: the public parts the others copy."""
