@@ -102,6 +102,8 @@ class VulkanState(State):
         )
         self.supply = [list(row) for row in start.supply]
         self.awarded: list[list[Award]] = [list(awards) for awards in start.awarded]
+        self._scores = [sum([value for _, value in awards]) for awards in self.awarded]
+        """Each seat's :meth:`score`, kept up to date as tiles are awarded (read every move)."""
         self.removed: list[Coord] = []
         self.loads_out = [0] * len(COLOURS)
         self.turn = 0
@@ -216,7 +218,9 @@ class VulkanState(State):
 
     def apply(self, move: Move) -> None:
         if type(move) is FlightMove:
-            table = self._path_table()
+            table = self._table
+            if table is None:
+                table = self._path_table()
             index = table.listed.get(id(move))
             if index is not None and self._run_is_legal(move.colour, index, table):
                 self._play(("flight", move.colour, table.paths[index]), move)  # listed here: no parsing
@@ -321,6 +325,7 @@ class VulkanState(State):
         other.board = self.board.copy()
         other.supply = [row[:] for row in self.supply]
         other.awarded = [awards[:] for awards in self.awarded]
+        other._scores = self._scores[:]
         other.removed = self.removed[:]
         other.loads_out = self.loads_out[:]
         other._on_table = self._on_table[:]
@@ -347,7 +352,11 @@ class VulkanState(State):
         if self.ended is not None:
             self.to_move = None
         else:
-            events.extend(self._seek_flyer((flyer + 1) % self.seats))
+            following = (flyer + 1) % self.seats
+            if self._room and any(self.supply[following]):  # the next seat flies: nobody passes
+                self.to_move = following
+            else:
+                events.extend(self._seek_flyer(following))
 
     def outcome(self) -> Outcome | None:
         if self.to_move is not None:
@@ -485,7 +494,7 @@ class VulkanState(State):
 
     def score(self, seat: int) -> int:
         """The sum of the fire values of the tiles ``seat`` has been awarded."""
-        return sum(value for _, value in self.awarded[seat])
+        return self._scores[seat]
 
     def own_loads_on_table(self, seat: int) -> int:
         """Loads of the colours ``seat`` alone holds that still lie on the table (the tie-break).
@@ -689,6 +698,7 @@ def _hand_out(state: VulkanState, cell: int, flyer: int) -> dict[str, JSON]:
         state._removed_json = None
         return {"kind": "removed", "tile": state._at[cell], "why": "isolated_without_loads"}
     state.awarded[seat].append((coord, board.values[cell]))
+    state._scores[seat] += board.values[cell]
     state._seat_json[seat] = None
     state._awarded_json[seat] = None
     for colour in loads:
