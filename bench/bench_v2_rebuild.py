@@ -37,6 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import rig  # noqa: E402
 from bots.sdk import legal_moves_from_request  # noqa: E402
 from referee.agents import Reply  # noqa: E402
 from referee.match import MatchSpec  # noqa: E402
@@ -119,10 +120,6 @@ def baseline_pass(bodies: list[bytes]) -> float:
     return time.process_time() - started
 
 
-def spread(values: list[float]) -> str:
-    return f"{min(values):.1f} / {statistics.median(values):.1f} / {max(values):.1f}"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=20, help="matches per case (default 20)")
@@ -165,10 +162,10 @@ def main() -> None:
                 decoded.append(1e6 * baseline_pass(v1_bodies) / len(bodies))
             baseline_first = not baseline_first
         print(f"{label}: {len(bodies)} requests, µs of CPU per request, min / median / max")
-        print(f"  version 2, decode + rebuild             {spread(rebuilt)}")
+        print(f"  version 2, decode + rebuild             {rig.spread(rebuilt)}")
         if decoded:
             ratio = statistics.median(rebuilt) / statistics.median(decoded)
-            print(f"  version 1, decode (baseline)            {spread(decoded)}")
+            print(f"  version 1, decode (baseline)            {rig.spread(decoded)}")
             print(f"  ratio of medians v2 / v1                {ratio:.2f}")
     print(f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())} at the end")
 
