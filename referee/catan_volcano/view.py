@@ -401,9 +401,7 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
     than copied: an observation is read-only (the runner sends bots a JSON copy).
     """
     kept = state.kept
-    pieces = state.placed
-    if pieces is None or state.placed_at != state.board_moves:
-        pieces = derived(state)
+    pieces = derived(state)
     devs = state.devs[seat]
     mine = state.pieces[seat]
     points = (_SETTLEMENTS - mine[1]) + 2 * (_CITIES - mine[2]) + devs[VICTORY_POINT]
