@@ -218,9 +218,7 @@ class VulkanState(State):
 
     def apply(self, move: Move) -> None:
         if type(move) is FlightMove:
-            table = self._table
-            if table is None:
-                table = self._path_table()
+            table = self._path_table()
             index = table.listed.get(id(move))
             if index is not None and self._run_is_legal(move.colour, index, table):
                 self._play(("flight", move.colour, table.paths[index]), move)  # listed here: no parsing
