@@ -21,10 +21,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from referee.game import Move, Outcome, State
 from referee.rng import Rng
+
+T = TypeVar("T")
+
+
+class Chooser(Protocol):
+    """What draws each move of a random playout: a seeded :class:`Rng`, or Python's ``random.Random``."""
+
+    def choice(self, seq: Sequence[T]) -> T: ...
+
 
 Listing = Callable[[], list[Move]]
 """What a state's ``legal_moves`` is: no arguments, a fresh list of moves."""
@@ -58,7 +67,7 @@ class Tally:
 
 def play_random(
     state: State,
-    chooser: Rng,
+    chooser: Chooser,
     legal: Callable[[], Sequence[Any]] | None = None,
     apply: Callable[[Any], None] | None = None,
 ) -> int:
