@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+BENCH_STAMP := $(VENV)/.bench-installed
 
 .PHONY: install demo test test-fast lint bench clean browser node
 
@@ -13,6 +14,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP)
+
+$(BENCH_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e ".[dev,bench]"
+	touch $(BENCH_STAMP)
 
 demo: install  ## the platform on its embedded default: reference bots, a tournament per game
 	$(VENV)/bin/arena demo
@@ -40,7 +45,7 @@ lint: install  ## ruff, then mypy: --strict on referee/, the default mode on pla
 	$(VENV)/bin/mypy --strict referee
 	$(VENV)/bin/mypy platform/arena bots
 
-bench: install  ## every benchmark in bench/, one after the other
+bench: $(BENCH_STAMP)  ## every benchmark in bench/, one after the other (Catanatron installed for the Catan ratio)
 	@for script in bench/bench_*.py bench/*_bots.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
 clean:
