@@ -43,6 +43,11 @@ def _seat(seat: int) -> str:
     return SEATS[seat] if seat < len(SEATS) else seat_colour(seat)
 
 
+def seat_colours(seats: int) -> list[str]:
+    """Each seat's colour, as its pieces are drawn."""
+    return [_seat(seat) for seat in range(seats)]
+
+
 def _hex_centre(hex_id: int) -> tuple[float, float]:
     first = 0
     for row, count in enumerate(ROWS):

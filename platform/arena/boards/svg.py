@@ -107,3 +107,8 @@ def swatch_row(svg: Svg, x: float, y: float, items: Sequence[tuple[str, str]], s
 
 def seat_colour(seat: int) -> str:
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def seat_colours(seats: int) -> list[str]:
+    """The palette's colours of seats ``0`` to ``seats - 1``: for a game whose pieces have none."""
+    return [seat_colour(seat) for seat in range(seats)]

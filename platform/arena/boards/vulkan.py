@@ -14,6 +14,7 @@ from typing import Any
 from arena.boards.svg import Svg, swatch_row
 from referee.game import State
 from referee.vulkan.render import render as engine_text
+from referee.vulkan.state import COLOUR_NAMES
 
 LOAD_COLOURS = {"red": "#d62728", "yellow": "#f2c100", "green": "#2ca02c", "blue": "#1f77b4"}
 FIRE = {1: "#fde9b6", 2: "#fcd08a", 3: "#f9ac62", 4: "#f2804a", 5: "#e0533a", 6: "#c02a2a"}
@@ -38,10 +39,19 @@ def _seat_label(seat: int, colours: list[str]) -> str:
     return f"seat {seat} ({'+'.join(colours)})"
 
 
+def seat_colours(seats: int) -> list[str]:
+    """Each seat's colour: that of its first load colour (a seat's colours come with the seat count).
+
+    >>> seat_colours(2)  # red and yellow, green and blue
+    ['#d62728', '#2ca02c']
+    """
+    return [LOAD_COLOURS[names[0]] for names in COLOUR_NAMES[seats]]
+
+
 def svg(state: State, reveal: bool = True) -> str:
     view = state.observation(0)
     seats = view["seats"]
-    owner_colour = {seat: LOAD_COLOURS[info["colours"][0]] for seat, info in enumerate(seats)}
+    owner_colour = dict(enumerate(seat_colours(len(seats))))
     cells: list[tuple[int, int]] = [tuple(tile["at"]) for tile in view["tiles"]]
     awarded = [
         (seat, award) for seat, info in enumerate(seats) for award in info["awarded"] if award.get("at")

@@ -201,8 +201,23 @@ def match(match_id: str) -> str:
     live = data.live_moves(runtime(), match_id, 0) if found["status"] == "running" else None
     if live is not None:
         found["moves_list"] = live
-    show_board = _boards() is not None and (found["has_replay"] or live is not None)
-    return render_template("match.html", match=found, show_board=show_board)
+    boards = _boards()
+    show_board = boards is not None and (found["has_replay"] or live is not None)
+    return render_template(
+        "match.html", match=found, show_board=show_board, seat_colours=_seat_colours(boards, found)
+    )
+
+
+def _seat_colours(boards: ModuleType | None, found: dict[str, Any]) -> list[str] | None:
+    """The colour of each seat on the game's board, so that the page marks seats alike; None (the
+    page's own palette) where the game has no drawing."""
+    if boards is None:
+        return None
+    try:
+        colours: list[str] = boards.seat_colours(found["game"], len(found["seats"]))
+    except LookupError:
+        return None
+    return colours
 
 
 @blueprint.get("/matches/<match_id:match_id>/live.json")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from arena.boards import BOARD_MODULES, render_svg, render_text
-from referee.registry import GAME_MODULES
+from arena.boards import BOARD_MODULES, render_svg, render_text, seat_colours
+from arena.boards.vulkan import LOAD_COLOURS
+from referee.registry import GAME_MODULES, get_game
 from tests.platform.boards.replays import SVG, middle, parse, replay, texts, with_class
 
 
@@ -39,3 +40,28 @@ def test_an_unknown_game_is_a_lookup_error() -> None:
         render_svg("chess", state)
     with pytest.raises(LookupError):
         render_text("chess", state)
+
+
+def _seat_counts(game_id: str) -> list[tuple[str, int]]:
+    game = get_game(game_id)
+    return [(variant, seats) for variant in game.variants for seats in game.variant(variant).seats]
+
+
+@pytest.mark.parametrize(
+    ("game_id", "variant", "seats"),
+    [(game_id, *counts) for game_id in sorted(BOARD_MODULES) for counts in _seat_counts(game_id)],
+)
+def test_seat_colours_are_the_colours_of_the_legends_swatches(game_id: str, variant: str, seats: int) -> None:
+    """The match page marks each seat in the colour the board gives it: the legend's swatch."""
+    state = get_game(game_id).start(variant, seats, seed=3)
+    swatches = with_class(parse(render_svg(game_id, state)), "seat-swatch")
+    assert [swatch.get("fill") for swatch in swatches] == seat_colours(game_id, seats)
+
+
+def test_seats_that_look_alike_on_the_page_look_alike_on_the_board() -> None:
+    """Pieces with colours of their own: Catan's white seat and Vulkan!'s seats by load colour."""
+    assert seat_colours("catan-volcano", 4) == ["#d62728", "#1f77b4", "#f5f5f5", "#ff7f0e"]
+    assert seat_colours("vulkan", 2) == [LOAD_COLOURS["red"], LOAD_COLOURS["green"]]
+    assert seat_colours("vulkan", 4) == [LOAD_COLOURS[name] for name in ("red", "yellow", "green", "blue")]
+    with pytest.raises(LookupError):
+        seat_colours("chess", 2)

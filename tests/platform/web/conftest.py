@@ -67,11 +67,22 @@ def _render_svg(game_id: str, state: dict[str, Any], *, reveal: bool = True) -> 
     )
 
 
+STAND_IN_SEAT_COLOURS = ("#0a8f7e", "#b5179e", "#f5f5f5", "#4d7c0f")
+"""The stand-in's seat colours, none of them the page's own palette (a light one among them)."""
+
+
+def _seat_colours(game_id: str, seats: int) -> list[str]:
+    if game_id != "nim":
+        raise LookupError(f"no board drawing for game {game_id!r}")
+    return list(STAND_IN_SEAT_COLOURS[:seats])
+
+
 @pytest.fixture(scope="session")
 def stand_in_boards() -> Iterator[types.ModuleType]:
     module = types.ModuleType("arena.boards")
     module.position_after = _position_after  # type: ignore[attr-defined]
     module.render_svg = _render_svg  # type: ignore[attr-defined]
+    module.seat_colours = _seat_colours  # type: ignore[attr-defined]
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(sys.modules, "arena.boards", module)
         yield module

@@ -8,7 +8,7 @@ import pytest
 import requests
 from selenium.webdriver.common.by import By
 
-from tests.platform.web.conftest import Site, Visitor
+from tests.platform.web.conftest import STAND_IN_SEAT_COLOURS, Site, Visitor
 
 pytestmark = pytest.mark.integration
 
@@ -266,3 +266,22 @@ def test_the_home_page_lists_games_recent_matches_and_the_replay_download(
     assert urljoin(site.base, link.get_attribute("href")) == site.url(
         f"/api/v1/matches/{site.faulty_match}/replay"
     )
+
+
+def _rgb(colour: str) -> str:
+    """``#rrggbb`` as a browser's computed style writes it."""
+    red, green, blue = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({red}, {green}, {blue})"
+
+
+def test_seats_are_marked_in_their_board_colours(visitor: Visitor, site: Site) -> None:
+    """Each seat's dot, in the seats table and on every move, has the colour the board draws the seat
+    in (here the stand-in drawing's), not the page's own palette."""
+    visitor.visit(f"/matches/{site.faulty_match}")
+    background = "return getComputedStyle(arguments[0]).backgroundColor"
+    for where in ("table.seats-table", "table.moves"):
+        dots = visitor.driver.find_elements(By.CSS_SELECTOR, f"{where} .seat-dot")
+        assert dots, where
+        for dot in dots:
+            (seat,) = (int(name[5:]) for name in dot.get_attribute("class").split() if name[5:].isdigit())
+            assert visitor.driver.execute_script(background, dot) == _rgb(STAND_IN_SEAT_COLOURS[seat])
