@@ -169,7 +169,7 @@ class CatanState(State):
         self.forgotten = 0
         """How many events have been dropped from the log's start since it was last indexed."""
         self.player_views = view.PlayerViews()
-        self.kept = view.Kept(seats)
+        self.kept = view.Kept(seats, self.frame)
         """Parts of observations kept from one position to the next (:class:`view.Kept`)."""
         self.cards_moved = 0
         """The seats whose cards in hand, development cards or played cards the engine changed
@@ -278,7 +278,7 @@ class CatanState(State):
         clone.secret_events = list(self.secret_events)  # views by seat shared: the same events
         clone.forgotten = self.forgotten
         clone.player_views = view.PlayerViews()
-        clone.kept = view.Kept(self.seats)
+        clone.kept = view.Kept(self.seats, self.frame)
         clone.cards_moved = 0
         clone.board_moves = self.board_moves
         clone.placed_at = self.placed_at
@@ -332,7 +332,7 @@ class CatanState(State):
         self._observed = {}
         self.board_moves += 1
         self.player_views = view.PlayerViews()
-        self.kept = view.Kept(self.seats)
+        self.kept = view.Kept(self.seats, self.frame)
         index_secrets(self)
 
     def observation(self, seat: int) -> dict[str, JSON]:

@@ -313,28 +313,57 @@ def events_for(state: CatanState, seat: int) -> list[dict[str, Any]]:
     return shown
 
 
+_UNSEEN: Any = object()
+"""A value no fact of a position takes: what :class:`Kept` starts with, so the first observation
+writes every part."""
+
 
 class Kept:
     """The parts of observations kept from one position to the next, per state (a copy of the
     state, or a position set up by hand, starts afresh: see ``remember_legal``).
 
-    Each part is kept with a copy of what it was made from, compared with the state's list when
-    next needed (a list of five ints compares for far less than a dict is made), or with the object
-    it came from: the bank, the development cards left, the buildings and roads of one
-    :class:`~referee.catan_volcano.derived.Derived`, and per seat its development cards and those
-    bought this turn. Parts handed out are shared and read-only, as every observation is.
+    Each observation (but one copying another seat's of the same position) starts as a copy of the
+    last one handed out (:attr:`shown`; at first the game's :func:`frame`), and only the parts that
+    differ from what that one showed are written into it: writing a key into a dict costs about as
+    much as three comparisons, and most parts stand over most moves. So each part is kept with what
+    it was made from, compared with the state's fact when next needed: the bank, the development
+    cards left and the buildings and roads with a copy of the list they came from (a list of five
+    ints compares for far less than a dict is made) or the
+    :class:`~referee.catan_volcano.derived.Derived` they came from, the rest with the fact itself.
+    Per seat, its development cards and those bought this turn are kept the same way. Parts handed
+    out are shared and read-only, as every observation is, and :attr:`shown` is never changed.
     """
 
-    __slots__ = ("bank", "bank_view", "deck", "left", "placed", "buildings", "roads", "devs")
+    __slots__ = (
+        "shown",
+        "bank",
+        "deck",
+        "placed",
+        "robber",
+        "turn",
+        "turn_seat",
+        "dice",
+        "dev_played",
+        "offers_made",
+        "pending",
+        "devs",
+    )
 
-    def __init__(self, seats: int) -> None:
+    def __init__(self, seats: int, frame: dict[str, Any]) -> None:
+        self.shown = frame
+        """The last observation built (not copied from another seat's), or the frame at first."""
         self.bank: list[int] = []
-        self.bank_view: dict[str, int] = {}
         self.deck: list[int] = []
-        self.left = 0
         self.placed: Derived | None = None
-        self.buildings: list[dict[str, Any]] = []
-        self.roads: list[dict[str, Any]] = []
+        # what :attr:`shown` shows (compared with the state's facts, never written into it)
+        self.robber: Any = _UNSEEN
+        self.turn: Any = _UNSEEN
+        self.turn_seat: Any = _UNSEEN
+        self.dice: Any = _UNSEEN
+        """The state's ``dice`` as last shown, compared by identity (the view is the shared list)."""
+        self.dev_played: Any = _UNSEEN
+        self.offers_made: Any = _UNSEEN
+        self.pending: Any = _UNSEEN
         self.devs: list[tuple[list[int], dict[str, int], list[int], dict[str, int]] | None] = [None] * seats
         """Per seat: its development cards, as shown; those bought this turn, as shown."""
 
@@ -398,7 +427,8 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
 
     Parts that do not change between moves (the board, the options, the buildings and roads while
     no piece moves, recorded events, counts seen before) are shared between observations rather
-    than copied: an observation is read-only (the runner sends bots a JSON copy).
+    than copied: an observation is read-only (the runner sends bots a JSON copy). It starts as a
+    copy of the last one built (:class:`Kept`) and writes only the parts whose facts moved since.
     """
     kept = state.kept
     pieces = derived(state)
@@ -428,38 +458,49 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
         "trade_rates": pieces._rate_views[seat] or pieces.rate_view(state, seat),
     }
     events = events_for(state, seat)
-    seen = (state.frame if public is None else public).copy()
-    seen["seat"] = seat
+    if public is not None:
+        seen = public.copy()
+        seen["seat"] = seat
+        seen["you"] = you
+        seen["events"] = events
+        return seen
+    seen = kept.shown.copy()
     seen["you"] = you
     seen["events"] = events
-    if public is not None:
-        return seen
-    phase = state.phase
-    dice = state.dice
+    # parts that differ from the last observation's on about half the moves or more: written
+    seen["seat"] = seat
+    seen["players"] = state.player_views.current(state)
     if pieces is not kept.placed:
-        kept.placed, kept.buildings, kept.roads = pieces, pieces.buildings(), pieces.roads()
+        kept.placed = pieces
+        seen["buildings"] = pieces.buildings()
+        seen["roads"] = pieces.roads()
     bank = state.bank
     if bank != kept.bank:
         wood, brick, sheep, wheat, ore = bank
-        kept.bank_view = {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore}
+        seen["bank"] = {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore}
         kept.bank = list(bank)
     deck = state.deck
     if deck != kept.deck:
-        kept.deck, kept.left = list(deck), sum(deck)
-    seen["robber"] = state.robber
-    seen["buildings"] = kept.buildings
-    seen["roads"] = kept.roads
-    seen["bank"] = kept.bank_view
-    seen["development_cards_left"] = kept.left
-    seen["players"] = state.player_views.current(state)
-    seen["turn"] = state.turn
-    seen["turn_seat"] = state.turn_seat
-    seen["phase"] = phase
+        seen["development_cards_left"] = sum(deck)
+        kept.deck = list(deck)
+    if state.robber != kept.robber:
+        seen["robber"] = kept.robber = state.robber
+    if state.turn != kept.turn:
+        seen["turn"] = kept.turn = state.turn
+    if state.turn_seat != kept.turn_seat:
+        seen["turn_seat"] = kept.turn_seat = state.turn_seat
+    seen["phase"] = phase = state.phase
     seen["to_move"] = None if phase == "over" else state.current
-    seen["dice"] = None if dice is None else (_DICE.get(dice) or _dice_view(dice))
-    seen["development_card_played"] = state.dev_played
-    seen["offers_made"] = state.offers_made
-    seen["pending"] = (
-        _NOTHING_PENDING if state.offer is None and phase in _NO_PENDING_PHASES else pending_view(state)
-    )
+    dice = state.dice
+    if dice is not kept.dice:
+        kept.dice = dice
+        seen["dice"] = None if dice is None else (_DICE.get(dice) or _dice_view(dice))
+    if state.dev_played is not kept.dev_played:
+        seen["development_card_played"] = kept.dev_played = state.dev_played
+    if state.offers_made != kept.offers_made:
+        seen["offers_made"] = kept.offers_made = state.offers_made
+    pending = _NOTHING_PENDING if state.offer is None and phase in _NO_PENDING_PHASES else pending_view(state)
+    if pending is not kept.pending:
+        seen["pending"] = kept.pending = pending
+    kept.shown = seen
     return seen

@@ -123,3 +123,49 @@ def test_a_position_changed_by_hand_is_never_shown_from_stale_caches() -> None:
     state.events = [dict(event) for event in state.events[-3:]]
     state.remember_legal(state.legal_moves())
     assert canonical_json(state.observation(seat)) == canonical_json(_fresh_observation(state, seat))
+
+
+def test_every_observation_of_a_game_is_the_one_built_from_scratch() -> None:
+    """Each observation starts as a copy of the last one built and writes only the parts whose facts
+    moved since (``view.Kept``): observed at every move, as the referee does, each equals one built
+    with no cache at all, in every variant, with trades between seats on and off."""
+    for number, variant in enumerate(sorted(GAME.variants)):
+        for trades in (True, False):
+            state = GAME.start(variant, 3 + number % 2, seed=number, options={"trades": trades})
+            chooser = Rng(number + 7)
+            for _ in range(250):
+                seat = state.current_seat
+                if seat is None:
+                    break
+                assert canonical_json(state.observation(seat)) == canonical_json(
+                    _fresh_observation(state, seat)
+                )
+                state.apply(chooser.choice(state.legal_moves()))
+
+
+def test_a_kept_part_is_written_again_when_its_fact_changes() -> None:
+    """``view.Kept`` compares each part of the last observation with the state's fact it shows, so
+    a fact changed since shows at once (here by hand, which ``remember_legal`` would also cover by
+    starting the kept parts afresh)."""
+    state = GAME.start("gold", 4, seed=3)
+    chooser = Rng(4)
+    for _ in range(200):
+        state.apply(chooser.choice(state.legal_moves()))
+    seat = state.current_seat
+    assert seat is not None
+    before = view.observation(state, seat)
+    changes = {
+        "robber": lambda: setattr(state, "robber", (state.robber + 1) % 19),
+        "turn": lambda: setattr(state, "turn", state.turn + 1),
+        "turn_seat": lambda: setattr(state, "turn_seat", (state.turn_seat + 1) % 4),
+        "dice": lambda: setattr(state, "dice", (6, 6) if state.dice != (6, 6) else (1, 1)),
+        "development_card_played": lambda: setattr(state, "dev_played", not state.dev_played),
+        "offers_made": lambda: setattr(state, "offers_made", state.offers_made + 1),
+        "bank": lambda: state.bank.__setitem__(0, state.bank[0] + 1),
+        "development_cards_left": lambda: state.deck.__setitem__(0, state.deck[0] + 1),
+    }
+    for part, change in changes.items():
+        change()
+        seen = view.observation(state, seat)
+        assert seen[part] != before[part], part
+        assert canonical_json(seen) == canonical_json(_fresh_observation(state, seat)), part
