@@ -339,6 +339,7 @@ class Kept:
         "bank",
         "deck",
         "placed",
+        "logged",
         "robber",
         "turn",
         "turn_seat",
@@ -355,6 +356,9 @@ class Kept:
         self.bank: list[int] = []
         self.deck: list[int] = []
         self.placed: Derived | None = None
+        """What the pieces implied when :attr:`shown` was built, its buildings and roads shown."""
+        self.logged = 0
+        """Events recorded before :attr:`shown` was built, counted from the first (see :func:`_roads`)."""
         # what :attr:`shown` shows (compared with the state's facts, never written into it)
         self.robber: Any = _UNSEEN
         self.turn: Any = _UNSEEN
@@ -390,6 +394,28 @@ many values to be worth keeping, and the engine's lists always hold the five in 
 
 _NO_PENDING_PHASES = frozenset({"place_settlement", "place_road", "roll", "main", "over"})
 """Phases whose pending decisions are empty when no trade offer is open (see :func:`pending_view`)."""
+
+
+_ROAD_EVENTS = frozenset({"build_road", "place_road"})
+"""The events that record a road put on the board (the only way a road moves: none is removed)."""
+
+
+def _roads(state: CatanState, kept: Kept, pieces: Derived) -> list[dict[str, Any]]:
+    """The roads as JSON for ``pieces``: from those last shown and the roads the event log recorded
+    since (each road built is recorded), which ``pieces`` checks against its edges and otherwise
+    makes the list anew (:meth:`~referee.catan_volcano.derived.Derived.roads_after`)."""
+    events, forgotten, older = state.events, state.forgotten, kept.placed
+    if older is None:
+        shown = pieces.roads()
+    else:
+        built = [
+            (event["edge"], event["seat"])
+            for event in events[max(kept.logged - forgotten, 0) :]
+            if event["type"] in _ROAD_EVENTS
+        ]
+        shown = pieces.roads_after(older, built)
+    kept.logged = forgotten + len(events)
+    return shown
 
 
 def frame(state: CatanState) -> dict[str, Any]:
@@ -471,9 +497,9 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
     seen["seat"] = seat
     seen["players"] = state.player_views.current(state)
     if pieces is not kept.placed:
-        kept.placed = pieces
         seen["buildings"] = pieces.buildings()
-        seen["roads"] = pieces.roads()
+        seen["roads"] = _roads(state, kept, pieces)
+        kept.placed = pieces
     bank = state.bank
     if bank != kept.bank:
         wood, brick, sheep, wheat, ore = bank

@@ -169,3 +169,25 @@ def test_a_kept_part_is_written_again_when_its_fact_changes() -> None:
         seen = view.observation(state, seat)
         assert seen[part] != before[part], part
         assert canonical_json(seen) == canonical_json(_fresh_observation(state, seat)), part
+
+
+def test_the_roads_are_shown_from_the_edges_whatever_the_log_says() -> None:
+    """The roads shown are put together from those shown before and the roads the event log
+    recorded since, only when the edges say exactly that (``Derived.roads_after``): a road on the
+    board that the log does not record, and one the log records that is not on the board, show as
+    the edges have them."""
+    state = GAME.start("base", 4, seed=8)
+    chooser = Rng(2)
+    for _ in range(150):
+        state.apply(chooser.choice(state.legal_moves()))
+    seat = state.current_seat
+    assert seat is not None
+    view.observation(state, seat)  # the roads shown so far, kept
+    empty = [edge for edge, owner in enumerate(state.edge_owner) if owner == -1]
+    state.edge_owner[empty[0]] = seat  # on the board, not in the log
+    state.events.append({"type": "build_road", "seat": seat, "edge": empty[1], "turn": state.turn})
+    state.board_moves += 1  # as the engine counts a change of the board
+    roads = view.observation(state, seat)["roads"]
+    assert {"edge": empty[0], "seat": seat} in roads
+    assert {"edge": empty[1], "seat": seat} not in roads
+    assert canonical_json(view.observation(state, seat)) == canonical_json(_fresh_observation(state, seat))
