@@ -177,7 +177,8 @@ class CatanState(State):
         that changes any of those must set its seat's bit, or that seat's public view goes stale."""
         self._legal: list[Move] | None = None
         self._public: dict[str, Any] | None = None
-        """The first observation built of this position: the public parts the others copy."""
+        """The first observation built of this position: served to its seat, and the public parts
+        the other seats' observations copy."""
         self._observed: dict[int, dict[str, JSON]] = {}
 
     # -- construction ------------------------------------------------------------------------
@@ -336,12 +337,19 @@ class CatanState(State):
         index_secrets(self)
 
     def observation(self, seat: int) -> dict[str, JSON]:
-        """The seat's view, built once per position (until the next move): read-only, shared."""
+        """The seat's view, built once per position (until the next move): read-only, shared.
+
+        The first one built is :attr:`_public` (the referee asks for one seat's only); other
+        seats' copy its public parts and are kept in :attr:`_observed`."""
+        public = self._public
+        if public is None:
+            public = self._public = view.observation(self, seat)
+            return public
+        if public["seat"] == seat:
+            return public
         seen = self._observed.get(seat)
         if seen is None:
-            seen = self._observed[seat] = view.observation(self, seat, self._public)
-            if self._public is None:
-                self._public = seen  # what other seats' observations of this position copy
+            seen = self._observed[seat] = view.observation(self, seat, public)
         return seen
 
     def outcome(self) -> Outcome | None:

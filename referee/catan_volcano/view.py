@@ -170,15 +170,13 @@ class PlayerViews:
         self.longest = -1
         self.largest = -1
         self.board_at = -1
-        """``state.board_moves`` when pieces, lengths and the longest road were last compared."""
+        """``state.board_moves`` when pieces, lengths and the longest road were last compared (-1
+        before the first look, which so goes to :meth:`_compared` and makes every view)."""
         self.by_cards: list[dict[int, dict[str, Any]]] = []
         """Per seat, its views made while its facts other than card counts stood, by
         ``resource cards << 6 | development cards``."""
 
     def current(self, state: CatanState) -> list[dict[str, Any]]:
-        views = self.views
-        if len(views) != state.seats:
-            return self._rebuilt(state)
         if (
             state.board_moves != self.board_at
             or state.largest_army != self.largest
@@ -186,6 +184,7 @@ class PlayerViews:
         ):
             return self._compared(state)
         moved = state.cards_moved
+        views = self.views
         if not moved:
             return views
         state.cards_moved = 0
@@ -241,6 +240,8 @@ class PlayerViews:
 
     def _compared(self, state: CatanState) -> list[dict[str, Any]]:
         """After the board or an award moved: every seat's facts compared with the copies."""
+        if len(self.views) != state.seats:
+            return self._rebuilt(state)
         moved = state.cards_moved
         state.cards_moved = 0
         played, pieces, lengths = state.played, state.pieces, state.road_length
@@ -387,9 +388,11 @@ def _dice_view(dice: tuple[int, int] | None) -> list[int] | None:
     return shown
 
 
-_WOOD, _BRICK, _SHEEP, _WHEAT, _ORE = RESOURCES
-"""The keys of per-resource counts (the bank, a hand), which are written out in place: they take too
-many values to be worth keeping, and the engine's lists always hold the five in this order."""
+assert RESOURCES == ("wood", "brick", "sheep", "wheat", "ore"), RESOURCES
+# Per-resource counts (the bank, a hand) are written out in place as dicts with these five names
+# spelled out: they take too many values to be worth keeping, the engine's lists always hold the
+# five in this order, and a dict display with constant keys costs some 200 instructions less than
+# one whose keys are looked up by name.
 
 
 _NO_PENDING_PHASES = frozenset({"place_settlement", "place_road", "roll", "main", "over"})
@@ -477,7 +480,7 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
         )
     wood, brick, sheep, wheat, ore = state.hands[seat]
     you = {
-        "hand": {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore},
+        "hand": {"wood": wood, "brick": brick, "sheep": sheep, "wheat": wheat, "ore": ore},
         "development_cards": cards[1],
         "bought_this_turn": cards[3],
         "points": points,
@@ -503,7 +506,7 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
     bank = state.bank
     if bank != kept.bank:
         wood, brick, sheep, wheat, ore = bank
-        seen["bank"] = {_WOOD: wood, _BRICK: brick, _SHEEP: sheep, _WHEAT: wheat, _ORE: ore}
+        seen["bank"] = {"wood": wood, "brick": brick, "sheep": sheep, "wheat": wheat, "ore": ore}
         kept.bank = list(bank)
     deck = state.deck
     if deck != kept.deck:
