@@ -340,7 +340,7 @@ class CatanState(State):
         """The seat's view, built once per position (until the next move): read-only, shared.
 
         The first one built is :attr:`_public` (the referee asks for one seat's only); other
-        seats' copy its public parts and are kept in :attr:`_observed`."""
+        seats' observations copy its public parts and are kept in :attr:`_observed`."""
         public = self._public
         if public is None:
             public = self._public = view.observation(self, seat)

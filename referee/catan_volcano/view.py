@@ -423,8 +423,9 @@ def _roads(state: CatanState, kept: Kept, pieces: Derived) -> list[dict[str, Any
 
 def frame(state: CatanState) -> dict[str, Any]:
     """The observation's keys in order, with the parts that never change during a game filled in
-    (the others None): each observation starts as a copy of it, which costs far less than
-    building a dict of twenty-one keys (one made once per game, read-only)."""
+    (the others None): a state's first observation starts as a copy of it (later ones copy the
+    last one, see :class:`Kept`), which costs far less than building a dict of twenty-one keys (one
+    made once per game, read-only)."""
     return {
         "seat": None,
         "seats": state.seats,
