@@ -12,12 +12,11 @@ longest road of five or more takes it, and a tie for the longest sets it aside.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from referee.catan_volcano.edition import EDITION, KNIGHT, VICTORY_POINT
 from referee.catan_volcano.events import record
-from referee.catan_volcano.geometry import EDGE_NODES
+from referee.catan_volcano.geometry import EDGE_NODES, NODE_EDGES
 
 if TYPE_CHECKING:
     from referee.catan_volcano.state import CatanState
@@ -50,9 +49,22 @@ def points(state: CatanState, seat: int) -> int:
     return visible_points(state, seat) + state.devs[seat][VICTORY_POINT]
 
 
-def longest_trail(state: CatanState, seat: int, through: int = -1) -> int:
+_NODE_ROADS: tuple[int, ...] = tuple(sum(1 << edge for edge in edges) for edges in NODE_EDGES)
+"""Per node, the edges at it as a bit mask (bit ``edge``)."""
+_ACROSS: dict[int, int] = {1 << edge: a ^ b for edge, (a, b) in enumerate(EDGE_NODES)}
+"""Per edge's bit, the xor of its two nodes: ``node ^ _ACROSS[bit]`` is the edge's other end."""
+
+
+def longest_trail(state: CatanState, seat: int, through: int = -1, beat: int = 0) -> int:
     """The length of the seat's longest road; with ``through`` (an edge of the seat's), of the
     longest in the group of connected roads holding that edge only (see :func:`add_road`).
+
+    A group of roads is not walked when it has no more roads than ``beat`` or than the longest
+    trail found so far: none of its trails can be longer. So with ``beat``, the answer is exact
+    when it is above ``beat`` and otherwise only known to be no more than ``beat``.
+
+    The seat's roads are a bit mask (bit ``edge``), so that a step of a walk is a few operations
+    on ints rather than a loop over the roads at a node: this runs whenever a road is built.
 
     >>> from referee.catan_volcano import GAME
     >>> state = GAME.start("base", 3, seed=1)
@@ -60,41 +72,51 @@ def longest_trail(state: CatanState, seat: int, through: int = -1) -> int:
     0
     """
     edge_owner = state.edge_owner
-    adjacency: dict[int, list[tuple[int, int]]] = {}
-    bit = 1
-    for edge, owner in enumerate(edge_owner):
-        if owner == seat:
-            a, b = EDGE_NODES[edge]
-            adjacency.setdefault(a, []).append((bit, b))
-            adjacency.setdefault(b, []).append((bit, a))
-            bit <<= 1
-    if not adjacency:
-        return 0
-    node_owner = state.node_owner
-    blocked = {node for node in adjacency if node_owner[node] not in (-1, seat)}
+    roads = 0
+    edge = -1
+    for _ in range(edge_owner.count(seat)):  # the seat's roads found by C scans, not a Python loop
+        edge = edge_owner.index(seat, edge + 1)
+        roads |= 1 << edge
+    blocked: set[int] = set()
     best = 0
 
-    def walk(node: int, used: int, length: int) -> None:
+    def walk(node: int, left: int, length: int) -> None:
+        """Every trail on from ``node`` over the roads ``left``: the first free road at each node
+        is followed in this loop, the others (where roads branch) by recursion."""
         nonlocal best
+        while not length or node not in blocked:  # a road may end at another seat's building only
+            free = left & _NODE_ROADS[node]
+            if not free:
+                break
+            follow = free & -free
+            free ^= follow
+            while free:
+                branch = free & -free
+                free ^= branch
+                walk(node ^ _ACROSS[branch], left ^ branch, length + 1)
+            node ^= _ACROSS[follow]
+            left ^= follow
+            length += 1
         if length > best:
             best = length
-        if used and node in blocked:
-            return  # a road may end at another seat's building but not pass through it
-        for edge_bit, other in adjacency[node]:
-            if not used & edge_bit:
-                walk(other, used | edge_bit, length + 1)
 
-    origins = list(adjacency) if through < 0 else EDGE_NODES[through][:1]
-    for start in _trail_starts(adjacency, blocked, origins):
-        walk(start, 0, 0)
+    for size, starts in _trail_groups(state, seat, roads, blocked, through):
+        if size <= beat or size <= best:
+            continue  # no trail of this group can be longer than its roads
+        for start in starts:
+            walk(start, roads, 0)
+            if best == size:
+                break  # a trail over all the group's roads: none is longer
     return best
 
 
-def _trail_starts(
-    adjacency: dict[int, list[tuple[int, int]]], blocked: set[int], origins: Sequence[int]
-) -> list[int]:
-    """Where a longest trail may be looked for from: per connected group of roads holding one of
-    ``origins``, its nodes of odd degree and its blocked nodes, or any one node if it has neither.
+def _trail_groups(
+    state: CatanState, seat: int, roads: int, blocked: set[int], through: int
+) -> list[tuple[int, list[int]]]:
+    """Per connected group of the seat's ``roads`` (a bit mask; only the group of the edge
+    ``through`` if that is not -1): how many roads it has, and where a longest trail may be looked
+    for from: its nodes of odd degree and its blocked nodes (another seat's building, added to
+    ``blocked``), or any one node if it has neither.
 
     Why that is enough: take a longest trail starting at a node neither blocked nor of odd degree.
     Every road at that node is on the trail (else the trail could take that road first, passing
@@ -105,23 +127,41 @@ def _trail_starts(
     node and, the trail being closed, no odd one. Walked from any one of its nodes, such a group
     gives a trail over all its roads.
     """
-    seen: set[int] = set()
-    starts: list[int] = []
-    for node in origins:
-        if node in seen:
-            continue
-        group = [node]
-        seen.add(node)
+    node_owner = state.node_owner
+    groups: list[tuple[int, list[int]]] = []
+    left = roads  # the roads in no group yet
+    while left:
+        if through < 0:
+            edge = (left & -left).bit_length() - 1
+        elif groups:
+            break
+        else:
+            edge = through
+        nodes = [EDGE_NODES[edge][0]]
+        size = 0
         index = 0
-        while index < len(group):
-            for _, other in adjacency[group[index]]:
-                if other not in seen:
-                    seen.add(other)
-                    group.append(other)
+        while index < len(nodes):
+            node = nodes[index]
             index += 1
-        ends = [member for member in group if len(adjacency[member]) % 2 or member in blocked]
-        starts.extend(ends or group[:1])
-    return starts
+            new = left & _NODE_ROADS[node]
+            left ^= new
+            while new:
+                road = new & -new
+                new ^= road
+                size += 1
+                other = node ^ _ACROSS[road]
+                if other not in nodes:
+                    nodes.append(other)
+        ends: list[int] = []
+        for node in nodes:
+            owner = node_owner[node]
+            if owner != -1 and owner != seat:
+                blocked.add(node)
+                ends.append(node)
+            elif (roads & _NODE_ROADS[node]).bit_count() & 1:
+                ends.append(node)
+        groups.append((size, ends or nodes[:1]))
+    return groups
 
 
 def update_longest_road(state: CatanState, seats: range | list[int] | tuple[int, ...]) -> None:
@@ -143,7 +183,7 @@ def add_road(state: CatanState, seat: int, edge: int) -> None:
     recounts them). Building a road is the most common change of the board, and a seat's roads
     often stay in two groups from its two starting settlements for much of a game."""
     lengths = state.road_length
-    found = longest_trail(state, seat, edge)
+    found = longest_trail(state, seat, edge, lengths[seat])
     if found > lengths[seat]:
         lengths[seat] = found
     _award_longest_road(state)

@@ -62,23 +62,35 @@ def distance_ok(state: CatanState, node: int) -> bool:
 
 def own_road_ends(state: CatanState, seat: int) -> set[int]:
     """Nodes at the end of one of the seat's roads where it may build on: not another seat's building."""
-    node_owner = state.node_owner
+    node_owner, edge_owner = state.node_owner, state.edge_owner
     ends: set[int] = set()
-    for edge, owner in enumerate(state.edge_owner):
-        if owner == seat:
-            a, b = EDGE_NODES[edge]
-            if node_owner[a] in (-1, seat):
-                ends.add(a)
-            if node_owner[b] in (-1, seat):
-                ends.add(b)
+    edge = -1
+    for _ in range(edge_owner.count(seat)):  # the seat's roads found by C scans, not a Python loop
+        edge = edge_owner.index(seat, edge + 1)
+        a, b = EDGE_NODES[edge]
+        if node_owner[a] in (-1, seat):
+            ends.add(a)
+        if node_owner[b] in (-1, seat):
+            ends.add(b)
     return ends
+
+
+def owned_nodes(state: CatanState, seat: int) -> list[int]:
+    """The nodes of the seat's buildings, in node order (found by C scans of ``node_owner``)."""
+    node_owner = state.node_owner
+    nodes: list[int] = []
+    node = -1
+    for _ in range(node_owner.count(seat)):
+        node = node_owner.index(seat, node + 1)
+        nodes.append(node)
+    return nodes
 
 
 def road_spots(state: CatanState, seat: int) -> list[int]:
     """Empty edges the seat may build a road on (touching its road or building), in edge order."""
     edge_owner = state.edge_owner
     ends = own_road_ends(state, seat)
-    ends.update(node for node, owner in enumerate(state.node_owner) if owner == seat)
+    ends.update(owned_nodes(state, seat))
     return sorted({edge for node in ends for edge in NODE_EDGES[node] if edge_owner[edge] == -1})
 
 
@@ -89,8 +101,8 @@ def settlement_spots(state: CatanState, seat: int) -> list[int]:
 
 def city_spots(state: CatanState, seat: int) -> list[int]:
     """The seat's settlements, in node order."""
-    owner, level = state.node_owner, state.node_level
-    return [node for node in range(NODE_COUNT) if owner[node] == seat and level[node] == 1]
+    level = state.node_level
+    return [node for node in owned_nodes(state, seat) if level[node] == 1]
 
 
 def place_building(state: CatanState, seat: int, node: int) -> None:
