@@ -69,8 +69,9 @@ class Derived:
         "level",
         "edges",
         "_road_spots",
-        "_settlement_spots",
-        "_city_spots",
+        "_road_moves",
+        "_settlement_moves",
+        "_city_moves",
         "_rates",
         "_rate_views",
         "_hex_seats",
@@ -86,8 +87,9 @@ class Derived:
         self.level = list(level)
         self.edges = list(edges)
         self._road_spots: list[list[int] | None] = [None] * seats
-        self._settlement_spots: list[list[int] | None] = [None] * seats
-        self._city_spots: list[list[int] | None] = [None] * seats
+        self._road_moves: list[tuple[Move, ...] | None] = [None] * seats
+        self._settlement_moves: list[tuple[Move, ...] | None] = [None] * seats
+        self._city_moves: list[tuple[Move, ...] | None] = [None] * seats
         self._rates: list[list[int] | None] = [None] * seats
         self._rate_views: list[dict[str, int] | None] = [None] * seats
         self._hex_seats: tuple[int, ...] | None = None
@@ -99,10 +101,10 @@ class Derived:
 
     def keep_buildings(self, older: Derived) -> None:
         """Share ``older``'s answers that depend on the buildings alone (the same buildings as
-        these: the caller checked): city spots, trade rates, who is on each hex, what each number
-        pays, the robber's targets and the buildings as JSON. Road and settlement spots depend on
+        these: the caller checked): city moves, trade rates, who is on each hex, what each number
+        pays, the robber's targets and the buildings as JSON. Road and settlement moves depend on
         the roads too and are worked out again."""
-        self._city_spots = older._city_spots
+        self._city_moves = older._city_moves
         self._rates = older._rates
         self._rate_views = older._rate_views
         self._hex_seats = older._hex_seats
@@ -123,11 +125,7 @@ class Derived:
             if was != now or was_level != now_level
             for hex_id in NODE_HEXES[node]
         }
-        kept = {
-            number
-            for number in older._payouts
-            if touched.isdisjoint(hexes_by_number[number])
-        }
+        kept = {number for number in older._payouts if touched.isdisjoint(hexes_by_number[number])}
         for number in kept:
             self._payouts[number] = older._payouts[number]
         for key, plan in older._plans.items():
@@ -143,19 +141,32 @@ class Derived:
             spots = self._road_spots[seat] = building.road_spots(state, seat)
         return spots
 
-    def settlement_spots(self, state: CatanState, seat: int) -> list[int]:
-        """:func:`building.settlement_spots`, kept."""
-        spots = self._settlement_spots[seat]
-        if spots is None:
-            spots = self._settlement_spots[seat] = building.settlement_spots(state, seat)
-        return spots
+    def road_moves(self, state: CatanState, seat: int) -> tuple[Move, ...]:
+        """The ``build_road`` moves on :meth:`road_spots`, kept: the main phase lists them as they
+        are, without making a list of the shared move objects every time."""
+        found = self._road_moves[seat]
+        if found is None:
+            road = table.ROAD
+            found = self._road_moves[seat] = tuple([road[edge] for edge in self.road_spots(state, seat)])
+        return found
 
-    def city_spots(self, state: CatanState, seat: int) -> list[int]:
-        """:func:`building.city_spots`, kept."""
-        spots = self._city_spots[seat]
-        if spots is None:
-            spots = self._city_spots[seat] = building.city_spots(state, seat)
-        return spots
+    def settlement_moves(self, state: CatanState, seat: int) -> tuple[Move, ...]:
+        """The ``build_settlement`` moves on :func:`building.settlement_spots`, kept."""
+        found = self._settlement_moves[seat]
+        if found is None:
+            settlement = table.SETTLEMENT
+            found = self._settlement_moves[seat] = tuple(
+                [settlement[node] for node in building.settlement_spots(state, seat)]
+            )
+        return found
+
+    def city_moves(self, state: CatanState, seat: int) -> tuple[Move, ...]:
+        """The ``build_city`` moves on :func:`building.city_spots`, kept."""
+        found = self._city_moves[seat]
+        if found is None:
+            city = table.CITY
+            found = self._city_moves[seat] = tuple([city[node] for node in building.city_spots(state, seat)])
+        return found
 
     # -- trade rates -------------------------------------------------------------------------
 

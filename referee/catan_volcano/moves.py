@@ -109,15 +109,11 @@ def main_moves(state: CatanState) -> list[Move]:
     placed = derived(state) if can_road or can_city or can_trade else None
     if placed is not None:
         if can_road and pieces[ROADS]:
-            road = table.ROAD
-            moves.extend([road[edge] for edge in placed.road_spots(state, seat)])
+            moves.extend(placed.road_moves(state, seat))
         if can_road and sheep and wheat and pieces[SETTLEMENTS]:
-            spots = placed.settlement_spots(state, seat)
-            settlement = table.SETTLEMENT
-            moves.extend([settlement[node] for node in spots])
+            moves.extend(placed.settlement_moves(state, seat))
         if can_city and pieces[CITIES]:
-            city = table.CITY
-            moves.extend([city[node] for node in placed.city_spots(state, seat)])
+            moves.extend(placed.city_moves(state, seat))
     if sheep and wheat and ore and cards.can_buy(state, seat):
         moves.append(table.BUY_CARD)
     if not state.dev_played and state.devs[seat] != state.new_devs[seat]:  # else none to play
@@ -133,9 +129,7 @@ PHASES: dict[str, Callable[[CatanState], list[Move]]] = {
     "place_settlement": lambda state: [
         table.SETUP_SETTLEMENT[node] for node in building.setup_settlement_spots(state)
     ],
-    "place_road": lambda state: [
-        table.FREE_ROAD[edge] for edge in building.setup_road_spots(state)
-    ],
+    "place_road": lambda state: [table.FREE_ROAD[edge] for edge in building.setup_road_spots(state)],
     "roll": roll_phase_moves,
     "discard": robber.discard_moves,
     "robber": robber.robber_moves,

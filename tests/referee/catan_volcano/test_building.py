@@ -4,10 +4,23 @@ from __future__ import annotations
 
 import pytest
 
+from referee.catan_volcano import GAME, building
+from referee.catan_volcano import move_table as table_moves
 from referee.catan_volcano.building import CITIES, ROADS, SETTLEMENTS
+from referee.catan_volcano.derived import derived
 from referee.catan_volcano.geometry import NODE_EDGES, edge_between
 from referee.game import IllegalMove
-from tests.referee.catan_volcano.positions import give, hand, of_type, road, settlement, start_turn, table
+from referee.rng import Rng
+from tests.referee.catan_volcano.positions import (
+    give,
+    hand,
+    of_type,
+    refresh,
+    road,
+    settlement,
+    start_turn,
+    table,
+)
 
 ROAD_CARDS = {"wood": 1, "brick": 1}
 SETTLEMENT_CARDS = {"wood": 1, "brick": 1, "sheep": 1, "wheat": 1}
@@ -104,3 +117,37 @@ def test_building_is_only_after_the_roll_on_ones_own_turn() -> None:
     assert of_type(state, "build_road") == []
     with pytest.raises(IllegalMove):
         state.apply({"type": "build_road", "edge": edge_between(13, 9)})
+
+
+def test_the_kept_build_moves_follow_the_board() -> None:
+    """What the pieces imply keeps, per seat, the road, settlement and city moves as tuples of the
+    shared move objects: on every position of random games they equal the spots worked out
+    afresh, and a board changed by hand (then ``refresh``) gives the new ones."""
+    for seed in range(3):
+        state = GAME.start("vulkan-issimo", 4, seed=seed)
+        picker = Rng(seed)
+        while state.current_seat is not None:
+            placed = derived(state)
+            for seat in range(4):
+                assert placed.road_moves(state, seat) == tuple(
+                    table_moves.ROAD[edge] for edge in building.road_spots(state, seat)
+                )
+                assert placed.settlement_moves(state, seat) == tuple(
+                    table_moves.SETTLEMENT[node] for node in building.settlement_spots(state, seat)
+                )
+                assert placed.city_moves(state, seat) == tuple(
+                    table_moves.CITY[node] for node in building.city_spots(state, seat)
+                )
+            state.apply(picker.choice(state.legal_moves()))
+    state = _seat0_at_18()
+    placed = derived(state)
+    before = placed.road_moves(state, 0), placed.settlement_moves(state, 0), placed.city_moves(state, 0)
+    road(state, 0, 13, 9)
+    settlement(state, 0, 40, city=True)
+    refresh(state)
+    placed = derived(state)
+    after = placed.road_moves(state, 0), placed.settlement_moves(state, 0), placed.city_moves(state, 0)
+    assert after != before
+    assert after[0] == tuple(table_moves.ROAD[edge] for edge in building.road_spots(state, 0))
+    assert after[1] == tuple(table_moves.SETTLEMENT[node] for node in building.settlement_spots(state, 0))
+    assert after[2] == tuple(table_moves.CITY[node] for node in building.city_spots(state, 0))
