@@ -51,14 +51,15 @@ def next_owed(state: CatanState, owed: list[int]) -> int:
 
 
 def begin_turn(state: CatanState, seat: int) -> None:
-    """A seat's turn starts: before the roll. A seat already on enough points wins at once."""
+    """A seat's turn starts: before the roll. A seat already on enough points wins at once: the
+    moves that begin a turn (the end of the last one, the last setup road) are always followed by
+    :func:`referee.catan_volcano.moves.settle`, whose first step is :func:`check_win`."""
     state.turn_seat = seat
     state.current = seat
     state.phase = "roll"
     state.dev_played = False
     state.offers_made = 0
     state.dice = None
-    check_win(state)
 
 
 def end_turn(state: CatanState) -> None:

@@ -26,8 +26,7 @@ RESOURCES = EDITION.resources
 
 
 def roll(state: CatanState, key: Key) -> None:
-    rng = state.rng
-    dice = (rng.below(6) + 1, rng.below(6) + 1)  # randint(1, 6) twice, one call fewer each
+    dice = state.rng.dice()
     total = dice[0] + dice[1]
     state.dice = dice
     record(state, {"type": "roll", "seat": state.turn_seat, "dice": list(dice)})
@@ -84,13 +83,14 @@ def produce(state: CatanState, number: int) -> None:
 
 def next_gold(state: CatanState) -> None:
     """The next seat to pick gold, or (none left) the eruptions and the main phase."""
-    if not any(state.bank):
-        state.gold_owed = [0] * state.seats  # an empty bank pays no gold
-    seat = flow.next_owed(state, state.gold_owed)
-    if seat >= 0:
-        state.phase = "gold"
-        state.current = seat
-        return
+    if any(state.gold_owed):  # (most rolls pay no gold: then neither call is made)
+        if not any(state.bank):
+            state.gold_owed = [0] * state.seats  # an empty bank pays no gold
+        seat = flow.next_owed(state, state.gold_owed)
+        if seat >= 0:
+            state.phase = "gold"
+            state.current = seat
+            return
     for hex_id in state.eruptions:
         volcano.erupt(state, hex_id)
     state.eruptions = []

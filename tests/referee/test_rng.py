@@ -56,3 +56,23 @@ def test_a_bound_must_be_positive() -> None:
     for bound in (0, -3):
         with pytest.raises(ValueError):
             Rng(7).below(bound)
+
+
+@pytest.mark.parametrize("z", [0, 77, _SAFE - 1, _SAFE, _MASK - 4, _MASK - 3, _MASK])
+@pytest.mark.parametrize("draw", [0, 1])
+def test_dice_are_two_draws_below_six(z: int, draw: int) -> None:
+    """``dice`` gives what two ``below(6)`` give, state included, with the first or the second
+    draw ``z``: below the shortcut's threshold, at or above it, and among the top four values
+    (2**64 % 6 == 4) that are rejected and drawn again."""
+    state = (_state_drawing(z) - draw * _GOLDEN) & _MASK
+    quick, general = Rng(state), Rng(state)
+    assert quick.dice() == (general.below(6) + 1, general.below(6) + 1)
+    assert quick.state == general.state
+
+
+def test_dice_follow_below_over_many_seeds() -> None:
+    for seed in range(300):
+        quick, general = Rng(seed), Rng(seed)
+        for _ in range(20):
+            assert quick.dice() == (general.below(6) + 1, general.below(6) + 1)
+        assert quick.state == general.state
