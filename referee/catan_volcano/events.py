@@ -26,7 +26,10 @@ def record(
     secret: dict[str, Any] | None = None,
     shown_to: tuple[int, ...] = (),
 ) -> None:
-    """Append an event of the current turn; ``secret`` fields are for the ``shown_to`` seats only."""
+    """Append an event of the current turn; ``secret`` fields are for the ``shown_to`` seats only.
+
+    The most frequent events (a roll, its production, the end of a turn: a few on every turn) are
+    appended by their rules directly, with ``turn`` written last as here, to save the call."""
     event["turn"] = state.turn
     if secret is not None:
         event["secret"] = {"seats": list(shown_to), "fields": secret}

@@ -62,11 +62,13 @@ def begin_turn(state: CatanState, seat: int) -> None:
     state.dice = None
 
 
-def end_turn(state: CatanState) -> None:
-    """The turn ends: cards bought become playable, the turn count moves on, the limit may end it."""
+def end_turn(state: CatanState, key: tuple[str] = ("end_turn",)) -> None:
+    """The turn ends: cards bought become playable, the turn count moves on, the limit may end it.
+
+    ``key`` is the move's (:data:`referee.catan_volcano.moves.MOVES` calls this with it)."""
     seat = state.turn_seat
     state.new_devs[seat] = [0, 0, 0, 0, 0]
-    record(state, {"type": "end_turn", "seat": seat})
+    state.events.append({"type": "end_turn", "seat": seat, "turn": state.turn})  # record, written out
     state.turn += 1
     forget_before(state, state.turn - state.seats)
     if state.turn >= state.options["turn_limit"]:

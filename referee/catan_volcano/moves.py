@@ -40,6 +40,14 @@ Key = tuple[Any, ...]
 _BEST_RATE = EDITION.resource_harbour_rate
 """The fewest cards a bank trade takes: a hand with no more of any resource lists none."""
 
+if (
+    building.ROAD_COST != (1, 1, 0, 0, 0)
+    or building.SETTLEMENT_COST != (1, 1, 1, 1, 0)
+    or building.CITY_COST != (0, 0, 0, 2, 3)
+    or cards.CARD_COST != (0, 0, 1, 1, 1)
+):
+    raise ImportError("main_moves reads the edition's costs as written out in it: update it")
+
 
 @dataclass(frozen=True)
 class MoveKind:
@@ -68,8 +76,11 @@ MOVES: dict[str, MoveKind] = {
     "decline_trade": MoveKind((), trading.decline_trade),
     "confirm_trade": MoveKind(("seat",), trading.confirm_trade),
     "cancel_trade": MoveKind((), trading.cancel_trade),
-    "end_turn": MoveKind((), lambda state, key: flow.end_turn(state)),
+    "end_turn": MoveKind((), flow.end_turn),
 }
+
+PLAYS: dict[str, Callable[[CatanState, Key], None]] = {name: kind.play for name, kind in MOVES.items()}
+"""Each move type's stage function, looked up by ``apply`` and :func:`settle` on every move."""
 
 _SCALARS = (int, str, type(None))
 
@@ -114,7 +125,7 @@ def main_moves(state: CatanState) -> list[Move]:
             moves.extend(placed.settlement_moves(state, seat))
         if can_city and pieces[CITIES]:
             moves.extend(placed.city_moves(state, seat))
-    if sheep and wheat and ore and cards.can_buy(state, seat):
+    if sheep and wheat and ore and any(state.deck):  # cards.can_buy written out (see _CARD_COST)
         moves.append(table.BUY_CARD)
     if not state.dev_played and state.devs[seat] != state.new_devs[seat]:  # else none to play
         moves.extend(cards.play_moves(state, seat))
@@ -191,4 +202,4 @@ def settle(state: CatanState) -> list[Move]:
         if len(legal) != 1 or not FORCED_IN_PUBLIC[state.phase](state):
             return legal
         only = legal[0]
-        MOVES[only["type"]].play(state, tuple(only.values()))
+        PLAYS[only["type"]](state, tuple(only.values()))

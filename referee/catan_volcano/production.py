@@ -29,7 +29,7 @@ def roll(state: CatanState, key: Key) -> None:
     dice = state.rng.dice()
     total = dice[0] + dice[1]
     state.dice = dice
-    record(state, {"type": "roll", "seat": state.turn_seat, "dice": list(dice)})
+    state.events.append({"type": "roll", "seat": state.turn_seat, "dice": list(dice), "turn": state.turn})
     if total == 7:
         robber.seven(state)
         return
@@ -69,15 +69,15 @@ def produce(state: CatanState, number: int) -> None:
             hands[seat][resource] += cards
     state.cards_moved |= plan.takers
     state.gold_owed = list(plan.gold)
-    record(
-        state,
+    state.events.append(  # record, written out
         {
             "type": "production",
             "number": number,
             "gains": plan.gains if gains is None else gains,
             "bank_short": short,
             "gold": list(plan.gold),
-        },
+            "turn": state.turn,
+        }
     )
 
 

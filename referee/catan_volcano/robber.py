@@ -45,7 +45,16 @@ def next_discard(state: CatanState) -> None:
 
 def discard_moves(state: CatanState) -> list[Move]:
     hand = state.hands[state.current]
-    return [table.DISCARD[r] for r in range(5) if hand[r]]
+    held = (
+        (hand[0] != 0) | (hand[1] != 0) << 1 | (hand[2] != 0) << 2 | (hand[3] != 0) << 3 | (hand[4] != 0) << 4
+    )
+    return list(_DISCARD_LISTS[held])
+
+
+_DISCARD_LISTS: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(table.DISCARD[r] for r in range(5) if held >> r & 1) for held in range(32)
+)
+"""The discards for each set of resources held (bit ``resource``), in resource order."""
 
 
 def discard(state: CatanState, key: Key) -> None:

@@ -319,7 +319,7 @@ class CatanState(State):
         self._public = None
         self._observed = {}
         key = tuple(known.values())
-        moves.MOVES[key[0]].play(self, key)
+        moves.PLAYS[key[0]](self, key)
         self._legal = moves.settle(self)  # the forced moves after it, and the next seat's legal moves
 
     def remember_legal(self, legal: list[Move]) -> None:

@@ -27,13 +27,12 @@ RESOURCE_INDEX = {name: index for index, name in enumerate(RESOURCES)}
 OFFER_FIELDS = ("to", "give", "give_count", "get", "get_count")
 
 
-def maritime_moves(state: CatanState, seat: int, placed: Derived | None = None) -> list[Move]:
+def maritime_moves(state: CatanState, seat: int, placed: Derived) -> tuple[Move, ...]:
     """Every bank trade the seat can pay for and the bank can give (``placed``: :func:`derived` of
-    the state, if the caller has it)."""
+    the state), as a shared tuple (read-only) for the main phase's list to extend with. The caller
+    skips the call for a hand with no more than one card of any resource (no rate is below 2)."""
     hand, bank = state.hands[seat], state.bank
-    if max(hand) < EDITION.resource_harbour_rate:
-        return []
-    wood, brick, sheep, wheat, ore = (placed or derived(state)).rates(state, seat)
+    wood, brick, sheep, wheat, ore = placed.rates(state, seat)
     gives = (
         (hand[0] >= wood)
         | (hand[1] >= brick) << 1
@@ -42,7 +41,9 @@ def maritime_moves(state: CatanState, seat: int, placed: Derived | None = None) 
         | (hand[4] >= ore) << 4
     )
     if not gives:
-        return []
+        return ()
+    if all(bank):  # the bank has every resource (nearly always): one C call for the five tests
+        return _MARITIME_LISTS[gives << 5 | 31]
     gets = (
         (bank[0] != 0)
         | (bank[1] != 0) << 1
@@ -50,7 +51,7 @@ def maritime_moves(state: CatanState, seat: int, placed: Derived | None = None) 
         | (bank[3] != 0) << 3
         | (bank[4] != 0) << 4
     )
-    return list(_MARITIME_LISTS[gives << 5 | gets])
+    return _MARITIME_LISTS[gives << 5 | gets]
 
 
 def _maritime_list(gives: int, gets: int) -> tuple[Move, ...]:
