@@ -174,19 +174,88 @@ def update_longest_road(state: CatanState, seats: range | list[int] | tuple[int,
 
 def add_road(state: CatanState, seat: int, edge: int) -> None:
     """After the seat's new road on ``edge``: its length and the award, as
-    :func:`update_longest_road` would set them, walking only the group of roads the new one joined.
+    :func:`update_longest_road` would set them, walking only from the new road's two ends (or, if
+    the roads from them meet again, the group of roads the new one joined).
 
     Why that is enough: a road added breaks no trail, so the seat's old trails all remain, none
     longer than its recorded length; a new trail must use the new road, so it lies in that road's
-    group. The longest road is then the longer of the recorded length and that group's longest
-    (the recorded lengths are always those of the board: every change of roads or buildings
-    recounts them). Building a road is the most common change of the board, and a seat's roads
-    often stay in two groups from its two starting settlements for much of a game."""
+    group. The longest road is then the longer of the recorded length and the longest trail over
+    the new road (the recorded lengths are always those of the board: every change of roads or
+    buildings recounts them); :func:`_trail_over` finds that one from the road's two ends alone
+    when they lead apart, which they nearly always do (the seat's roads form a tree), and
+    otherwise its group is walked whole. Building a road is the most common change of the
+    board."""
     lengths = state.road_length
-    found = longest_trail(state, seat, edge, lengths[seat])
+    found = _trail_over(state, seat, edge)
+    if found < 0:
+        found = longest_trail(state, seat, edge, lengths[seat])
     if found > lengths[seat]:
         lengths[seat] = found
     _award_longest_road(state)
+
+
+def _trail_over(state: CatanState, seat: int, edge: int) -> int:
+    """The longest trail of the seat's roads that takes its road on ``edge``; -1 if the trails
+    from the road's two ends, leaving it aside, can meet (one reaches the other end).
+
+    Why the two ends alone suffice when they cannot meet: a trail over the road is a trail ending
+    at one end, the road, and a trail starting at the other end, sharing no road. If no trail from
+    the first end (passing through no other seat's building) reaches the second, the roads each
+    side can take are apart: a road both could take would join the two ends by such a trail. So
+    the longest is the longest from each end plus one, the two walked apart, each walk a single
+    pass over its side's roads on a tree of roads. An end at another seat's building adds nothing:
+    a trail may end there but not pass through it."""
+    edge_owner, node_owner = state.edge_owner, state.node_owner
+    roads = 0
+    found = -1
+    for _ in range(edge_owner.count(seat)):  # the seat's roads found by C scans, not a Python loop
+        found = edge_owner.index(seat, found + 1)
+        roads |= 1 << found
+    roads ^= 1 << edge  # the trails from the two ends leave the new road aside
+    first, second = EDGE_NODES[edge]
+    best = 0
+    met = False
+    target = second
+
+    def walk(node: int, left: int, length: int) -> None:
+        """Every trail on from ``node`` over the roads ``left``, as in :func:`longest_trail`,
+        noting whether one reaches ``target``."""
+        nonlocal best, met
+        while True:
+            if node == target:
+                met = True
+            owner = node_owner[node]
+            if length and owner != -1 and owner != seat:
+                break  # a road may end at another seat's building but not pass through it
+            free = left & _NODE_ROADS[node]
+            if not free:
+                break
+            follow = free & -free
+            free ^= follow
+            while free:
+                branch = free & -free
+                free ^= branch
+                walk(node ^ _ACROSS[branch], left ^ branch, length + 1)
+            node ^= _ACROSS[follow]
+            left ^= follow
+            length += 1
+        if length > best:
+            best = length
+
+    total = 1
+    owner = node_owner[first]
+    if owner == -1 or owner == seat:
+        walk(first, roads, 0)
+        if met:
+            return -1
+        total += best
+        best = 0
+    owner = node_owner[second]
+    if owner == -1 or owner == seat:
+        target = -1  # (the first end is not reached: see above)
+        walk(second, roads, 0)
+        total += best
+    return total
 
 
 def _award_longest_road(state: CatanState) -> None:

@@ -196,3 +196,42 @@ def test_a_ring_through_another_seats_building_is_walked_from_that_building() ->
         assert awards.longest_trail(state, 0) == _longest_from_every_node(state, 0) == 6
         state.node_owner[blocked] = -1
         state.node_level[blocked] = 0
+
+
+@settings(max_examples=150)
+@given(
+    rings=st.lists(st.integers(0, 18), max_size=2, unique=True),
+    seeds=st.lists(st.integers(0, EDGE_COUNT - 1), min_size=1, max_size=3, unique=True),
+    grow=st.lists(st.integers(0, 5), min_size=1, max_size=15),
+    others=st.lists(st.integers(0, 40), max_size=4),
+)
+def test_a_road_added_counts_as_a_walk_from_every_node(
+    rings: list[int], seeds: list[int], grow: list[int], others: list[int]
+) -> None:
+    """``add_road``, which walks from the new road's two ends when the trails from them cannot
+    meet (and the group otherwise), gives after every road the length a walk from every node
+    gives: roads around hexes (closing loops) and grown one at a time along their neighbours
+    (branching), past other seats' buildings."""
+    state = table("base", 4)
+    network = [  # each ring open at first: its last side is built after the roads leading on
+        edge_between(ring[k], ring[k + 1]) for ring in map(HEX_NODES.__getitem__, rings) for k in range(5)
+    ]
+    network += [edge for edge in seeds if edge not in network]
+    for step, choice in enumerate(grow):
+        a, b = EDGE_NODES[network[step % len(network)]]
+        touching = [e for e in NODE_EDGES[a] + NODE_EDGES[b] if e not in network]
+        if touching:
+            network.append(touching[choice % len(touching)])
+    network += [
+        edge_between(HEX_NODES[hex_id][-1], HEX_NODES[hex_id][0])
+        for hex_id in rings
+        if edge_between(HEX_NODES[hex_id][-1], HEX_NODES[hex_id][0]) not in network
+    ]
+    corners = sorted({node for edge in network for node in EDGE_NODES[edge]})
+    for pick in others:  # other seats' buildings on the network, before the roads are built
+        state.node_owner[corners[pick % len(corners)]] = 2
+        state.node_level[corners[pick % len(corners)]] = 1
+    for edge in network:
+        state.edge_owner[edge] = 1
+        awards.add_road(state, 1, edge)
+        assert state.road_length[1] == _longest_from_every_node(state, 1)
