@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from referee.catan_volcano import GAME, building
+from referee.catan_volcano import GAME, CatanState, building
 from referee.catan_volcano import move_table as table_moves
 from referee.catan_volcano.building import CITIES, ROADS, SETTLEMENTS
 from referee.catan_volcano.derived import derived
-from referee.catan_volcano.geometry import NODE_EDGES, edge_between
-from referee.game import IllegalMove
+from referee.catan_volcano.geometry import HEX_NODES, NODE_EDGES, edge_between
+from referee.game import IllegalMove, Move
 from referee.rng import Rng
 from tests.referee.catan_volcano.positions import (
     give,
@@ -151,3 +151,33 @@ def test_the_kept_build_moves_follow_the_board() -> None:
     assert after[0] == tuple(table_moves.ROAD[edge] for edge in building.road_spots(state, 0))
     assert after[1] == tuple(table_moves.SETTLEMENT[node] for node in building.settlement_spots(state, 0))
     assert after[2] == tuple(table_moves.CITY[node] for node in building.city_spots(state, 0))
+
+
+def _robber_moves_afresh(state: CatanState, robber: int, thief: int, has_cards: int) -> list[Move]:
+    """The robber's moves worked out from the board alone: every hex but the robber's, with each
+    other seat holding a card that has a building on a corner, or with no victim."""
+    found: list[Move] = []
+    for hex_id, corners in enumerate(HEX_NODES):
+        if hex_id == robber:
+            continue
+        there = {state.node_owner[node] for node in corners} - {-1, thief}
+        victims = [seat for seat in sorted(there) if has_cards >> seat & 1]
+        found += [table_moves.ROBBER[(hex_id, seat)] for seat in victims or [None]]
+    return found
+
+
+def test_the_kept_robber_moves_follow_the_board() -> None:
+    """The robber's moves, kept per thief and seats holding cards with the robber's hex cut out,
+    equal those worked out afresh for every robber hex, and follow a building placed by hand."""
+    state = _seat0_at_18()
+    settlement(state, 1, 8)
+    settlement(state, 2, 40, city=True)
+    refresh(state)
+    for robber in range(len(HEX_NODES)):
+        for thief, has_cards in ((0, 0b1111), (0, 0b0101), (1, 0b0011), (3, 0)):
+            kept = derived(state).robber_moves(robber, thief, has_cards)
+            assert kept == _robber_moves_afresh(state, robber, thief, has_cards)
+            assert all(move is table_moves.ROBBER[(move["hex"], move["victim"])] for move in kept)
+    settlement(state, 3, 24)
+    refresh(state)
+    assert derived(state).robber_moves(4, 0, 0b1111) == _robber_moves_afresh(state, 4, 0, 0b1111)
