@@ -64,13 +64,14 @@ def own_road_ends(state: CatanState, seat: int) -> set[int]:
     """Nodes at the end of one of the seat's roads where it may build on: not another seat's building."""
     node_owner, edge_owner = state.node_owner, state.edge_owner
     ends: set[int] = set()
+    open_to = (-1, seat)
     edge = -1
     for _ in range(edge_owner.count(seat)):  # the seat's roads found by C scans, not a Python loop
         edge = edge_owner.index(seat, edge + 1)
         a, b = EDGE_NODES[edge]
-        if node_owner[a] in (-1, seat):
+        if node_owner[a] in open_to:
             ends.add(a)
-        if node_owner[b] in (-1, seat):
+        if node_owner[b] in open_to:
             ends.add(b)
     return ends
 
@@ -96,7 +97,17 @@ def road_spots(state: CatanState, seat: int) -> list[int]:
 
 def settlement_spots(state: CatanState, seat: int) -> list[int]:
     """Nodes on the seat's roads where the distance rule allows a settlement, in node order."""
-    return sorted(node for node in own_road_ends(state, seat) if distance_ok(state, node))
+    owner = state.node_owner
+    spots: list[int] = []
+    for node in own_road_ends(state, seat):
+        if owner[node] == -1:  # distance_ok written out: no call per node
+            for other in NODE_NODES[node]:
+                if owner[other] != -1:
+                    break
+            else:
+                spots.append(node)
+    spots.sort()
+    return spots
 
 
 def city_spots(state: CatanState, seat: int) -> list[int]:
