@@ -45,11 +45,7 @@ def maritime_moves(state: CatanState, seat: int, placed: Derived) -> tuple[Move,
     if all(bank):  # the bank has every resource (nearly always): one C call for the five tests
         return _MARITIME_LISTS[gives << 5 | 31]
     gets = (
-        (bank[0] != 0)
-        | (bank[1] != 0) << 1
-        | (bank[2] != 0) << 2
-        | (bank[3] != 0) << 3
-        | (bank[4] != 0) << 4
+        (bank[0] != 0) | (bank[1] != 0) << 1 | (bank[2] != 0) << 2 | (bank[3] != 0) << 3 | (bank[4] != 0) << 4
     )
     return _MARITIME_LISTS[gives << 5 | gets]
 
