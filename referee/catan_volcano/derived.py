@@ -211,11 +211,11 @@ class Derived:
         if found is None:
             others = has_cards & ~(1 << thief)
             every: list[Move] = []
-            starts = [0]
+            start = [0]
             for hex_id, seats in enumerate(self.hex_seats()):
                 every.extend(table.ROBBER_BY_VICTIMS[hex_id][seats & others])
-                starts.append(len(every))
-            found = self._robber_moves[key] = (every, tuple(starts))
+                start.append(len(every))
+            found = self._robber_moves[key] = (every, tuple(start))
         every, starts = found
         if not 0 <= robber < HEX_COUNT:
             return list(every)

@@ -129,7 +129,7 @@ def main_moves(state: CatanState) -> list[Move]:
         moves.append(table.BUY_CARD)
     if not state.dev_played and state.devs[seat] != state.new_devs[seat]:  # else none to play
         moves.extend(cards.play_moves(state, seat))
-    if can_trade:
+    if can_trade and placed is not None:  # placed is made whenever can_trade
         moves.extend(trading.maritime_moves(state, seat, placed))
     if state.options["trades"]:
         moves.extend(trading.offer_moves(state, seat))
