@@ -81,8 +81,19 @@ def start_redis(workdir: str) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     assert port != 6379
     server = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--dir", workdir],
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            workdir,
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -374,8 +385,10 @@ def main() -> int:
                 )
                 print(f"  ladder / health {figure} (medians): {ratio:.2f}")
             worst = max(r["p99"] for r in page)
-            print(f"\n  goal: ladder p99 < 20 ms at {args.rate:.0f}/s: {'met' if worst < 20 else 'NOT met'}"
-                  f" (worst run {worst:.2f} ms)")
+            print(
+                f"\n  goal: ladder p99 < 20 ms at {args.rate:.0f}/s: {'met' if worst < 20 else 'NOT met'}"
+                f" (worst run {worst:.2f} ms)"
+            )
         finally:
             if api is not None:
                 os.killpg(api.pid, signal.SIGTERM)

@@ -150,7 +150,7 @@ def test_replays_compress_and_round_trip() -> None:
 
 def test_a_replay_with_names_outside_ascii_compresses_and_round_trips() -> None:
     built = MatchSpec.build(game="nim", bots=["a", "b"], seed=11)
-    players = [Player("Lávafélag 火山", LocalAgent(TakeOne())), Player("b\u2028\"q\"", LocalAgent(TakeOne()))]
+    players = [Player("Lávafélag 火山", LocalAgent(TakeOne())), Player('b\u2028"q"', LocalAgent(TakeOne()))]
     replay = run_match("m1", built, players)
     assert decompress(compress(replay)) == replay.to_json()
     assert "火山".encode() in gzip.decompress(compress(replay))  # UTF-8 as it is, not escaped
