@@ -41,7 +41,7 @@ import playout
 
 import referee
 from referee.catan_volcano import GAME
-from referee.catan_volcano.moves import MOVES, MoveKind
+from referee.catan_volcano.moves import PLAYS
 
 VARIANT = "base"
 SEATS = 4
@@ -141,7 +141,7 @@ def catanatron_runner() -> Callable[[range, Tally], None] | None:
 def all_moves_per_game(seeds: range) -> Counter[str]:
     """Mean moves per game by type, counting those the engine plays by itself (untimed, same seeds)."""
     counted: Counter[str] = Counter()
-    original = dict(MOVES)
+    original = dict(PLAYS)
 
     def counting(name: str, play: Callable) -> Callable:
         def wrapped(state, key) -> None:
@@ -150,13 +150,15 @@ def all_moves_per_game(seeds: range) -> Counter[str]:
 
         return wrapped
 
-    for name, kind in original.items():
-        MOVES[name] = MoveKind(kind.fields, counting(name, kind.play))
+    for name, play in original.items():  # the stage functions apply and settle look up
+        PLAYS[name] = counting(name, play)
     try:
         for seed in seeds:
             playout.play_random(GAME.start(VARIANT, SEATS, seed=seed, options=OPTIONS), chooser_for(seed))
     finally:
-        MOVES.update(original)
+        PLAYS.update(original)
+    if not counted:
+        raise SystemExit("no move was counted: the engine no longer plays moves through moves.PLAYS")
     return Counter({name: count / len(seeds) for name, count in counted.items()})
 
 
