@@ -34,11 +34,9 @@ import os
 import queue
 import random
 import signal
-import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -46,9 +44,12 @@ from pathlib import Path
 from redis import Redis
 from redis.exceptions import RedisError
 
-from arena import ladder
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from arena import ladder  # noqa: E402
 from arena.records import BotRecord, MatchRecord, now_iso
 from arena.store import Store
+from bench import rig  # noqa: E402
 from referee.match import MatchSpec
 from referee.registry import get_game
 from referee.replay import MatchResult
@@ -57,12 +58,6 @@ ROOT = Path(__file__).resolve().parents[1]
 ADMIN = "bench-organizer"
 GAME, VARIANT = "vulkan", "competitive"
 PAGE_SIZE = 50
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def wait_for(check, seconds: float, what: str) -> None:
@@ -75,31 +70,6 @@ def wait_for(check, seconds: float, what: str) -> None:
             pass
         time.sleep(0.1)
     raise SystemExit(f"bench_ladder: {what} did not come up in {seconds:.0f} s")
-
-
-def start_redis(workdir: str) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    assert port != 6379
-    server = subprocess.Popen(
-        [
-            "redis-server",
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            workdir,
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"redis://127.0.0.1:{port}/0"
-    wait_for(lambda: Redis.from_url(url).ping(), 10, "redis-server")
-    return server, url
 
 
 def seed(store: Store, bots: int, game: str, variant: str, rng: random.Random) -> None:
@@ -310,8 +280,7 @@ def main() -> int:
     args = parser.parse_args()
     rng = random.Random(2026)
 
-    with tempfile.TemporaryDirectory() as workdir:
-        redis_server, redis_url = start_redis(workdir)
+    with rig.redis_server() as redis_url:
         api = None
         try:
             store = Store.connect(redis_url)
@@ -345,7 +314,7 @@ def main() -> int:
             ratio = statistics.median(big_us) / statistics.median(small_us)
             print(f"  ratio {args.bots} / 100 rows (medians): {ratio:.2f}")
 
-            port = free_port()
+            port = rig.free_port()
             api = start_api(redis_url, port)
             pages = max(1, args.bots // PAGE_SIZE)
             base = f"/api/v1/ladders/{GAME}?variant={VARIANT}&page_size={PAGE_SIZE}&page="
@@ -393,8 +362,6 @@ def main() -> int:
             if api is not None:
                 os.killpg(api.pid, signal.SIGTERM)
                 api.wait(timeout=30)
-            redis_server.terminate()
-            redis_server.wait(timeout=10)
     return 0
 
 
