@@ -55,6 +55,17 @@ _ACROSS: dict[int, int] = {1 << edge: a ^ b for edge, (a, b) in enumerate(EDGE_N
 """Per edge's bit, the xor of its two nodes: ``node ^ _ACROSS[bit]`` is the edge's other end."""
 
 
+def _road_mask(edge_owner: list[int], seat: int) -> int:
+    """The seat's roads as a bit mask (bit ``edge``), found by C scans rather than a Python loop
+    over the 72 edges."""
+    roads = 0
+    edge = -1
+    for _ in range(edge_owner.count(seat)):
+        edge = edge_owner.index(seat, edge + 1)
+        roads |= 1 << edge
+    return roads
+
+
 def longest_trail(state: CatanState, seat: int, through: int = -1, beat: int = 0) -> int:
     """The length of the seat's longest road; with ``through`` (an edge of the seat's), of the
     longest in the group of connected roads holding that edge only (see :func:`add_road`).
@@ -71,12 +82,7 @@ def longest_trail(state: CatanState, seat: int, through: int = -1, beat: int = 0
     >>> longest_trail(state, 0)
     0
     """
-    edge_owner = state.edge_owner
-    roads = 0
-    edge = -1
-    for _ in range(edge_owner.count(seat)):  # the seat's roads found by C scans, not a Python loop
-        edge = edge_owner.index(seat, edge + 1)
-        roads |= 1 << edge
+    roads = _road_mask(state.edge_owner, seat)
     blocked: set[int] = set()
     best = 0
 
@@ -205,13 +211,8 @@ def _trail_over(state: CatanState, seat: int, edge: int) -> int:
     the longest is the longest from each end plus one, the two walked apart, each walk a single
     pass over its side's roads on a tree of roads. An end at another seat's building adds nothing:
     a trail may end there but not pass through it."""
-    edge_owner, node_owner = state.edge_owner, state.node_owner
-    roads = 0
-    found = -1
-    for _ in range(edge_owner.count(seat)):  # the seat's roads found by C scans, not a Python loop
-        found = edge_owner.index(seat, found + 1)
-        roads |= 1 << found
-    roads ^= 1 << edge  # the trails from the two ends leave the new road aside
+    node_owner = state.node_owner
+    roads = _road_mask(state.edge_owner, seat) ^ (1 << edge)  # the two ends' trails leave it aside
     first, second = EDGE_NODES[edge]
     best = 0
     met = False
