@@ -125,7 +125,7 @@ def main_moves(state: CatanState) -> list[Move]:
             moves.extend(placed.settlement_moves(state, seat))
         if can_city and pieces[CITIES]:
             moves.extend(placed.city_moves(state, seat))
-    if sheep and wheat and ore and any(state.deck):  # cards.can_buy written out (see _CARD_COST)
+    if sheep and wheat and ore and any(state.deck):  # cards.can_buy written out (the costs checked at import)
         moves.append(table.BUY_CARD)
     if not state.dev_played and state.devs[seat] != state.new_devs[seat]:  # else none to play
         moves.extend(cards.play_moves(state, seat))
