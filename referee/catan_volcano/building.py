@@ -49,17 +49,6 @@ def pay(state: CatanState, seat: int, cost: tuple[int, ...]) -> None:
             bank[resource] += amount
 
 
-def distance_ok(state: CatanState, node: int) -> bool:
-    """The node and all its neighbours are free of buildings."""
-    owner = state.node_owner
-    if owner[node] != -1:
-        return False
-    for other in NODE_NODES[node]:  # noqa: SIM110 (a plain loop: asked for every free node listed)
-        if owner[other] != -1:
-            return False
-    return True
-
-
 def own_road_ends(state: CatanState, seat: int) -> set[int]:
     """Nodes at the end of one of the seat's roads where it may build on: not another seat's building."""
     node_owner, edge_owner = state.node_owner, state.edge_owner
@@ -100,7 +89,7 @@ def settlement_spots(state: CatanState, seat: int) -> list[int]:
     owner = state.node_owner
     spots: list[int] = []
     for node in own_road_ends(state, seat):
-        if owner[node] == -1:  # distance_ok written out: no call per node
+        if owner[node] == -1:  # the distance rule: the node and its neighbours free
             for other in NODE_NODES[node]:
                 if owner[other] != -1:
                     break
@@ -139,9 +128,22 @@ def setup_seat(state: CatanState, step: int) -> int:
 
 
 def setup_settlement_spots(state: CatanState) -> list[int]:
-    """Free nodes under the distance rule (and off the volcanoes with ``no_start_on_volcano``)."""
-    banned = state.tables.volcano_nodes if state.option("no_start_on_volcano") else frozenset()
-    return [node for node in range(NODE_COUNT) if node not in banned and distance_ok(state, node)]
+    """Free nodes under the distance rule (and off the volcanoes with ``no_start_on_volcano``).
+
+    The nodes each building rules out (its own and its neighbours, :data:`_RULED_OUT`) are joined
+    first, then the nodes left listed: a handful of set unions instead of a look at every node's
+    neighbours."""
+    ruled_out = set(state.tables.volcano_nodes) if state.option("no_start_on_volcano") else set()
+    for seat in range(state.seats):
+        for node in owned_nodes(state, seat):
+            ruled_out |= _RULED_OUT[node]
+    return [node for node in range(NODE_COUNT) if node not in ruled_out]
+
+
+_RULED_OUT: tuple[frozenset[int], ...] = tuple(
+    frozenset((node, *NODE_NODES[node])) for node in range(NODE_COUNT)
+)
+"""``_RULED_OUT[node]``: the nodes a building on ``node`` keeps others off (the distance rule)."""
 
 
 def setup_road_spots(state: CatanState) -> list[int]:

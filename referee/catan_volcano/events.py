@@ -78,7 +78,8 @@ def visible(event: dict[str, Any], seat: int) -> dict[str, Any]:
     secret = event.get("secret")
     if secret is None:
         return dict(event)
-    shown = {key: value for key, value in event.items() if key != "secret"}
+    shown = event.copy()  # the keys in their order, the secret (recorded last) taken out
+    del shown["secret"]
     if seat in secret["seats"]:
         shown.update(secret["fields"])
     return shown

@@ -17,12 +17,13 @@ from collections.abc import Callable, Mapping
 from copy import deepcopy
 from typing import Any
 
-from referee.catan_volcano import flow, moves, view
+from referee.catan_volcano import flow, view
 from referee.catan_volcano.board import BoardTables, Layout
 from referee.catan_volcano.derived import Derived
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.events import index_secrets
 from referee.catan_volcano.geometry import EDGE_COUNT, NODE_COUNT
+from referee.catan_volcano.moves import PLAYS, generate, key_of, settle
 from referee.catan_volcano.variants import RULES, VOLCANO_OPTIONS, VariantRules
 from referee.game import JSON, IllegalMove, Move, Outcome, SetupError, State
 from referee.rng import Rng
@@ -299,28 +300,28 @@ class CatanState(State):
 
     def legal_moves(self) -> list[Move]:
         if self._legal is None:
-            self._legal = moves.generate(self)
+            self._legal = generate(self)
         return list(self._legal)
 
     def apply(self, move: Move) -> None:
         legal = self._legal
         if legal is None:
-            legal = self._legal = moves.generate(self)
+            legal = self._legal = generate(self)
         try:
             known = legal[legal.index(move)]  # dict equality: key order aside, as the protocol says
         except ValueError:
             known = None
         # equality also takes 1.0 or true for 1: unless the move is the engine's own object, its
         # fields' types are vetted too (key_of), so only the exact spelling of a legal move plays
-        if known is None or (known is not move and moves.key_of(move) is None):
-            if moves.key_of(move) is None:
+        if known is None or (known is not move and key_of(move) is None):
+            if key_of(move) is None:
                 raise IllegalMove(f"not a move of this game: {move!r}"[:200])
             raise IllegalMove(f"not a legal move now: {move!r}"[:200])
         self._public = None
         self._observed = {}
         key = tuple(known.values())
-        moves.PLAYS[key[0]](self, key)
-        self._legal = moves.settle(self)  # the forced moves after it, and the next seat's legal moves
+        PLAYS[key[0]](self, key)
+        self._legal = settle(self)  # the forced moves after it, and the next seat's legal moves
 
     def remember_legal(self, legal: list[Move]) -> None:
         """Keep the legal moves just generated for the next :meth:`legal_moves` and :meth:`apply`.

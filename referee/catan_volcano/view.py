@@ -461,7 +461,9 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
     copy of the last one built (:class:`Kept`) and writes only the parts whose facts moved since.
     """
     kept = state.kept
-    pieces = derived(state)
+    pieces = state.placed
+    if pieces is None or state.placed_at != state.board_moves:  # derived()'s test, written out
+        pieces = derived(state)
     devs = state.devs[seat]
     mine = state.pieces[seat]
     points = (_SETTLEMENTS - mine[1]) + 2 * (_CITIES - mine[2]) + devs[VICTORY_POINT]
