@@ -270,6 +270,7 @@ def _award_longest_road(state: CatanState) -> None:
     new = leaders[0] if best >= EDITION.longest_road_minimum and len(leaders) == 1 else -1
     if new != holder:
         state.longest_road = new
+        state.score_moves += 1
         record(state, {"type": "longest_road", "seat": None if new < 0 else new, "length": best})
 
 
@@ -281,4 +282,5 @@ def update_largest_army(state: CatanState, seat: int) -> None:
         return
     if holder < 0 or knights > state.played[holder][KNIGHT]:
         state.largest_army = seat
+        state.score_moves += 1
         record(state, {"type": "largest_army", "seat": seat, "knights": knights})

@@ -50,6 +50,7 @@ def buy(state: CatanState, key: Key) -> None:
         kind += 1
     deck[kind] -= 1
     state.cards_moved |= 1 << seat
+    state.score_moves += 1  # a victory point card counts at once
     state.devs[seat][kind] += 1
     state.new_devs[seat][kind] += 1
     record(

@@ -55,6 +55,7 @@ def begin_turn(state: CatanState, seat: int) -> None:
     moves that begin a turn (the end of the last one, the last setup road) are always followed by
     :func:`referee.catan_volcano.moves.settle`, whose first step is :func:`check_win`."""
     state.turn_seat = seat
+    state.score_moves += 1  # another seat's points are checked now
     state.current = seat
     state.phase = "roll"
     state.dev_played = False
@@ -89,7 +90,15 @@ def resume(state: CatanState) -> None:
 
 
 def check_win(state: CatanState) -> None:
-    """Ten points on one's own turn win: only the turn's seat is checked."""
+    """Ten points on one's own turn win: only the turn's seat is checked.
+
+    Looked at only when something that counts towards the turn seat's points may have moved since
+    the last look (``state.score_moves``, see there): this runs after every move, and points
+    change on few of them."""
+    moved = state.score_moves
+    if moved == state.win_checked:
+        return
+    state.win_checked = moved
     if state.phase == "over":
         return
     seat = state.turn_seat

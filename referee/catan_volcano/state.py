@@ -95,6 +95,8 @@ class CatanState(State):
         "placed",
         "board_moves",
         "placed_at",
+        "score_moves",
+        "win_checked",
         "secret_events",
         "forgotten",
         "player_views",
@@ -165,6 +167,13 @@ class CatanState(State):
         :attr:`placed` must be checked again (see there)."""
         self.placed_at = -1
         """:attr:`board_moves` when :attr:`placed` was last found current (-1: never)."""
+        self.score_moves = 0
+        """Counts the changes that may raise a seat's points or make another seat the one whose
+        points count (a settlement, a city, a development card bought, an award moving, a turn
+        beginning), for :func:`referee.catan_volcano.flow.check_win` to skip the moves that
+        change none. Every rule that makes such a change must count it, or a win goes unseen."""
+        self.win_checked = -1
+        """:attr:`score_moves` at the last :func:`~referee.catan_volcano.flow.check_win` (-1: never)."""
         self.secret_events: list[tuple[int, dict[str, Any], dict[int, dict[str, Any]]]] = []
         """Where the log's secret events are (see :func:`referee.catan_volcano.events.index_secrets`)."""
         self.forgotten = 0
@@ -284,6 +293,8 @@ class CatanState(State):
         clone.cards_moved = 0
         clone.board_moves = self.board_moves
         clone.placed_at = self.placed_at
+        clone.score_moves = self.score_moves
+        clone.win_checked = self.win_checked
         clone.rng = Rng(self.rng.state)
         clone._legal = self._legal
         clone._public = self._public
@@ -328,11 +339,12 @@ class CatanState(State):
 
         Also what a position changed by hand must call (as the rule tests do) before it is played
         or observed: the buildings and roads are checked again, the seats' public views made
-        again, the event log's secrets indexed again."""
+        again, the event log's secrets indexed again, the win looked at again after the next move."""
         self._legal = legal
         self._public = None
         self._observed = {}
         self.board_moves += 1
+        self.win_checked = -1
         self.player_views = view.PlayerViews()
         self.kept = view.Kept(self.seats, self.frame)
         index_secrets(self)

@@ -1,5 +1,6 @@
 """Random play never breaks an invariant: cards are conserved, points are what the table gives,
-the distance rule always holds, awards sit where they belong, and every game ends."""
+no win goes unseen, the distance rule always holds, awards sit where they belong, and every game
+ends."""
 
 from __future__ import annotations
 
@@ -73,6 +74,8 @@ def _check(state: CatanState) -> None:
         expected = settlements + 2 * cities + state.devs[seat][VICTORY_POINT]
         expected += 2 * (state.longest_road == seat) + 2 * (state.largest_army == seat)
         assert awards.points(state, seat) == expected
+    if state.phase != "over":  # the win is looked at only when points may have moved: none goes unseen
+        assert awards.points(state, state.turn_seat) < EDITION.points_to_win, "a win went unseen"
     if state.longest_road >= 0:
         holder = state.road_length[state.longest_road]
         assert holder >= EDITION.longest_road_minimum and holder == max(state.road_length)
