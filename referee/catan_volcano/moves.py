@@ -197,9 +197,11 @@ its one move, so that how often a seat is asked never tells the others about its
 def settle(state: CatanState) -> list[Move]:
     """Check the win, then play decisions that are forced in public view until a seat must be asked."""
     while True:
-        flow.check_win(state)
-        legal = PHASES[state.phase](state)
-        if len(legal) != 1 or not FORCED_IN_PUBLIC[state.phase](state):
+        if state.score_moves != state.win_checked:  # check_win's own first test, without the call
+            flow.check_win(state)
+        phase = state.phase
+        legal = PHASES[phase](state)
+        if len(legal) != 1 or not FORCED_IN_PUBLIC[phase](state):
             return legal
         only = legal[0]
         PLAYS[only["type"]](state, tuple(only.values()))

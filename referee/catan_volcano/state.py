@@ -25,6 +25,7 @@ from referee.catan_volcano.events import index_secrets
 from referee.catan_volcano.geometry import EDGE_COUNT, NODE_COUNT
 from referee.catan_volcano.moves import PLAYS, generate, key_of, settle
 from referee.catan_volcano.variants import RULES, VOLCANO_OPTIONS, VariantRules
+from referee.catan_volcano.view import observation as observe
 from referee.game import JSON, IllegalMove, Move, Outcome, SetupError, State
 from referee.rng import Rng
 
@@ -189,7 +190,7 @@ class CatanState(State):
         self._public: dict[str, Any] | None = None
         """The first observation built of this position: served to its seat, and the public parts
         the other seats' observations copy."""
-        self._observed: dict[int, dict[str, JSON]] = {}
+        self._observed: dict[int, tuple[dict[str, Any], dict[str, JSON]]] = {}
 
     # -- construction ------------------------------------------------------------------------
 
@@ -328,8 +329,7 @@ class CatanState(State):
             if key_of(move) is None:
                 raise IllegalMove(f"not a move of this game: {move!r}"[:200])
             raise IllegalMove(f"not a legal move now: {move!r}"[:200])
-        self._public = None
-        self._observed = {}
+        self._public = None  # (the other seats' observations are kept against it: see observation)
         key = tuple(known.values())
         PLAYS[key[0]](self, key)
         self._legal = settle(self)  # the forced moves after it, and the next seat's legal moves
@@ -353,16 +353,20 @@ class CatanState(State):
         """The seat's view, built once per position (until the next move): read-only, shared.
 
         The first one built is :attr:`_public` (the referee asks for one seat's only); other
-        seats' observations copy its public parts and are kept in :attr:`_observed`."""
+        seats' observations copy its public parts and are kept in :attr:`_observed`, each with the
+        :attr:`_public` it was made from (a move only drops :attr:`_public`, so that the referee's
+        path, one observation a move, makes no dict to keep others in)."""
         public = self._public
         if public is None:
-            public = self._public = view.observation(self, seat)
+            public = self._public = observe(self, seat)
             return public
         if public["seat"] == seat:
             return public
-        seen = self._observed.get(seat)
-        if seen is None:
-            seen = self._observed[seat] = view.observation(self, seat, public)
+        kept = self._observed.get(seat)
+        if kept is not None and kept[0] is public:
+            return kept[1]
+        seen = observe(self, seat, public)
+        self._observed[seat] = (public, seen)
         return seen
 
     def outcome(self) -> Outcome | None:
