@@ -40,8 +40,9 @@ node:  ## Node (Debian's nodejs) for the starter JavaScript bot's tests, when mi
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; \
 		else echo "node missing and not root: run 'sudo make node' for the JavaScript bot's tests"; fi; }
 
-lint: install  ## ruff, then mypy: --strict on referee/, the default mode on platform/arena and bots
+lint: install  ## ruff (its checks and its formatting), then mypy: --strict on referee/, the default mode on platform/arena and bots
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy --strict referee
 	$(VENV)/bin/mypy platform/arena bots
 
