@@ -191,3 +191,17 @@ def test_the_roads_are_shown_from_the_edges_whatever_the_log_says() -> None:
     assert {"edge": empty[0], "seat": seat} in roads
     assert {"edge": empty[1], "seat": seat} not in roads
     assert canonical_json(view.observation(state, seat)) == canonical_json(_fresh_observation(state, seat))
+
+
+def test_every_seat_observed_at_every_move_sees_that_position() -> None:
+    """The other seats' observations of a position are kept with the first one they copy: asked of
+    every seat at every move, in an order that turns, none is served from a position before."""
+    state = GAME.start("base", 4, seed=21)
+    chooser = Rng(4)
+    for move in range(150):
+        if state.current_seat is None:
+            break
+        for k in range(state.seats):
+            seat = (move + k) % state.seats
+            assert canonical_json(state.observation(seat)) == canonical_json(_fresh_observation(state, seat))
+        state.apply(chooser.choice(state.legal_moves()))
