@@ -53,6 +53,24 @@ def test_points_reached_on_another_seats_turn_win_when_that_seats_turn_begins() 
     assert state.turn_seat == 1
 
 
+def test_points_given_by_hand_are_looked_at_after_the_next_move() -> None:
+    """The engine looks at the win only after a change that may move points, and counts those
+    changes where it makes them; a position changed by hand (and refreshed, as every rule test's
+    is) is looked at after its next move, whatever it was."""
+    state = table("base", 4)
+    for node in (0, 2, 26, 42):
+        settlement(state, 0, node, city=True)  # eight points
+    start_turn(state, 0, "main")
+    give(state, 0, wood=8)
+    state.apply({"type": "maritime_trade", "give": "wood", "get": "ore"})
+    assert state.outcome() is None  # looked at: eight
+    deal_card(state, 0, "victory_point")
+    deal_card(state, 0, "victory_point")
+    assert awards.points(state, 0) == 10
+    state.apply({"type": "maritime_trade", "give": "wood", "get": "ore"})  # moves no point itself
+    assert state.outcome() is not None and state.winner == 0
+
+
 def test_the_turn_limit_ends_the_game_on_points() -> None:
     state = table("base", 4, turn_limit=3)
     settlement(state, 2, 18)
