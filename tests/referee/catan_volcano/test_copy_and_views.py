@@ -33,6 +33,15 @@ def _played(spec: dict) -> CatanState:
     return state
 
 
+def _random_position(variant: str, seed: int, chooser_seed: int, moves: int) -> CatanState:
+    """A 4-seat game of ``variant`` after ``moves`` random moves drawn by ``Rng(chooser_seed)``."""
+    state = GAME.start(variant, 4, seed=seed)
+    chooser = Rng(chooser_seed)
+    for _ in range(moves):
+        state.apply(chooser.choice(state.legal_moves()))
+    return state
+
+
 def _fresh_observation(state: CatanState, seat: int) -> dict:
     """The observation built with no cache at all, from the state's JSON."""
     loaded = CatanState.from_json(state.to_json())
@@ -147,10 +156,7 @@ def test_a_kept_part_is_written_again_when_its_fact_changes() -> None:
     """``view.Kept`` compares each part of the last observation with the state's fact it shows, so
     a fact changed since shows at once (here by hand, which ``remember_legal`` would also cover by
     starting the kept parts afresh)."""
-    state = GAME.start("gold", 4, seed=3)
-    chooser = Rng(4)
-    for _ in range(200):
-        state.apply(chooser.choice(state.legal_moves()))
+    state = _random_position("gold", seed=3, chooser_seed=4, moves=200)
     seat = state.current_seat
     assert seat is not None
     before = view.observation(state, seat)
@@ -176,10 +182,7 @@ def test_the_roads_are_shown_from_the_edges_whatever_the_log_says() -> None:
     recorded since, only when the edges say exactly that (``Derived.roads_after``): a road on the
     board that the log does not record, and one the log records that is not on the board, show as
     the edges have them."""
-    state = GAME.start("base", 4, seed=8)
-    chooser = Rng(2)
-    for _ in range(150):
-        state.apply(chooser.choice(state.legal_moves()))
+    state = _random_position("base", seed=8, chooser_seed=2, moves=150)
     seat = state.current_seat
     assert seat is not None
     view.observation(state, seat)  # the roads shown so far, kept
