@@ -154,13 +154,13 @@ class PlayerViews:
     pieces, road lengths and the longest road; a position changed by hand starts a new
     :class:`PlayerViews` (``remember_legal``). So most moves, which change only cards in hand (a
     roll, a trade, a discard, a build), look at the marked seats only: their counts of cards, and
-    their played cards against a copy. While a seat's other facts stand, its views are kept by
-    those two counts and shared between the positions that show them; any other change makes the
-    seat's view anew (and starts its kept views afresh). The list handed out is new whenever a
-    view in it changed, and shared (read-only) when none did.
+    their played cards against a copy. A seat whose counts moved gets a copy of its view with the
+    two counts written (a copy of a dict costs far less than making one); any other change makes
+    the seat's view anew. The list handed out is new whenever a view in it changed, and shared
+    (read-only) when none did.
     """
 
-    __slots__ = ("views", "played", "pieces", "lengths", "longest", "largest", "board_at", "by_cards")
+    __slots__ = ("views", "played", "pieces", "lengths", "longest", "largest", "board_at")
 
     def __init__(self) -> None:
         self.views: list[dict[str, Any]] = []
@@ -172,9 +172,6 @@ class PlayerViews:
         self.board_at = -1
         """``state.board_moves`` when pieces, lengths and the longest road were last compared (-1
         before the first look, which so goes to :meth:`_compared` and makes every view)."""
-        self.by_cards: list[dict[int, dict[str, Any]]] = []
-        """Per seat, its views made while its facts other than card counts stood, by
-        ``resource cards << 6 | development cards``."""
 
     def current(self, state: CatanState) -> list[dict[str, Any]]:
         if (
@@ -199,17 +196,13 @@ class PlayerViews:
             a, b, c, d, e = hands[seat]
             count = a + b + c + d + e
             a, b, c, d, e = devs[seat]
-            key = count << 6 | (a + b + c + d + e)
-            kept = self.by_cards[seat]
-            shown = kept.get(key)
-            if shown is None:
-                shown = kept[key] = {
-                    **views[seat],
-                    "resource_cards": count,
-                    "development_cards": key & 63,
-                }
-            elif shown is views[seat]:
+            cards = a + b + c + d + e
+            shown = views[seat]
+            if shown["resource_cards"] == count and shown["development_cards"] == cards:
                 continue
+            shown = shown.copy()
+            shown["resource_cards"] = count
+            shown["development_cards"] = cards
             if fresh is None:
                 fresh = list(views)
             fresh[seat] = shown
@@ -219,17 +212,16 @@ class PlayerViews:
         return fresh
 
     def _made(self, state: CatanState, seat: int) -> dict[str, Any]:
-        """The seat's view made anew, its copies of the facts taken and its kept views started."""
+        """The seat's view made anew, its copies of the facts taken."""
         shown = _seat_view(state, seat)
         self.played[seat] = list(state.played[seat])
         self.pieces[seat] = list(state.pieces[seat])
-        self.by_cards[seat] = {shown["resource_cards"] << 6 | shown["development_cards"]: shown}
         return shown
 
     def _rebuilt(self, state: CatanState) -> list[dict[str, Any]]:
         """Every seat's view made anew (the first look)."""
         n = state.seats
-        self.played, self.pieces, self.by_cards = [[]] * n, [[]] * n, [{}] * n
+        self.played, self.pieces = [[]] * n, [[]] * n
         self.views = [self._made(state, seat) for seat in range(n)]
         self.lengths = list(state.road_length)
         self.longest = state.longest_road
