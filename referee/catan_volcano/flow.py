@@ -53,9 +53,9 @@ def next_owed(state: CatanState, owed: list[int]) -> int:
 def begin_turn(state: CatanState, seat: int) -> None:
     """A seat's turn starts: before the roll. A seat already on enough points wins at once: the
     moves that begin a turn (the end of the last one, the last setup road) are always followed by
-    :func:`referee.catan_volcano.moves.settle`, whose first step is :func:`check_win`."""
+    :func:`referee.catan_volcano.moves.settle`, whose first step is :func:`check_win` (which
+    looks at the seat's points if they may have moved since it last did)."""
     state.turn_seat = seat
-    state.score_moves += 1  # another seat's points are checked now
     state.current = seat
     state.phase = "roll"
     state.dev_played = False
@@ -92,16 +92,15 @@ def resume(state: CatanState) -> None:
 def check_win(state: CatanState) -> None:
     """Ten points on one's own turn win: only the turn's seat is checked.
 
-    Looked at only when something that counts towards the turn seat's points may have moved since
-    the last look (``state.score_moves``, see there): this runs after every move, and points
-    change on few of them."""
-    moved = state.score_moves
-    if moved == state.win_checked:
+    Looked at only when something that counts towards points may have moved since this seat's
+    last look (``state.score_moves``, see there): this runs after every move, and points change on
+    few moves and in few turns."""
+    moved, seat = state.score_moves, state.turn_seat
+    if moved == state.win_checked[seat]:
         return
-    state.win_checked = moved
+    state.win_checked[seat] = moved
     if state.phase == "over":
         return
-    seat = state.turn_seat
     pieces = state.pieces[seat]  # awards.points written out: this runs after every move
     points = (_SETTLEMENTS - pieces[1]) + 2 * (_CITIES - pieces[2]) + state.devs[seat][VICTORY_POINT]
     if state.longest_road == seat:

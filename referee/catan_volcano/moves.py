@@ -197,7 +197,7 @@ its one move, so that how often a seat is asked never tells the others about its
 def settle(state: CatanState) -> list[Move]:
     """Check the win, then play decisions that are forced in public view until a seat must be asked."""
     while True:
-        if state.score_moves != state.win_checked:  # check_win's own first test, without the call
+        if state.score_moves != state.win_checked[state.turn_seat]:  # check_win's own first test
             flow.check_win(state)
         phase = state.phase
         legal = PHASES[phase](state)

@@ -169,12 +169,14 @@ class CatanState(State):
         self.placed_at = -1
         """:attr:`board_moves` when :attr:`placed` was last found current (-1: never)."""
         self.score_moves = 0
-        """Counts the changes that may raise a seat's points or make another seat the one whose
-        points count (a settlement, a city, a development card bought, an award moving, a turn
-        beginning), for :func:`referee.catan_volcano.flow.check_win` to skip the moves that
-        change none. Every rule that makes such a change must count it, or a win goes unseen."""
-        self.win_checked = -1
-        """:attr:`score_moves` at the last :func:`~referee.catan_volcano.flow.check_win` (-1: never)."""
+        """Counts the changes that may raise a seat's points (a settlement, a city, a development
+        card bought, an award moving), for :func:`referee.catan_volcano.flow.check_win` to skip
+        the moves and the turns that change none. Every rule that makes such a change must count
+        it, or a win goes unseen."""
+        self.win_checked = [-1] * seats
+        """Per seat, :attr:`score_moves` when :func:`~referee.catan_volcano.flow.check_win` last
+        looked at its points (-1: never): while it stands, the seat's points are what they were
+        then, under ten."""
         self.secret_events: list[tuple[int, dict[str, Any], dict[int, dict[str, Any]]]] = []
         """Where the log's secret events are (see :func:`referee.catan_volcano.events.index_secrets`)."""
         self.forgotten = 0
@@ -295,7 +297,7 @@ class CatanState(State):
         clone.board_moves = self.board_moves
         clone.placed_at = self.placed_at
         clone.score_moves = self.score_moves
-        clone.win_checked = self.win_checked
+        clone.win_checked = list(self.win_checked)
         clone.rng = Rng(self.rng.state)
         clone._legal = self._legal
         clone._public = self._public
@@ -344,7 +346,7 @@ class CatanState(State):
         self._public = None
         self._observed = {}
         self.board_moves += 1
-        self.win_checked = -1
+        self.win_checked = [-1] * self.seats
         self.player_views = view.PlayerViews()
         self.kept = view.Kept(self.seats, self.frame)
         index_secrets(self)

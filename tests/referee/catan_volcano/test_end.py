@@ -53,6 +53,30 @@ def test_points_reached_on_another_seats_turn_win_when_that_seats_turn_begins() 
     assert state.turn_seat == 1
 
 
+def test_points_won_after_the_seat_was_looked_at_win_when_its_turn_comes_round() -> None:
+    """The engine looks at a seat's points when they may have moved since it last did: seat 1 is
+    looked at on its own turn (eight points), the longest road moves to it on seat 2's turn (a
+    settlement breaks seat 0's road: ten), and it wins when its turn next begins, not before."""
+    state = table("base", 4)
+    road(state, 0, 3, 0, 4, 1, 5, 2, 6)  # six: the longest road
+    road(state, 1, 11, 7, 12, 8, 13, 9)  # five
+    for node in (26, 42, 45, 50):
+        settlement(state, 1, node, city=True)  # eight points
+    road(state, 2, 8, 4)
+    give(state, 2, wood=1, brick=1, sheep=1, wheat=1)
+    start_turn(state, 1, "main")
+    rig(state, 1, 2, 1, 2, 1, 2)  # seats 2, 3 and 0 roll a 3
+    state.apply({"type": "end_turn"})  # seat 1 looked at: eight
+    assert (state.turn_seat, state.phase) == (2, "main")
+    state.apply({"type": "build_settlement", "node": 4})  # 3-0-4 | 4-1-5-2-6: four
+    assert state.longest_road == 1 and awards.points(state, 1) == 10
+    while state.turn_seat != 1:
+        assert state.outcome() is None  # not seat 1's turn
+        state.apply({"type": "end_turn"})
+    outcome = state.outcome()
+    assert outcome is not None and outcome.reason == "points" and state.winner == 1
+
+
 def test_points_given_by_hand_are_looked_at_after_the_next_move() -> None:
     """The engine looks at the win only after a change that may move points, and counts those
     changes where it makes them; a position changed by hand (and refreshed, as every rule test's
