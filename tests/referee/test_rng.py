@@ -76,3 +76,32 @@ def test_dice_follow_below_over_many_seeds() -> None:
         for _ in range(20):
             assert quick.dice() == (general.below(6) + 1, general.below(6) + 1)
         assert quick.state == general.state
+
+
+def _shuffled_by_below(rng: Rng, items: list[int]) -> None:
+    """Fisher-Yates as :meth:`Rng.shuffle` is specified: ``j = below(i + 1)`` from the top."""
+    for i in range(len(items) - 1, 0, -1):
+        j = rng.below(i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+@pytest.mark.parametrize("z", [0, 77, _SAFE - 1, _SAFE, _MASK - 4, _MASK])
+@pytest.mark.parametrize("length", [0, 1, 2, 7, 19])
+def test_shuffle_draws_what_below_draws(z: int, length: int) -> None:
+    """``shuffle`` with its first draw below, at or above the shortcut's threshold (where a draw
+    may be rejected and made again) orders the items as ``below`` would, state included."""
+    quick, general = Rng(_state_drawing(z)), Rng(_state_drawing(z))
+    mine, theirs = list(range(length)), list(range(length))
+    quick.shuffle(mine)
+    _shuffled_by_below(general, theirs)
+    assert mine == theirs
+    assert quick.state == general.state
+
+
+def test_shuffle_follows_below_over_many_seeds() -> None:
+    for seed in range(300):
+        quick, general = Rng(seed), Rng(seed)
+        mine, theirs = list(range(seed % 60)), list(range(seed % 60))
+        quick.shuffle(mine)
+        _shuffled_by_below(general, theirs)
+        assert (mine, quick.state) == (theirs, general.state)
