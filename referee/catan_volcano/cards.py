@@ -31,8 +31,6 @@ if TYPE_CHECKING:
 
 RESOURCES = EDITION.resources
 CARD_COST = EDITION.costs["development_card"]
-PAIRS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(5) for b in range(a, 5))
-"""Year of plenty's choices: two resources, the same twice allowed, in resource order."""
 
 
 def can_buy(state: CatanState, seat: int) -> bool:
@@ -82,9 +80,7 @@ def play_moves(state: CatanState, seat: int) -> list[Move]:
     if devs[YEAR_OF_PLENTY] > new[YEAR_OF_PLENTY]:
         bank = state.bank
         moves.extend(
-            {"type": "play_year_of_plenty", "first": RESOURCES[a], "second": RESOURCES[b]}
-            for a, b in PAIRS
-            if bank[a] >= (2 if a == b else 1) and bank[b]
+            move for a, b, move in table.YEAR_OF_PLENTY if bank[a] >= (2 if a == b else 1) and bank[b]
         )
     if devs[MONOPOLY] > new[MONOPOLY]:
         moves.extend(table.MONOPOLY)

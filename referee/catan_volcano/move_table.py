@@ -38,6 +38,12 @@ MARITIME: tuple[tuple[Move, ...], ...] = tuple(
 DISCARD: tuple[Move, ...] = tuple({"type": "discard", "resource": name} for name in RESOURCES)
 GOLD: tuple[Move, ...] = tuple({"type": "choose_gold", "resource": name} for name in RESOURCES)
 MONOPOLY: tuple[Move, ...] = tuple({"type": "play_monopoly", "resource": name} for name in RESOURCES)
+YEAR_OF_PLENTY: tuple[tuple[int, int, Move], ...] = tuple(
+    (a, b, {"type": "play_year_of_plenty", "first": RESOURCES[a], "second": RESOURCES[b]})
+    for a in range(5)
+    for b in range(a, 5)
+)
+"""``(first, second, move)`` for each pair of resources (first <= second, by index), in that order."""
 ROBBER: dict[tuple[int, int | None], Move] = {
     (hex_id, victim): {"type": "move_robber", "hex": hex_id, "victim": victim}
     for hex_id in range(HEX_COUNT)

@@ -117,7 +117,11 @@ def main_moves(state: CatanState) -> list[Move]:
     wood, brick, sheep, wheat, ore = hand
     moves: list[Move] = [table.END_TURN]
     can_road, can_city, can_trade = wood and brick, wheat >= 2 and ore >= 3, max(hand) >= _BEST_RATE
-    placed = derived(state) if can_road or can_city or can_trade else None
+    placed = None
+    if can_road or can_city or can_trade:
+        placed = state.placed
+        if placed is None or state.placed_at != state.board_moves:  # derived()'s test, written out
+            placed = derived(state)
     if placed is not None:
         if can_road and pieces[ROADS]:
             moves.extend(placed.road_moves(state, seat))

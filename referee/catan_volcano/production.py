@@ -45,7 +45,10 @@ def roll(state: CatanState, key: Key) -> None:
 
 def produce(state: CatanState, number: int) -> None:
     """Pay every building on the hexes carrying ``number``; count the gold owed."""
-    plan = derived(state).plan(state, number, state.robber)
+    placed = state.placed
+    if placed is None or state.placed_at != state.board_moves:  # derived()'s test, written out
+        placed = derived(state)
+    plan = placed.plan(state, number, state.robber)
     bank, hands = state.bank, state.hands
     short: list[str] = []
     gains: list[dict[str, int]] | None = None

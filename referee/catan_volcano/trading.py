@@ -32,7 +32,7 @@ def maritime_moves(state: CatanState, seat: int, placed: Derived) -> tuple[Move,
     the state), as a shared tuple (read-only) for the main phase's list to extend with. The caller
     skips the call for a hand with no more than one card of any resource (no rate is below 2)."""
     hand, bank = state.hands[seat], state.bank
-    wood, brick, sheep, wheat, ore = placed.rates(state, seat)
+    wood, brick, sheep, wheat, ore = placed._rates[seat] or placed.rates(state, seat)
     gives = (
         (hand[0] >= wood)
         | (hand[1] >= brick) << 1
