@@ -218,7 +218,9 @@ def main() -> None:
     print(f"  catanatron           {spread([rate(r[2]) for r in runs], 'games/s')}")
     ratios = [rate(r[0]) / rate(r[2]) for r in runs]
     alone_ratios = [rate(r[1]) / rate(r[2]) for r in runs]
-    print(f"ratio referee path / catanatron: {spread(ratios, 'x', 2)}   goal {GOAL:.0f}x")
+    median = statistics.median(ratios)
+    verdict = "met" if median >= GOAL else "not met"
+    print(f"ratio referee path / catanatron: {spread(ratios, 'x', 2)}   goal {GOAL:.0f}x: {verdict}")
     print(f"ratio engine alone / catanatron: {spread(alone_ratios, 'x', 2)}")
     per_turn = [turn_rate(r[0]) / turn_rate(r[2]) for r in runs]
     print(
