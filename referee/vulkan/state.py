@@ -402,6 +402,9 @@ class VulkanState(State):
         loads_out = self._loads_out_cache
         if loads_out is None:
             loads_out = self._loads_out_cache = self._loads_out_json()
+        seat_json = self._seat_json
+        for _ in range(seat_json.count(None)):  # the entries a move made stale, found by C scans
+            self._build_seat_json(seat_json.index(None))
         volcano, to_move = board.volcano, self.to_move
         return {
             "variant": self.variant,
@@ -411,7 +414,7 @@ class VulkanState(State):
             "to_move": to_move,
             "tiles": list(filter(None, cache)),
             "volcano": None if volcano is None else at[volcano],
-            "seats": [entry or self._build_seat_json(s) for s, entry in enumerate(self._seat_json)],
+            "seats": list(seat_json),
             "removed": removed,
             "loads_out": loads_out,
             "last": self.last,
