@@ -120,21 +120,7 @@ class Rng:
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher-Yates, in place: ``j = below(i + 1)`` for each ``i`` from the top, the same draws,
-        with :meth:`below`'s first try written out (boards and decks are shuffled at every game's
-        start, some of them again and again)."""
-        state = self.state
+        """Fisher-Yates, in place: ``j = below(i + 1)`` for each ``i`` from the top."""
         for i in range(len(items) - 1, 0, -1):
-            drawn = (state + _GOLDEN) & _MASK
-            z = ((drawn ^ (drawn >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            z ^= z >> 31
-            if z < _SAFE and i < _SAFE_BOUND:
-                state = drawn
-                j = z % (i + 1)
-            else:  # a draw below() may reject: the general way, from the same state
-                self.state = state
-                j = self._below(i + 1)
-                state = self.state
+            j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
-        self.state = state
