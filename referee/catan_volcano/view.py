@@ -457,13 +457,10 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
     pieces = state.placed
     if pieces is None or state.placed_at != state.board_moves:  # derived()'s test, written out
         pieces = derived(state)
+    players = state.player_views.current(state) if public is None else public["players"]
     devs = state.devs[seat]
-    mine = state.pieces[seat]
-    points = (_SETTLEMENTS - mine[1]) + 2 * (_CITIES - mine[2]) + devs[VICTORY_POINT]
-    if state.longest_road == seat:
-        points += _LONGEST_POINTS
-    if state.largest_army == seat:
-        points += _ARMY_POINTS
+    # the seat's points: those the table sees (pieces, awards) and its victory point cards
+    points = players[seat]["points_showing"] + devs[VICTORY_POINT]
     bought = state.new_devs[seat]
     cards = kept.devs[seat]
     if cards is None or devs != cards[0] or bought != cards[2]:
@@ -494,7 +491,7 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
     seen["events"] = events
     # parts that differ from the last observation's on about half the moves or more: written
     seen["seat"] = seat
-    seen["players"] = state.player_views.current(state)
+    seen["players"] = players
     if pieces is not kept.placed:
         seen["buildings"] = pieces.buildings()
         seen["roads"] = _roads(state, kept, pieces)
