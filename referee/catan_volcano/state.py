@@ -103,6 +103,7 @@ class CatanState(State):
         "player_views",
         "kept",
         "cards_moved",
+        "current_seat",
         "_legal",
         "_public",
         "_observed",
@@ -188,6 +189,11 @@ class CatanState(State):
         """The seats whose cards in hand, development cards or played cards the engine changed
         since :attr:`player_views` last looked, as a bit mask (bit ``seat``; see there). Every rule
         that changes any of those must set its seat's bit, or that seat's public view goes stale."""
+        self.current_seat: int | None = None
+        """The seat to move, None once the game is over (the common interface's property, kept as a
+        plain attribute: the referee reads it before every move, and a property costs a call).
+        Set from ``phase`` and ``current`` after every move and by :meth:`remember_legal`, which a
+        position changed by hand must call."""
         self._legal: list[Move] | None = None
         self._public: dict[str, Any] | None = None
         """The first observation built of this position: served to its seat, and the public parts
@@ -270,6 +276,7 @@ class CatanState(State):
             raise SetupError(f"state lacks {missing.args[0]}", f"state.{missing.args[0]}") from None
         index_secrets(state)
         state.dice = None if data["dice"] is None else (data["dice"][0], data["dice"][1])
+        state.current_seat = None if state.phase == "over" else state.current
         return state
 
     def copy(self) -> CatanState:
@@ -294,6 +301,7 @@ class CatanState(State):
         clone.player_views = view.PlayerViews()
         clone.kept = view.Kept(self.seats, self.frame)
         clone.cards_moved = 0
+        clone.current_seat = self.current_seat
         clone.board_moves = self.board_moves
         clone.placed_at = self.placed_at
         clone.score_moves = self.score_moves
@@ -307,10 +315,6 @@ class CatanState(State):
         return clone
 
     # -- the common interface ----------------------------------------------------------------
-
-    @property
-    def current_seat(self) -> int | None:
-        return None if self.phase == "over" else self.current
 
     def legal_moves(self) -> list[Move]:
         if self._legal is None:
@@ -335,6 +339,7 @@ class CatanState(State):
         key = tuple(known.values())
         PLAYS[key[0]](self, key)
         self._legal = settle(self)  # the forced moves after it, and the next seat's legal moves
+        self.current_seat = None if self.phase == "over" else self.current
 
     def remember_legal(self, legal: list[Move]) -> None:
         """Keep the legal moves just generated for the next :meth:`legal_moves` and :meth:`apply`.
@@ -343,6 +348,7 @@ class CatanState(State):
         or observed: the buildings and roads are checked again, the seats' public views made
         again, the event log's secrets indexed again, the win looked at again after the next move."""
         self._legal = legal
+        self.current_seat = None if self.phase == "over" else self.current
         self._public = None
         self._observed = {}
         self.board_moves += 1
