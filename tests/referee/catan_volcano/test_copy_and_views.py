@@ -208,3 +208,29 @@ def test_every_seat_observed_at_every_move_sees_that_position() -> None:
             seat = (move + k) % state.seats
             assert canonical_json(state.observation(seat)) == canonical_json(_fresh_observation(state, seat))
         state.apply(chooser.choice(state.legal_moves()))
+
+
+def _seat_to_move(state: CatanState) -> int | None:
+    """The common interface's answer worked out from the phase and the seat to decide."""
+    return None if state.phase == "over" else state.current
+
+
+@settings(max_examples=25, deadline=None)
+@given(positions)
+def test_current_seat_follows_the_position_after_every_move_copy_load_and_hand_change(spec: dict) -> None:
+    """``current_seat`` is an attribute kept by ``apply`` and ``remember_legal``, not worked out on
+    each read: it must agree with the phase and the seat to decide wherever a position comes from."""
+    state = GAME.start(spec["variant"], spec["seats"], seed=spec["seed"], options={"trades": spec["trades"]})
+    chooser = Rng(spec["seed"] + 3)
+    for _ in range(spec["moves"] + 600):
+        assert state.current_seat == _seat_to_move(state)
+        if state.current_seat is None:
+            break
+        state.apply(chooser.choice(state.legal_moves()))
+    for other in (state.copy(), GAME.load_state(state.to_json()), CatanState.from_json(state.to_json())):
+        assert other.current_seat == state.current_seat
+    if state.phase != "over":  # a position ended by hand, as the rule tests set one up
+        state.phase = "over"
+        state.remember_legal(moves.generate(state))
+        assert state.current_seat is None
+        assert state.legal_moves() == []
