@@ -175,11 +175,8 @@ class PlayerViews:
         before the first look, which so goes to :meth:`_compared` and makes every view)."""
 
     def current(self, state: CatanState) -> list[dict[str, Any]]:
-        if (
-            state.board_moves != self.board_at
-            or state.largest_army != self.largest
-            or state.longest_road != self.longest
-        ):
+        # (the longest road moves only with the board: a road built, a road cut, lava)
+        if state.board_moves != self.board_at or state.largest_army != self.largest:
             return self._compared(state)
         moved = state.cards_moved
         views = self.views
