@@ -182,6 +182,7 @@ def place_road(state: CatanState, key: Key) -> None:
     seat, edge = state.current, key[1]
     state.edge_owner[edge] = seat
     state.board_moves += 1
+    state.road_built = edge
     state.pieces[seat][ROADS] -= 1
     record(state, {"type": "place_road", "seat": seat, "edge": edge})
     awards.add_road(state, seat, edge)
@@ -207,6 +208,7 @@ def build_road(state: CatanState, key: Key) -> None:
     pay(state, seat, ROAD_COST)
     state.edge_owner[edge] = seat
     state.board_moves += 1
+    state.road_built = edge
     state.pieces[seat][ROADS] -= 1
     record(state, {"type": "build_road", "seat": seat, "edge": edge})
     awards.add_road(state, seat, edge)

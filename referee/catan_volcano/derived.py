@@ -27,7 +27,16 @@ from referee.catan_volcano import building
 from referee.catan_volcano import move_table as table
 from referee.catan_volcano.board import GENERIC_HARBOUR_INDEX
 from referee.catan_volcano.edition import EDITION, GOLD, NOTHING
-from referee.catan_volcano.geometry import EDGE_COUNT, HEX_COUNT, HEX_NODES, NODE_COUNT, NODE_HEXES
+from referee.catan_volcano.geometry import (
+    EDGE_COUNT,
+    EDGE_NODES,
+    HEX_COUNT,
+    HEX_NODES,
+    NODE_COUNT,
+    NODE_EDGES,
+    NODE_HEXES,
+    NODE_NODES,
+)
 from referee.game import Move
 
 if TYPE_CHECKING:
@@ -103,7 +112,8 @@ class Derived:
         """Share ``older``'s answers that depend on the buildings alone (the same buildings as
         these: the caller checked): city moves, trade rates, who is on each hex, what each number
         pays, the robber's targets and the buildings as JSON. Road and settlement moves depend on
-        the roads too and are worked out again."""
+        the roads too: :meth:`keep_spots` carries them over after a single road, else they are
+        worked out again."""
         self._city_moves = older._city_moves
         self._rates = older._rates
         self._rate_views = older._rate_views
@@ -112,6 +122,57 @@ class Derived:
         self._plans = older._plans
         self._robber_moves = older._robber_moves
         self._buildings = older._buildings
+
+    def keep_spots(self, older: Derived, edge: int) -> None:
+        """Carry ``older``'s road and settlement spots over when the one change between the two
+        arrangements is a road on ``edge`` (the buildings the same: the caller checked; ``edge``
+        is a hint, checked here: with any other change nothing is carried over).
+
+        A seat's spots follow from its own roads and the buildings. The new road only takes an
+        edge from the other seats, whose settlement spots stay as they were and whose road spots
+        lose that edge; the builder's gain the free edges at the road's two ends (where no other
+        seat's building stands) and the ends themselves as settlement spots where the distance
+        rule allows. Found so, they are the lists :func:`building.road_spots` and
+        :func:`building.settlement_spots` give (the Catan fingerprint and a property test compare).
+        """
+        edges, before = self.edges, older.edges
+        if edge < 0 or before[edge] != -1:
+            return
+        seat = edges[edge]
+        if seat < 0:
+            return
+        edges[edge] = -1  # the lists compared whole with the road taken out: the one change?
+        alone = edges == before
+        edges[edge] = seat
+        if not alone:
+            return
+        owner = self.owner
+        ends = [node for node in EDGE_NODES[edge] if owner[node] == -1 or owner[node] == seat]
+        for other in range(len(self._road_spots)):
+            spots = older._road_spots[other]
+            if other == seat:
+                if spots is not None:
+                    grown = {free for node in ends for free in NODE_EDGES[node] if edges[free] == -1}
+                    grown.update(spots)
+                    grown.discard(edge)
+                    self._road_spots[seat] = sorted(grown)
+                found = older._settlement_moves[seat]
+                if found is not None:
+                    nodes = {move["node"] for move in found}
+                    for node in ends:
+                        if owner[node] == -1 and all(owner[near] == -1 for near in NODE_NODES[node]):
+                            nodes.add(node)
+                    settlement = table.SETTLEMENT
+                    self._settlement_moves[seat] = tuple([settlement[node] for node in sorted(nodes)])
+                continue
+            self._settlement_moves[other] = older._settlement_moves[other]
+            if spots is None:
+                continue
+            if edge in spots:
+                self._road_spots[other] = [spot for spot in spots if spot != edge]
+            else:
+                self._road_spots[other] = spots
+                self._road_moves[other] = older._road_moves[other]
 
     def keep_payouts(self, older: Derived, hexes_by_number: tuple[tuple[int, ...], ...]) -> None:
         """Share ``older``'s payouts and plans of the numbers whose hexes have no corner where a
@@ -358,6 +419,7 @@ def derived(state: CatanState) -> Derived:
         if known is not None:
             if known.owner == fresh.owner and known.level == fresh.level:
                 fresh.keep_buildings(known)
+                fresh.keep_spots(known, state.road_built)
             else:
                 fresh.keep_payouts(known, state.tables.hexes_by_number)
         known = state.placed = fresh

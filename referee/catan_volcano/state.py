@@ -96,6 +96,7 @@ class CatanState(State):
         "placed",
         "board_moves",
         "placed_at",
+        "road_built",
         "score_moves",
         "win_checked",
         "secret_events",
@@ -169,6 +170,10 @@ class CatanState(State):
         :attr:`placed` must be checked again (see there)."""
         self.placed_at = -1
         """:attr:`board_moves` when :attr:`placed` was last found current (-1: never)."""
+        self.road_built = -1
+        """The edge of the last road a rule put on the board (-1: none yet): a hint for
+        :func:`referee.catan_volcano.derived.derived`, which checks it against the ownership lists
+        before it carries the seats' building spots over (a stale hint only costs the carry-over)."""
         self.score_moves = 0
         """Counts the changes that may raise a seat's points (a settlement, a city, a development
         card bought, an award moving), for :func:`referee.catan_volcano.flow.check_win` to skip
@@ -304,6 +309,7 @@ class CatanState(State):
         clone.current_seat = self.current_seat
         clone.board_moves = self.board_moves
         clone.placed_at = self.placed_at
+        clone.road_built = self.road_built
         clone.score_moves = self.score_moves
         clone.win_checked = list(self.win_checked)
         clone.rng = Rng(self.rng.state)
