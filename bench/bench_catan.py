@@ -149,9 +149,9 @@ def all_moves_per_game(seeds: range) -> Counter[str]:
     original = dict(PLAYS)
 
     def counting(name: str, play: Callable) -> Callable:
-        def wrapped(state, key) -> None:
+        def wrapped(state, move) -> None:
             counted[name] += 1
-            play(state, key)
+            play(state, move)
 
         return wrapped
 

@@ -16,8 +16,8 @@ from referee.catan_volcano.events import named, record
 from referee.catan_volcano.geometry import EDGE_NODES, NODE_COUNT, NODE_EDGES, NODE_HEXES, NODE_NODES
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.moves import Key
     from referee.catan_volcano.state import CatanState
+    from referee.game import Move
 
 ROADS, SETTLEMENTS, CITIES = 0, 1, 2
 """Indexes into ``state.pieces[seat]``."""
@@ -157,9 +157,9 @@ def setup_road_spots(state: CatanState) -> list[int]:
     return []
 
 
-def place_settlement(state: CatanState, key: Key) -> None:
+def place_settlement(state: CatanState, move: Move) -> None:
     """Setup: a free settlement; the second one yields a card per neighbouring producing hex."""
-    seat, node = state.current, key[1]
+    seat, node = state.current, move["node"]
     place_building(state, seat, node)
     record(state, {"type": "place_settlement", "seat": seat, "node": node})
     if state.setup_step >= state.seats:
@@ -177,9 +177,9 @@ def place_settlement(state: CatanState, key: Key) -> None:
     state.phase = "place_road"
 
 
-def place_road(state: CatanState, key: Key) -> None:
+def place_road(state: CatanState, move: Move) -> None:
     """A free road: in the setup, or from a road building card."""
-    seat, edge = state.current, key[1]
+    seat, edge = state.current, move["edge"]
     state.edge_owner[edge] = seat
     state.board_moves += 1
     state.road_built = edge
@@ -203,8 +203,8 @@ def place_road(state: CatanState, key: Key) -> None:
 # -- building after the setup ------------------------------------------------------------------
 
 
-def build_road(state: CatanState, key: Key) -> None:
-    seat, edge = state.current, key[1]
+def build_road(state: CatanState, move: Move) -> None:
+    seat, edge = state.current, move["edge"]
     pay(state, seat, ROAD_COST)
     state.edge_owner[edge] = seat
     state.board_moves += 1
@@ -214,15 +214,15 @@ def build_road(state: CatanState, key: Key) -> None:
     awards.add_road(state, seat, edge)
 
 
-def build_settlement(state: CatanState, key: Key) -> None:
-    seat, node = state.current, key[1]
+def build_settlement(state: CatanState, move: Move) -> None:
+    seat, node = state.current, move["node"]
     pay(state, seat, SETTLEMENT_COST)
     place_building(state, seat, node)
     record(state, {"type": "build_settlement", "seat": seat, "node": node})
 
 
-def build_city(state: CatanState, key: Key) -> None:
-    seat, node = state.current, key[1]
+def build_city(state: CatanState, move: Move) -> None:
+    seat, node = state.current, move["node"]
     pay(state, seat, CITY_COST)
     state.node_level[node] = 2
     state.board_moves += 1

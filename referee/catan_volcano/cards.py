@@ -26,7 +26,6 @@ from referee.catan_volcano.events import named, record
 from referee.game import Move
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.moves import Key
     from referee.catan_volcano.state import CatanState
 
 RESOURCES = EDITION.resources
@@ -37,7 +36,7 @@ def can_buy(state: CatanState, seat: int) -> bool:
     return building.can_pay(state.hands[seat], CARD_COST) and any(state.deck)
 
 
-def buy(state: CatanState, key: Key) -> None:
+def buy(state: CatanState, move: Move) -> None:
     seat = state.current
     building.pay(state, seat, CARD_COST)
     deck = state.deck
@@ -94,7 +93,7 @@ def _played(state: CatanState, seat: int, kind: int) -> None:
     state.dev_played = True
 
 
-def play_knight(state: CatanState, key: Key) -> None:
+def play_knight(state: CatanState, move: Move) -> None:
     seat = state.current
     _played(state, seat, KNIGHT)
     record(state, {"type": "play_knight", "seat": seat})
@@ -102,7 +101,7 @@ def play_knight(state: CatanState, key: Key) -> None:
     robber.start(state, state.phase)
 
 
-def play_road_building(state: CatanState, key: Key) -> None:
+def play_road_building(state: CatanState, move: Move) -> None:
     seat = state.current
     _played(state, seat, ROAD_BUILDING)
     record(state, {"type": "play_road_building", "seat": seat})
@@ -117,11 +116,11 @@ def road_building_moves(state: CatanState) -> list[Move]:
     return [free_road[edge] for edge in derived(state).road_spots(state, seat)]
 
 
-def play_year_of_plenty(state: CatanState, key: Key) -> None:
+def play_year_of_plenty(state: CatanState, move: Move) -> None:
     seat = state.current
     _played(state, seat, YEAR_OF_PLENTY)
     taken = [0] * 5
-    for name in key[1:]:
+    for name in (move["first"], move["second"]):
         resource = RESOURCES.index(name)
         state.bank[resource] -= 1
         state.hands[seat][resource] += 1
@@ -129,10 +128,10 @@ def play_year_of_plenty(state: CatanState, key: Key) -> None:
     record(state, {"type": "play_year_of_plenty", "seat": seat, "resources": named(taken)})
 
 
-def play_monopoly(state: CatanState, key: Key) -> None:
+def play_monopoly(state: CatanState, move: Move) -> None:
     seat = state.current
     _played(state, seat, MONOPOLY)
-    resource = RESOURCES.index(key[1])
+    resource = RESOURCES.index(move["resource"])
     taken = [0] * state.seats
     for other, hand in enumerate(state.hands):
         if other != seat and hand[resource]:
@@ -140,4 +139,4 @@ def play_monopoly(state: CatanState, key: Key) -> None:
             taken[other] = hand[resource]
             state.hands[seat][resource] += hand[resource]
             hand[resource] = 0
-    record(state, {"type": "play_monopoly", "seat": seat, "resource": key[1], "taken": taken})
+    record(state, {"type": "play_monopoly", "seat": seat, "resource": move["resource"], "taken": taken})

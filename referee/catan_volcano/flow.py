@@ -25,7 +25,7 @@ from referee.catan_volcano import awards
 from referee.catan_volcano.edition import EDITION, VICTORY_POINT
 from referee.catan_volcano.events import forget_before, record
 from referee.catan_volcano.variants import CatanEnd
-from referee.game import Outcome, places_from_keys
+from referee.game import Move, Outcome, places_from_keys
 
 if TYPE_CHECKING:
     from referee.catan_volcano.state import CatanState
@@ -63,10 +63,8 @@ def begin_turn(state: CatanState, seat: int) -> None:
     state.dice = None
 
 
-def end_turn(state: CatanState, key: tuple[str] = ("end_turn",)) -> None:
-    """The turn ends: cards bought become playable, the turn count moves on, the limit may end it.
-
-    ``key`` is the move's (:data:`referee.catan_volcano.moves.MOVES` calls this with it)."""
+def end_turn(state: CatanState, move: Move) -> None:
+    """The turn ends: cards bought become playable, the turn count moves on, the limit may end it."""
     seat = state.turn_seat
     state.new_devs[seat] = [0, 0, 0, 0, 0]
     state.events.append({"type": "end_turn", "seat": seat, "turn": state.turn})  # record, written out

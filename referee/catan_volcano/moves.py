@@ -3,8 +3,9 @@ legal moves of each phase.
 
 A move is a flat JSON object: ``type`` and the fields of :data:`MOVES` in that order, each an
 integer, a string or null, e.g. ``{"type": "build_road", "edge": 17}``. The state finds a move sent
-to it in the legal list by equality (the engine's own object at once, by identity); its key, the
-tuple of its values in field order, is what the stage functions read.
+to it in the legal list by equality (the engine's own object at once, by identity), and its stage
+function is given that object of the engine's, whose fields it reads by name; a move's key (the
+tuple of its values in field order, :func:`key_of`) vets the shape of a move sent from outside.
 
 After each move the engine plays on by itself while the seat to decide has a single choice that
 the whole table can see is forced (:data:`FORCED_IN_PUBLIC`): the roll of a seat holding no
@@ -52,7 +53,8 @@ if (
 @dataclass(frozen=True)
 class MoveKind:
     fields: tuple[str, ...]
-    play: Callable[[CatanState, Key], None]
+    play: Callable[[CatanState, Move], None]
+    """The stage function that plays it, given the engine's own move object (its fields read by name)."""
 
 
 MOVES: dict[str, MoveKind] = {
@@ -79,7 +81,7 @@ MOVES: dict[str, MoveKind] = {
     "end_turn": MoveKind((), flow.end_turn),
 }
 
-PLAYS: dict[str, Callable[[CatanState, Key], None]] = {name: kind.play for name, kind in MOVES.items()}
+PLAYS: dict[str, Callable[[CatanState, Move], None]] = {name: kind.play for name, kind in MOVES.items()}
 """Each move type's stage function, looked up by ``apply`` and :func:`settle` on every move."""
 
 _SCALARS = (int, str, type(None))
@@ -208,4 +210,4 @@ def settle(state: CatanState) -> list[Move]:
         if len(legal) != 1 or not FORCED_IN_PUBLIC[phase](state):
             return legal
         only = legal[0]
-        PLAYS[only["type"]](state, tuple(only.values()))
+        PLAYS[only["type"]](state, only)

@@ -19,13 +19,12 @@ from referee.catan_volcano.events import record
 from referee.game import Move
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.moves import Key
     from referee.catan_volcano.state import CatanState
 
 RESOURCES = EDITION.resources
 
 
-def roll(state: CatanState, key: Key) -> None:
+def roll(state: CatanState, move: Move) -> None:
     dice = state.rng.dice()
     total = dice[0] + dice[1]
     state.dice = dice
@@ -105,11 +104,11 @@ def gold_moves(state: CatanState) -> list[Move]:
     return [table.GOLD[r] for r in range(5) if bank[r]]
 
 
-def choose_gold(state: CatanState, key: Key) -> None:
-    seat, resource = state.current, RESOURCES.index(key[1])
+def choose_gold(state: CatanState, move: Move) -> None:
+    seat, resource = state.current, RESOURCES.index(move["resource"])
     state.bank[resource] -= 1
     state.hands[seat][resource] += 1
     state.cards_moved |= 1 << seat
     state.gold_owed[seat] -= 1
-    record(state, {"type": "gold", "seat": seat, "resource": key[1]})
+    record(state, {"type": "gold", "seat": seat, "resource": move["resource"]})
     next_gold(state)

@@ -18,7 +18,6 @@ from referee.catan_volcano.events import record
 from referee.game import Move
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.moves import Key
     from referee.catan_volcano.state import CatanState
 
 RESOURCES = EDITION.resources
@@ -57,13 +56,13 @@ _DISCARD_LISTS: tuple[tuple[Move, ...], ...] = tuple(
 """The discards for each set of resources held (bit ``resource``), in resource order."""
 
 
-def discard(state: CatanState, key: Key) -> None:
-    seat, resource = state.current, RESOURCES.index(key[1])
+def discard(state: CatanState, move: Move) -> None:
+    seat, resource = state.current, RESOURCES.index(move["resource"])
     state.hands[seat][resource] -= 1
     state.bank[resource] += 1
     state.cards_moved |= 1 << seat
     state.discard_owed[seat] -= 1
-    record(state, {"type": "discard", "seat": seat, "resource": key[1]})
+    record(state, {"type": "discard", "seat": seat, "resource": move["resource"]})
     next_discard(state)
 
 
@@ -84,8 +83,8 @@ def robber_moves(state: CatanState) -> list[Move]:
     return derived(state).robber_moves(state.robber, state.current, has_cards)
 
 
-def move_robber(state: CatanState, key: Key) -> None:
-    thief, hex_id, victim = state.current, key[1], key[2]
+def move_robber(state: CatanState, move: Move) -> None:
+    thief, hex_id, victim = state.current, move["hex"], move["victim"]
     state.robber = hex_id
     record(state, {"type": "move_robber", "seat": thief, "hex": hex_id, "victim": victim})
     if victim is not None:

@@ -342,8 +342,7 @@ class CatanState(State):
                 raise IllegalMove(f"not a move of this game: {move!r}"[:200])
             raise IllegalMove(f"not a legal move now: {move!r}"[:200])
         self._public = None  # (the other seats' observations are kept against it: see observation)
-        key = tuple(known.values())
-        PLAYS[key[0]](self, key)
+        PLAYS[known["type"]](self, known)
         self._legal = settle(self)  # the forced moves after it, and the next seat's legal moves
         self.current_seat = None if self.phase == "over" else self.current
 

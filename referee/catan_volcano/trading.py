@@ -19,7 +19,6 @@ from referee.catan_volcano.events import record
 from referee.game import Move
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.moves import Key
     from referee.catan_volcano.state import CatanState
 
 RESOURCES = EDITION.resources
@@ -68,8 +67,9 @@ _MARITIME_LISTS: tuple[tuple[Move, ...], ...] = tuple(
 give (low five), in the order the rules list them: give, then get, in resource order."""
 
 
-def maritime_trade(state: CatanState, key: Key) -> None:
-    seat, give, get = state.current, RESOURCE_INDEX[key[1]], RESOURCE_INDEX[key[2]]
+def maritime_trade(state: CatanState, move: Move) -> None:
+    seat, given, got = state.current, move["give"], move["get"]
+    give, get = RESOURCE_INDEX[given], RESOURCE_INDEX[got]
     count = derived(state).rates(state, seat)[give]
     hand, bank = state.hands[seat], state.bank
     hand[give] -= count
@@ -77,7 +77,7 @@ def maritime_trade(state: CatanState, key: Key) -> None:
     bank[get] -= 1
     hand[get] += 1
     state.cards_moved |= 1 << seat
-    record(state, {"type": "maritime_trade", "seat": seat, "give": key[1], "count": count, "get": key[2]})
+    record(state, {"type": "maritime_trade", "seat": seat, "give": given, "count": count, "get": got})
 
 
 def offer_moves(state: CatanState, seat: int) -> list[Move]:
@@ -103,9 +103,9 @@ def offer_moves(state: CatanState, seat: int) -> list[Move]:
     ]
 
 
-def offer_trade(state: CatanState, key: Key) -> None:
+def offer_trade(state: CatanState, move: Move) -> None:
     seat = state.current
-    _, to, give, give_count, get, get_count = key
+    to, give, give_count, get, get_count = (move[field] for field in OFFER_FIELDS)
     addressed = [(seat + k) % state.seats for k in range(1, state.seats)] if to == "all" else [to]
     state.offer = {
         "seat": seat,
@@ -118,7 +118,8 @@ def offer_trade(state: CatanState, key: Key) -> None:
         "accepted": [],
     }
     state.offers_made += 1
-    record(state, {"type": "offer_trade", "seat": seat, **dict(zip(OFFER_FIELDS, key[1:], strict=True))})
+    shown = {"to": to, "give": give, "give_count": give_count, "get": get, "get_count": get_count}
+    record(state, {"type": "offer_trade", "seat": seat, **shown})
     state.phase = "trade_answer"
     state.current = addressed[0]
 
@@ -148,11 +149,11 @@ def _answered(state: CatanState, accepted: bool) -> None:
         flow.enter_main(state)
 
 
-def accept_trade(state: CatanState, key: Key) -> None:
+def accept_trade(state: CatanState, move: Move) -> None:
     _answered(state, True)
 
 
-def decline_trade(state: CatanState, key: Key) -> None:
+def decline_trade(state: CatanState, move: Move) -> None:
     _answered(state, False)
 
 
@@ -164,10 +165,10 @@ def confirm_moves(state: CatanState) -> list[Move]:
     return moves
 
 
-def confirm_trade(state: CatanState, key: Key) -> None:
+def confirm_trade(state: CatanState, move: Move) -> None:
     offer = state.offer
     assert offer is not None
-    seat, partner = offer["seat"], key[1]
+    seat, partner = offer["seat"], move["seat"]
     give, get = RESOURCE_INDEX[offer["give"]], RESOURCE_INDEX[offer["get"]]
     mine, theirs = state.hands[seat], state.hands[partner]
     mine[give] -= offer["give_count"]
@@ -180,7 +181,7 @@ def confirm_trade(state: CatanState, key: Key) -> None:
     flow.enter_main(state)
 
 
-def cancel_trade(state: CatanState, key: Key) -> None:
+def cancel_trade(state: CatanState, move: Move) -> None:
     record(state, {"type": "cancel_trade", "seat": state.current})
     state.offer = None
     flow.enter_main(state)
