@@ -110,6 +110,7 @@ def place_building(state: CatanState, seat: int, node: int) -> None:
     state.node_owner[node] = seat
     state.node_level[node] = 1
     state.board_moves += 1
+    state.built_at = node
     state.score_moves += 1
     state.pieces[seat][SETTLEMENTS] -= 1
     edge_owner = state.edge_owner
@@ -226,6 +227,7 @@ def build_city(state: CatanState, move: Move) -> None:
     pay(state, seat, CITY_COST)
     state.node_level[node] = 2
     state.board_moves += 1
+    state.built_at = node
     state.score_moves += 1
     pieces = state.pieces[seat]
     pieces[CITIES] -= 1

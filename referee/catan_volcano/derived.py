@@ -174,6 +174,54 @@ class Derived:
                 self._road_spots[other] = spots
                 self._road_moves[other] = older._road_moves[other]
 
+    def keep_around(self, older: Derived, node: int, hexes_by_number: tuple[tuple[int, ...], ...]) -> None:
+        """Share what ``older`` found that the change of buildings leaves standing, when its one
+        change is at ``node`` (a hint, checked here: otherwise only the payouts of the numbers
+        away from every change are shared, :meth:`keep_payouts`).
+
+        One building put, raised or removed changes the payouts of the numbers on its hexes
+        alone, the buildings as JSON at that node alone, and the trade rates and city spots of its
+        owner (before and after) alone. A city raised or lowered leaves the owners as they were,
+        and with them who sits on each hex, the robber's targets and, with the roads as they were,
+        every seat's road and settlement spots (which follow from who owns a node, not from what
+        stands there). Lists shared with ``older`` are filled by both as they go: the same
+        answers, as the same pieces imply them.
+        """
+        owner, level, before_owner, before_level = self.owner, self.level, older.owner, older.level
+        if node < 0:
+            self.keep_payouts(older, hexes_by_number)
+            return
+        seat, now = owner[node], level[node]
+        was_seat, was = before_owner[node], before_level[node]
+        owner[node], level[node] = was_seat, was  # the lists compared whole with the change undone
+        alone = owner == before_owner and level == before_level
+        owner[node], level[node] = seat, now
+        if not alone:
+            self.keep_payouts(older, hexes_by_number)
+            return
+        self._keep_numbers(older, set(NODE_HEXES[node]), hexes_by_number)
+        changed = {seat, was_seat} - {-1}
+        self._rates = [None if other in changed else rates for other, rates in enumerate(older._rates)]
+        self._rate_views = [
+            None if other in changed else shown for other, shown in enumerate(older._rate_views)
+        ]
+        self._city_moves = [
+            None if other in changed else moves for other, moves in enumerate(older._city_moves)
+        ]
+        shown = older._buildings
+        if shown is not None:
+            shown = [building for building in shown if building["node"] != node]
+            if seat >= 0:
+                insort(shown, {"node": node, "seat": seat, "kind": LEVELS[now]}, key=_NODE)
+            self._buildings = shown
+        if seat == was_seat:
+            self._hex_seats = older._hex_seats
+            self._robber_moves = older._robber_moves
+            if self.edges == older.edges:  # (a road may have been built too since older was made)
+                self._road_spots = older._road_spots
+                self._road_moves = older._road_moves
+                self._settlement_moves = older._settlement_moves
+
     def keep_payouts(self, older: Derived, hexes_by_number: tuple[tuple[int, ...], ...]) -> None:
         """Share ``older``'s payouts and plans of the numbers whose hexes have no corner where a
         building changed (a new settlement or city touches three hexes at most, so most numbers
@@ -186,6 +234,12 @@ class Derived:
             if was != now or was_level != now_level
             for hex_id in NODE_HEXES[node]
         }
+        self._keep_numbers(older, touched, hexes_by_number)
+
+    def _keep_numbers(
+        self, older: Derived, touched: set[int], hexes_by_number: tuple[tuple[int, ...], ...]
+    ) -> None:
+        """Share ``older``'s payouts and plans of the numbers none of whose hexes is ``touched``."""
         kept = {number for number in older._payouts if touched.isdisjoint(hexes_by_number[number])}
         for number in kept:
             self._payouts[number] = older._payouts[number]
@@ -386,6 +440,7 @@ _ROAD_VIEWS: tuple[tuple[dict[str, Any], ...], ...] = tuple(
 """``_ROAD_VIEWS[seat][edge]``: a road as observations show it, made once and shared (read-only)."""
 
 _EDGE = itemgetter("edge")
+_NODE = itemgetter("node")
 
 
 def rates(state: CatanState, seat: int) -> list[int]:
@@ -405,7 +460,11 @@ def derived(state: CatanState) -> Derived:
     """The state's :class:`Derived`, made anew when a piece moved since the last one.
 
     When only roads moved (the most common change: a road is built far more often than anything
-    else), what depends on the buildings alone is carried over (:meth:`Derived.keep_buildings`)."""
+    else), what depends on the buildings alone is carried over (:meth:`Derived.keep_buildings`),
+    and after a single road the seats' spots too (:meth:`Derived.keep_spots`); when one building
+    changed, what it leaves standing (:meth:`Derived.keep_around`). The rules name the road or
+    node they last changed (``state.road_built``, ``state.built_at``) and these check the hint
+    against the lists before trusting it."""
     known = state.placed
     if known is not None and state.placed_at == state.board_moves:
         return known
@@ -421,7 +480,7 @@ def derived(state: CatanState) -> Derived:
                 fresh.keep_buildings(known)
                 fresh.keep_spots(known, state.road_built)
             else:
-                fresh.keep_payouts(known, state.tables.hexes_by_number)
+                fresh.keep_around(known, state.built_at, state.tables.hexes_by_number)
         known = state.placed = fresh
     state.placed_at = state.board_moves
     return known

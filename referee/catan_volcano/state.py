@@ -97,6 +97,7 @@ class CatanState(State):
         "board_moves",
         "placed_at",
         "road_built",
+        "built_at",
         "score_moves",
         "win_checked",
         "secret_events",
@@ -174,6 +175,9 @@ class CatanState(State):
         """The edge of the last road a rule put on the board (-1: none yet): a hint for
         :func:`referee.catan_volcano.derived.derived`, which checks it against the ownership lists
         before it carries the seats' building spots over (a stale hint only costs the carry-over)."""
+        self.built_at = -1
+        """The node where a rule last put, raised or removed a building (-1: none yet): a hint for
+        :func:`referee.catan_volcano.derived.derived` like :attr:`road_built`, checked the same way."""
         self.score_moves = 0
         """Counts the changes that may raise a seat's points (a settlement, a city, a development
         card bought, an award moving), for :func:`referee.catan_volcano.flow.check_win` to skip
@@ -310,6 +314,7 @@ class CatanState(State):
         clone.board_moves = self.board_moves
         clone.placed_at = self.placed_at
         clone.road_built = self.road_built
+        clone.built_at = self.built_at
         clone.score_moves = self.score_moves
         clone.win_checked = list(self.win_checked)
         clone.rng = Rng(self.rng.state)

@@ -76,6 +76,7 @@ def lava_hits(state: CatanState, node: int) -> dict[str, Any]:
     pieces = state.pieces[seat]
     was = "city" if state.node_level[node] == 2 else "settlement"
     state.board_moves += 1
+    state.built_at = node
     if was == "city" and pieces[SETTLEMENTS] > 0:
         state.node_level[node] = 1
         pieces[CITIES] += 1

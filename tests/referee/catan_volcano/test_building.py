@@ -153,6 +153,30 @@ def test_the_kept_build_moves_follow_the_board() -> None:
     assert after[2] == tuple(table_moves.CITY[node] for node in building.city_spots(state, 0))
 
 
+def test_kept_spots_follow_a_road_and_a_city_built_before_the_next_look() -> None:
+    """The spots carried over after one building (a city raised leaves who owns each node as it
+    was) are carried only if the roads stand as they did: here a road and a city are both built
+    before the pieces are looked at again, so seat 0's road spots must take in the new road."""
+    state = _seat0_at_18()
+    give(state, 0, **ROAD_CARDS, wheat=2, ore=3)
+    placed = derived(state)
+    for seat in range(4):  # every seat's spots found before the moves, to be carried or not
+        placed.road_moves(state, seat), placed.settlement_moves(state, seat), placed.city_moves(state, seat)
+    building.build_road(state, table_moves.ROAD[edge_between(13, 9)])  # the stage functions alone:
+    building.build_city(state, table_moves.CITY[18])  # no look at the pieces between the two
+    placed = derived(state)
+    for seat in range(4):
+        assert placed.road_moves(state, seat) == tuple(
+            table_moves.ROAD[edge] for edge in building.road_spots(state, seat)
+        )
+        assert placed.settlement_moves(state, seat) == tuple(
+            table_moves.SETTLEMENT[node] for node in building.settlement_spots(state, seat)
+        )
+        assert placed.city_moves(state, seat) == tuple(
+            table_moves.CITY[node] for node in building.city_spots(state, seat)
+        )
+
+
 def _robber_moves_afresh(state: CatanState, robber: int, thief: int, has_cards: int) -> list[Move]:
     """The robber's moves worked out from the board alone: every hex but the robber's, with each
     other seat holding a card that has a building on a corner, or with no victim."""
