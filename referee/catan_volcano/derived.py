@@ -146,6 +146,11 @@ class Derived:
         edges[edge] = seat
         if not alone:
             return
+        shown = older._roads
+        if shown is not None:
+            shown = list(shown)
+            insort(shown, _ROAD_VIEWS[seat][edge], key=_EDGE)
+            self._roads = shown
         owner = self.owner
         ends = [node for node in EDGE_NODES[edge] if owner[node] == -1 or owner[node] == seat]
         for other in range(len(self._road_spots)):
@@ -214,10 +219,13 @@ class Derived:
             if seat >= 0:
                 insort(shown, {"node": node, "seat": seat, "kind": LEVELS[now]}, key=_NODE)
             self._buildings = shown
+        same_roads = self.edges == older.edges  # (a road may have been built too since older was made)
+        if same_roads:
+            self._roads = older._roads
         if seat == was_seat:
             self._hex_seats = older._hex_seats
             self._robber_moves = older._robber_moves
-            if self.edges == older.edges:  # (a road may have been built too since older was made)
+            if same_roads:
                 self._road_spots = older._road_spots
                 self._road_moves = older._road_moves
                 self._settlement_moves = older._settlement_moves

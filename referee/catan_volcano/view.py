@@ -394,19 +394,22 @@ _ROAD_EVENTS = frozenset({"build_road", "place_road"})
 
 
 def _roads(state: CatanState, kept: Kept, pieces: Derived) -> list[dict[str, Any]]:
-    """The roads as JSON for ``pieces``: from those last shown and the roads the event log recorded
-    since (each road built is recorded), which ``pieces`` checks against its edges and otherwise
-    makes the list anew (:meth:`~referee.catan_volcano.derived.Derived.roads_after`)."""
+    """The roads as JSON for ``pieces``: those ``pieces`` carried over (after one road or one
+    building), or from those last shown and the roads the event log recorded since (each road
+    built is recorded), which ``pieces`` checks against its edges and otherwise makes the list
+    anew (:meth:`~referee.catan_volcano.derived.Derived.roads_after`)."""
     events, forgotten, older = state.events, state.forgotten, kept.placed
-    if older is None:
-        shown = pieces.roads()
-    else:
-        built = [
-            (event["edge"], event["seat"])
-            for event in events[max(kept.logged - forgotten, 0) :]
-            if event["type"] in _ROAD_EVENTS
-        ]
-        shown = pieces.roads_after(older, built)
+    shown = pieces._roads
+    if shown is None:
+        if older is None:
+            shown = pieces.roads()
+        else:
+            built = [
+                (event["edge"], event["seat"])
+                for event in events[max(kept.logged - forgotten, 0) :]
+                if event["type"] in _ROAD_EVENTS
+            ]
+            shown = pieces.roads_after(older, built)
     kept.logged = forgotten + len(events)
     return shown
 
