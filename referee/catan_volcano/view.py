@@ -512,7 +512,7 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
     if state.turn_seat != kept.turn_seat:
         seen["turn_seat"] = kept.turn_seat = state.turn_seat
     seen["phase"] = phase = state.phase
-    seen["to_move"] = None if phase == "over" else state.current
+    seen["to_move"] = state.current_seat
     dice = state.dice
     if dice is not kept.dice:
         kept.dice = dice
