@@ -47,6 +47,7 @@ def buy(state: CatanState, move: Move) -> None:
         kind += 1
     deck[kind] -= 1
     state.cards_moved |= 1 << seat
+    state.devs_moved |= 1 << seat
     state.score_moves += 1  # a victory point card counts at once
     state.devs[seat][kind] += 1
     state.new_devs[seat][kind] += 1
@@ -88,6 +89,7 @@ def play_moves(state: CatanState, seat: int) -> list[Move]:
 
 def _played(state: CatanState, seat: int, kind: int) -> None:
     state.cards_moved |= 1 << seat  # the seat's resources too, for the cards played for them
+    state.devs_moved |= 1 << seat
     state.devs[seat][kind] -= 1
     state.played[seat][kind] += 1
     state.dev_played = True

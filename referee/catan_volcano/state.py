@@ -105,6 +105,7 @@ class CatanState(State):
         "player_views",
         "kept",
         "cards_moved",
+        "devs_moved",
         "current_seat",
         "_legal",
         "_public",
@@ -198,6 +199,10 @@ class CatanState(State):
         """The seats whose cards in hand, development cards or played cards the engine changed
         since :attr:`player_views` last looked, as a bit mask (bit ``seat``; see there). Every rule
         that changes any of those must set its seat's bit, or that seat's public view goes stale."""
+        self.devs_moved = 0
+        """Of :attr:`cards_moved`, the seats whose development cards or played cards changed (a
+        card bought or played: the two rules that change them set the bit), so that the others'
+        views look at their cards in hand alone."""
         self.current_seat: int | None = None
         """The seat to move, None once the game is over (the common interface's property, kept as a
         plain attribute: the referee reads it before every move, and a property costs a call).
@@ -310,6 +315,7 @@ class CatanState(State):
         clone.player_views = view.PlayerViews()
         clone.kept = view.Kept(self.seats, self.frame)
         clone.cards_moved = 0
+        clone.devs_moved = 0
         clone.current_seat = self.current_seat
         clone.board_moves = self.board_moves
         clone.placed_at = self.placed_at

@@ -149,15 +149,16 @@ class PlayerViews:
     """The seats' public views (:func:`players_view`), kept from one position to the next.
 
     The engine marks the seats whose cards it changes (``state.cards_moved``, a bit mask: cards in
-    hand, development cards, played cards), and counts its changes to the board
+    hand, development cards, played cards; ``state.devs_moved`` the seats among them whose
+    development or played cards changed), and counts its changes to the board
     (``state.board_moves``, see :func:`referee.catan_volcano.derived.derived`), which alone move
     pieces, road lengths and the longest road; a position changed by hand starts a new
     :class:`PlayerViews` (``remember_legal``). So most moves, which change only cards in hand (a
-    roll, a trade, a discard, a build), look at the marked seats only: their counts of cards, and
-    their played cards against a copy. A seat whose counts moved gets a copy of its view with the
-    two counts written (``dict.copy`` clones the key table; counted, this beats keeping views by
-    their counts and making a missing one with ``**``); any other change makes the seat's view
-    anew. The list handed out is new whenever a view in it changed, and shared
+    roll, a trade, a discard, a build), look at the marked seats only, and at their count of cards
+    in hand only. A seat whose count moved gets a copy of its view with the count written
+    (``dict.copy`` clones the key table; counted, this beats keeping views by their counts and
+    making a missing one with ``**``); a card bought or played, or any other change, makes the
+    seat's view anew. The list handed out is new whenever a view in it changed, and shared
     (read-only) when none did.
     """
 
@@ -183,24 +184,24 @@ class PlayerViews:
         if not moved:
             return views
         state.cards_moved = 0
-        hands, devs, played, kept_played = state.hands, state.devs, state.played, self.played
+        remade = state.devs_moved
+        if remade:
+            state.devs_moved = 0
+        hands = state.hands
         fresh = None
         for seat in _SEATS_IN[moved]:
-            if played[seat] != kept_played[seat]:
+            if remade >> seat & 1:  # a development card bought or played: the view made anew
                 if fresh is None:
                     fresh = list(views)
                 fresh[seat] = self._made(state, seat)
                 continue
             a, b, c, d, e = hands[seat]
             count = a + b + c + d + e
-            a, b, c, d, e = devs[seat]
-            cards = a + b + c + d + e
             shown = views[seat]
-            if shown["resource_cards"] == count and shown["development_cards"] == cards:
+            if shown["resource_cards"] == count:
                 continue
             shown = shown.copy()
             shown["resource_cards"] = count
-            shown["development_cards"] = cards
             if fresh is None:
                 fresh = list(views)
             fresh[seat] = shown
@@ -225,7 +226,7 @@ class PlayerViews:
         self.longest = state.longest_road
         self.largest = state.largest_army
         self.board_at = state.board_moves
-        state.cards_moved = 0
+        state.cards_moved = state.devs_moved = 0
         return self.views
 
     def _compared(self, state: CatanState) -> list[dict[str, Any]]:
@@ -233,7 +234,7 @@ class PlayerViews:
         if len(self.views) != state.seats:
             return self._rebuilt(state)
         moved = state.cards_moved
-        state.cards_moved = 0
+        state.cards_moved = state.devs_moved = 0
         played, pieces, lengths = state.played, state.pieces, state.road_length
         longest, largest = state.longest_road, state.largest_army
         old_longest, old_largest = self.longest, self.largest
