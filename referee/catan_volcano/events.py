@@ -42,7 +42,7 @@ def forget_before(state: CatanState, turn: int) -> None:
     events = state.events
     drop = bisect_left(events, turn, key=_TURN)  # events are recorded in turn order: old ones first
     if drop:
-        state.events = events[drop:]
+        del events[:drop]  # in place: observations and copies of the state hold copies of the log
         forgotten = state.forgotten = state.forgotten + drop
         secrets = state.secret_events
         if secrets and secrets[0][0] < forgotten:
