@@ -119,6 +119,22 @@ def test_building_is_only_after_the_roll_on_ones_own_turn() -> None:
         state.apply({"type": "build_road", "edge": edge_between(13, 9)})
 
 
+def _assert_kept_moves_are_worked_out_afresh(state: CatanState) -> None:
+    """Every seat's road, settlement and city moves kept by what the pieces imply equal the spots
+    the building rules work out from the board itself."""
+    placed = derived(state)
+    for seat in range(state.seats):
+        assert placed.road_moves(state, seat) == tuple(
+            table_moves.ROAD[edge] for edge in building.road_spots(state, seat)
+        )
+        assert placed.settlement_moves(state, seat) == tuple(
+            table_moves.SETTLEMENT[node] for node in building.settlement_spots(state, seat)
+        )
+        assert placed.city_moves(state, seat) == tuple(
+            table_moves.CITY[node] for node in building.city_spots(state, seat)
+        )
+
+
 def test_the_kept_build_moves_follow_the_board() -> None:
     """What the pieces imply keeps, per seat, the road, settlement and city moves as tuples of the
     shared move objects: on every position of random games they equal the spots worked out
@@ -127,17 +143,7 @@ def test_the_kept_build_moves_follow_the_board() -> None:
         state = GAME.start("vulkan-issimo", 4, seed=seed)
         picker = Rng(seed)
         while state.current_seat is not None:
-            placed = derived(state)
-            for seat in range(4):
-                assert placed.road_moves(state, seat) == tuple(
-                    table_moves.ROAD[edge] for edge in building.road_spots(state, seat)
-                )
-                assert placed.settlement_moves(state, seat) == tuple(
-                    table_moves.SETTLEMENT[node] for node in building.settlement_spots(state, seat)
-                )
-                assert placed.city_moves(state, seat) == tuple(
-                    table_moves.CITY[node] for node in building.city_spots(state, seat)
-                )
+            _assert_kept_moves_are_worked_out_afresh(state)
             state.apply(picker.choice(state.legal_moves()))
     state = _seat0_at_18()
     placed = derived(state)
@@ -159,22 +165,10 @@ def test_kept_spots_follow_a_road_and_a_city_built_before_the_next_look() -> Non
     before the pieces are looked at again, so seat 0's road spots must take in the new road."""
     state = _seat0_at_18()
     give(state, 0, **ROAD_CARDS, wheat=2, ore=3)
-    placed = derived(state)
-    for seat in range(4):  # every seat's spots found before the moves, to be carried or not
-        placed.road_moves(state, seat), placed.settlement_moves(state, seat), placed.city_moves(state, seat)
+    _assert_kept_moves_are_worked_out_afresh(state)  # every seat's found, to be carried over or not
     building.build_road(state, table_moves.ROAD[edge_between(13, 9)])  # the stage functions alone:
     building.build_city(state, table_moves.CITY[18])  # no look at the pieces between the two
-    placed = derived(state)
-    for seat in range(4):
-        assert placed.road_moves(state, seat) == tuple(
-            table_moves.ROAD[edge] for edge in building.road_spots(state, seat)
-        )
-        assert placed.settlement_moves(state, seat) == tuple(
-            table_moves.SETTLEMENT[node] for node in building.settlement_spots(state, seat)
-        )
-        assert placed.city_moves(state, seat) == tuple(
-            table_moves.CITY[node] for node in building.city_spots(state, seat)
-        )
+    _assert_kept_moves_are_worked_out_afresh(state)
 
 
 def _robber_moves_afresh(state: CatanState, robber: int, thief: int, has_cards: int) -> list[Move]:
