@@ -33,8 +33,14 @@ def roll(state: CatanState, move: Move) -> None:
         robber.seven(state)
         return
     produce(state, total)
+    erupting = state.tables.volcanoes_by_number[total]
+    if not erupting and not any(state.gold_owed):  # most rolls: nothing erupts, no gold to pick
+        if state.eruptions:
+            state.eruptions = []
+        flow.enter_main(state)  # (what next_gold comes to)
+        return
     state.eruptions = []
-    for hex_id in state.tables.volcanoes_by_number[total]:
+    for hex_id in erupting:
         if volcano.stopped_by_robber(state, hex_id):
             record(state, {"type": "eruption_stopped", "hex": hex_id})
         else:
