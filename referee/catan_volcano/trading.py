@@ -105,21 +105,12 @@ def offer_moves(state: CatanState, seat: int) -> list[Move]:
 
 def offer_trade(state: CatanState, move: Move) -> None:
     seat = state.current
-    to, give, give_count, get, get_count = (move[field] for field in OFFER_FIELDS)
+    fields = {field: move[field] for field in OFFER_FIELDS}
+    to = fields["to"]
     addressed = [(seat + k) % state.seats for k in range(1, state.seats)] if to == "all" else [to]
-    state.offer = {
-        "seat": seat,
-        "to": to,
-        "give": give,
-        "give_count": give_count,
-        "get": get,
-        "get_count": get_count,
-        "waiting": addressed,
-        "accepted": [],
-    }
+    state.offer = {"seat": seat, **fields, "waiting": addressed, "accepted": []}
     state.offers_made += 1
-    shown = {"to": to, "give": give, "give_count": give_count, "get": get, "get_count": get_count}
-    record(state, {"type": "offer_trade", "seat": seat, **shown})
+    record(state, {"type": "offer_trade", "seat": seat, **fields})
     state.phase = "trade_answer"
     state.current = addressed[0]
 
