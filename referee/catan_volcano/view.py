@@ -162,11 +162,10 @@ class PlayerViews:
     (read-only) when none did.
     """
 
-    __slots__ = ("views", "played", "pieces", "lengths", "longest", "largest", "board_at")
+    __slots__ = ("views", "pieces", "lengths", "longest", "largest", "board_at")
 
     def __init__(self) -> None:
         self.views: list[dict[str, Any]] = []
-        self.played: list[list[int]] = []
         self.pieces: list[list[int]] = []
         self.lengths: list[int] = []
         self.longest = -1
@@ -213,14 +212,13 @@ class PlayerViews:
     def _made(self, state: CatanState, seat: int) -> dict[str, Any]:
         """The seat's view made anew, its copies of the facts taken."""
         shown = _seat_view(state, seat)
-        self.played[seat] = list(state.played[seat])
         self.pieces[seat] = list(state.pieces[seat])
         return shown
 
     def _rebuilt(self, state: CatanState) -> list[dict[str, Any]]:
         """Every seat's view made anew (the first look)."""
         n = state.seats
-        self.played, self.pieces = [[]] * n, [[]] * n
+        self.pieces = [[]] * n
         self.views = [self._made(state, seat) for seat in range(n)]
         self.lengths = list(state.road_length)
         self.longest = state.longest_road
@@ -235,14 +233,13 @@ class PlayerViews:
             return self._rebuilt(state)
         moved = state.cards_moved
         state.cards_moved = state.devs_moved = 0
-        played, pieces, lengths = state.played, state.pieces, state.road_length
+        pieces, lengths = state.pieces, state.road_length
         longest, largest = state.longest_road, state.largest_army
         old_longest, old_largest = self.longest, self.largest
         fresh = list(self.views)
         for seat in range(state.seats):
             if (
-                moved >> seat & 1
-                or played[seat] != self.played[seat]
+                moved >> seat & 1  # (cards in hand, development or played cards: marked by the rules)
                 or pieces[seat] != self.pieces[seat]
                 or lengths[seat] != self.lengths[seat]
                 or (longest == seat) != (old_longest == seat)
