@@ -6,12 +6,12 @@ seat may build, its bank trade rates, who may be robbed on each hex, what each n
 buildings and roads as JSON. A :class:`Derived` answers these, each worked out on first use and kept,
 for one arrangement: :func:`derived` hands out the state's current one. The engine counts every
 change it makes to the ownership lists (``state.board_moves``: a building, a road, lava), and so
-does :meth:`~referee.catan_volcano.state.CatanState.remember_legal`, which a position set up by hand
-calls; when the count moved since the last look, the lists are compared with the copies the object
-was made from (three short lists of ints) and a new one made when they differ (the count is the
-state's own, as is the count at the last look, ``state.placed_at``: a copy shares the object but
-counts apart). So whether the lists
-were changed by a move, by lava or by hand (followed by ``remember_legal``), a stale answer is
+does :meth:`~referee.catan_volcano.state.CatanState.remember_legal` (a position set up by hand
+calls it through ``changed_by_hand``, which first drops the state's object); when the count moved
+since the last look, the lists are compared with the copies the object was made from (three short
+lists of ints) and a new one made when they differ (the count is the state's own, as is the count
+at the last look, ``state.placed_at``: a copy shares the object but counts apart). So whether the
+lists were changed by a move, by lava or by hand (followed by ``changed_by_hand``), a stale answer is
 never given; and a copy of the state shares the object until its own pieces move.
 
 Everything a :class:`Derived` hands out is shared between positions and must not be changed.

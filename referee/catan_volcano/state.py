@@ -360,9 +360,11 @@ class CatanState(State):
     def remember_legal(self, legal: list[Move]) -> None:
         """Keep the legal moves just generated for the next :meth:`legal_moves` and :meth:`apply`.
 
-        Also what a position changed by hand must call (as the rule tests do) before it is played
-        or observed: the buildings and roads are checked again, the seats' public views made
-        again, the event log's secrets indexed again, the win looked at again after the next move."""
+        Every cache kept from one position to the next is dropped or marked to be checked: the
+        buildings and roads are checked again, the seats' public views made again, the event log's
+        secrets indexed again, the win looked at again after the next move. (A position changed by
+        hand calls :meth:`changed_by_hand`, which generates ``legal`` from the position as it now
+        stands.)"""
         self._legal = legal
         self.current_seat = None if self.phase == "over" else self.current
         self._public = None
@@ -372,6 +374,17 @@ class CatanState(State):
         self.player_views = view.PlayerViews()
         self.kept = view.Kept(self.seats, self.frame)
         index_secrets(self)
+
+    def changed_by_hand(self) -> None:
+        """What a position changed by hand (as the rule tests do) must call before it is played or
+        observed: the legal moves generated afresh, then :meth:`remember_legal`.
+
+        What the pieces imply is dropped first: the engine's own moves count their changes to the
+        board, which tells the legal moves' generation when to look at the pieces again, but a
+        change by hand is not counted until :meth:`remember_legal`, so moves generated before it
+        could come from the pieces as they stood before the change (a road spot missed)."""
+        self.placed = None
+        self.remember_legal(generate(self))
 
     def observation(self, seat: int) -> dict[str, JSON]:
         """The seat's view, built once per position (until the next move): read-only, shared.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.catan_volcano import GAME, moves, view
+from referee.catan_volcano import GAME, view
 from referee.catan_volcano.state import CatanState
 from referee.game import canonical_json
 from referee.rng import Rng
@@ -124,7 +124,7 @@ def test_a_position_changed_by_hand_is_never_shown_from_stale_caches() -> None:
             "secret": {"seats": [seat], "fields": {"resource": "ore"}},
         }
     )
-    state.remember_legal(moves.generate(state))  # as the rule tests' positions.refresh does
+    state.changed_by_hand()  # as the rule tests' positions.refresh does
     for viewer in range(4):
         assert canonical_json(state.observation(viewer)) == canonical_json(_fresh_observation(state, viewer))
     assert state.legal_moves() == GAME.load_state(state.to_json()).legal_moves()
@@ -231,6 +231,6 @@ def test_current_seat_follows_the_position_after_every_move_copy_load_and_hand_c
         assert other.current_seat == state.current_seat
     if state.phase != "over":  # a position ended by hand, as the rule tests set one up
         state.phase = "over"
-        state.remember_legal(moves.generate(state))
+        state.changed_by_hand()
         assert state.current_seat is None
         assert state.legal_moves() == []
