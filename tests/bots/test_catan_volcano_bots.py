@@ -11,7 +11,7 @@ from referee.catan_volcano import GAME
 from referee.catan_volcano.determinize import from_observation
 from referee.rng import Rng
 from tests.bots.matches import only_bot_moves, play_reference
-from tests.referee.catan_volcano.positions import give, rig, road, settlement, start_turn, table
+from tests.referee.catan_volcano.positions import give, rig, road, roll, settlement, start_turn, table
 
 
 def _request(state) -> dict:
@@ -79,7 +79,7 @@ def test_the_robber_never_goes_on_the_bots_own_hex_and_robs_the_leader() -> None
     settlement(state, 2, 8)
     give(state, 1, ore=1)
     give(state, 2, ore=1)
-    rig(state, 3, 4)
+    rig(state, roll(3, 4))
     state.apply({"type": "roll"})
     move = _choose(state)
     assert move["hex"] not in (13, 14, 17)

@@ -112,10 +112,16 @@ def deal_card(state: CatanState, seat: int, kind: str, bought_this_turn: bool = 
     refresh(state)
 
 
-def rig(state: CatanState, *draws: int | tuple[int, int]) -> None:
-    """Set the RNG so its next draws are these: an int is a d6 roll, ``(n, k)`` is ``below(n) == k``.
+def roll(first: int, second: int) -> tuple[int, int]:
+    """The draw that rolls these two dice (:meth:`referee.rng.Rng.dice` draws ``below(36)`` once)."""
+    return (36, 6 * (first - 1) + (second - 1))
 
-    A roll of 2d6 is two draws: ``rig(state, 3, 5)`` makes the next roll a 3 and a 5.
+
+def rig(state: CatanState, *draws: int | tuple[int, int]) -> None:
+    """Set the RNG so its next draws are these: an int is one d6 (a lava die), ``(n, k)`` is
+    ``below(n) == k``.
+
+    ``rig(state, roll(3, 5), 2)`` makes the next roll a 3 and a 5, then a die (lava) show 2.
     """
     wanted = [(6, d - 1) if isinstance(d, int) else d for d in draws]
     for candidate in range(1_000_000):

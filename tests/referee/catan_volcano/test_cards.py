@@ -16,6 +16,7 @@ from tests.referee.catan_volcano.positions import (
     refresh,
     rig,
     road,
+    roll,
     settlement,
     start_turn,
     table,
@@ -72,7 +73,7 @@ def test_a_knight_may_be_played_before_the_roll_and_then_the_seat_rolls() -> Non
     start_turn(state, 0, "roll")
     state.apply(KNIGHT_MOVE)
     assert state.phase == "robber" and state.played[0][KNIGHT] == 1
-    rig(state, 2, 2)
+    rig(state, roll(2, 2))
     state.apply({"type": "move_robber", "hex": 13, "victim": None})
     # back before the roll with the card played: rolling is the only choice, so the engine rolled
     assert state.dice == (2, 2) and state.phase == "main"
@@ -100,18 +101,20 @@ def test_victory_point_cards_are_never_played() -> None:
 def test_road_building_places_two_free_roads() -> None:
     state = _ready()
     deal_card(state, 0, "road_building")
+    deal_card(state, 0, "knight")  # a card held: the turn is not ended for the seat (see FORCED_IN_PUBLIC)
     state.apply({"type": "play_road_building"})
     assert state.phase == "road_building"
     state.apply({"type": "place_road", "edge": edge_between(13, 9)})
     assert state.phase == "road_building"
     state.apply({"type": "place_road", "edge": edge_between(9, 5)})
-    assert state.phase == "main" and hand(state, 0) == {}
+    assert state.phase == "main" and state.current_seat == 0 and hand(state, 0) == {}
     assert state.pieces[0][0] == 15 - 3
 
 
 def test_road_building_with_one_road_left_places_one() -> None:
     state = _ready()
     deal_card(state, 0, "road_building")
+    deal_card(state, 0, "knight")  # a card held: the turn is not ended for the seat
     state.pieces[0][0] = 1
     state.apply({"type": "play_road_building"})
     state.apply({"type": "place_road", "edge": edge_between(13, 9)})

@@ -9,6 +9,7 @@ from tests.referee.catan_volcano.positions import (
     give,
     rig,
     road,
+    roll,
     settlement,
     start_turn,
     table,
@@ -65,7 +66,7 @@ def test_points_won_after_the_seat_was_looked_at_win_when_its_turn_comes_round()
     road(state, 2, 8, 4)
     give(state, 2, wood=1, brick=1, sheep=1, wheat=1)
     start_turn(state, 1, "main")
-    rig(state, 1, 2, 1, 2, 1, 2)  # seats 2, 3 and 0 roll a 3
+    rig(state, roll(1, 2), roll(1, 2), roll(1, 2))  # seats 2, 3 and 0 roll a 3
     state.apply({"type": "end_turn"})  # seat 1 looked at: eight
     assert (state.turn_seat, state.phase) == (2, "main")
     state.apply({"type": "build_settlement", "node": 4})  # 3-0-4 | 4-1-5-2-6: four
@@ -98,7 +99,7 @@ def test_points_given_by_hand_are_looked_at_after_the_next_move() -> None:
 def test_the_turn_limit_ends_the_game_on_points() -> None:
     state = table("base", 4, turn_limit=3)
     settlement(state, 2, 18)
-    rig(state, 1, 1)
+    rig(state, roll(1, 1), roll(1, 1), roll(1, 1))  # a 2 on each of the three turns: nothing paid
     # nobody can do anything but end their turns, so the engine plays them out to the limit
     state.apply({"type": "roll"})
     outcome = state.outcome()
@@ -111,7 +112,7 @@ def test_the_turn_limit_ends_the_game_on_points() -> None:
 def test_a_turn_with_nothing_to_decide_is_played_by_the_engine() -> None:
     state = table("base", 4)
     give(state, 1, wood=4)  # seat 1 can trade with the bank, so it has a real choice
-    rig(state, 1, 1, 1, 1)
+    rig(state, roll(1, 1), roll(1, 1))
     state.apply({"type": "roll"})
     assert [e["type"] for e in state.events] == ["roll", "production", "end_turn", "roll", "production"]
     assert state.turn_seat == 1 and state.phase == "main" and state.current_seat == 1

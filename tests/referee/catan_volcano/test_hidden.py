@@ -16,6 +16,7 @@ from tests.referee.catan_volcano.positions import (
     refresh,
     rig,
     road,
+    roll,
     settlement,
     start_turn,
     table,
@@ -67,7 +68,7 @@ def test_a_seat_sees_its_own_hand_and_counts_of_the_others() -> None:
 def test_only_thief_and_victim_learn_the_stolen_card() -> None:
     state, _ = _two_tables({"ore": 2, "wood": 1}, {"sheep": 3}, "knight", "knight")
     start_turn(state, 0, "roll")
-    rig(state, 3, 4, (3, 0))
+    rig(state, roll(3, 4), (3, 0))
     state.apply({"type": "roll"})
     state.apply({"type": "move_robber", "hex": 4, "victim": 1})
     seen = {

@@ -12,6 +12,7 @@ from tests.referee.catan_volcano.positions import (
     hand,
     of_type,
     rig,
+    roll,
     settlement,
     start_turn,
     table,
@@ -23,16 +24,19 @@ ROLL = {"type": "roll"}
 
 def _producing_table(**options: str):
     """Seat 0: a settlement on node 8 (mountains 10, pasture 2, hills 6).
-    Seat 1: a city on node 23 (hills 6, forest 11, desert)."""
+    Seat 1: a city on node 23 (hills 6, forest 11, desert).
+    Seat 0 holds a victory point card: a seat holding nothing has nothing to decide after its roll,
+    so the engine would end its turn and roll for the next seat, and a test would see two rolls."""
     state = table("base", 4, **options)
     settlement(state, 0, 8)
     settlement(state, 1, 23, city=True)
+    deal_card(state, 0, "victory_point")
     return state
 
 
 def test_a_settlement_yields_one_card_and_a_city_two() -> None:
     state = _producing_table()
-    rig(state, 2, 4)
+    rig(state, roll(2, 4))
     state.apply(ROLL)
     assert state.dice == (2, 4)
     assert hand(state, 0) == {"brick": 1}
@@ -44,7 +48,7 @@ def test_a_settlement_yields_one_card_and_a_city_two() -> None:
 
 def test_hexes_without_the_number_and_the_desert_yield_nothing() -> None:
     state = _producing_table()
-    rig(state, 5, 6)  # 11: forest 11 touches node 23 only
+    rig(state, roll(5, 6))  # 11: forest 11 touches node 23 only
     state.apply(ROLL)
     assert hand(state, 0) == {}
     assert hand(state, 1) == {"wood": 2}
@@ -53,7 +57,7 @@ def test_hexes_without_the_number_and_the_desert_yield_nothing() -> None:
 def test_the_robber_stops_its_hex_from_producing() -> None:
     state = _producing_table()
     state.robber = 4  # hills 6
-    rig(state, 3, 3)
+    rig(state, roll(3, 3))
     state.apply(ROLL)
     assert hand(state, 0) == {} and hand(state, 1) == {}
 
@@ -61,7 +65,7 @@ def test_the_robber_stops_its_hex_from_producing() -> None:
 def test_a_resource_the_bank_cannot_pay_to_everyone_is_paid_to_no_one() -> None:
     state = _producing_table()
     state.bank[1] = 2  # three bricks are owed
-    rig(state, 3, 3)
+    rig(state, roll(3, 3))
     state.apply(ROLL)
     assert hand(state, 0) == {} and hand(state, 1) == {}
     assert state.bank[1] == 2
@@ -71,8 +75,9 @@ def test_a_resource_the_bank_cannot_pay_to_everyone_is_paid_to_no_one() -> None:
 def test_by_default_a_single_seat_owed_a_short_resource_gets_nothing_either() -> None:
     state = table("base", 4)
     settlement(state, 1, 23, city=True)
+    deal_card(state, 0, "victory_point")  # seat 0 has a decision after the roll (see _producing_table)
     state.bank[1] = 1  # the city is owed two bricks
-    rig(state, 3, 3)
+    rig(state, roll(3, 3))
     state.apply(ROLL)
     assert hand(state, 1) == {}
     assert state.bank[1] == 1
@@ -83,7 +88,7 @@ def test_with_the_rulebooks_exception_a_single_seat_owed_a_short_resource_takes_
     state = table("base", 4, bank_shortage="single_takes_rest")
     settlement(state, 1, 23, city=True)
     state.bank[1] = 1  # the city is owed two bricks
-    rig(state, 3, 3)
+    rig(state, roll(3, 3))
     state.apply(ROLL)
     assert hand(state, 1) == {"brick": 1}
     assert state.bank[1] == 0
@@ -92,7 +97,7 @@ def test_with_the_rulebooks_exception_a_single_seat_owed_a_short_resource_takes_
 def test_with_the_rulebooks_exception_two_seats_owed_a_short_resource_still_get_nothing() -> None:
     state = _producing_table(bank_shortage="single_takes_rest")
     state.bank[1] = 2  # three bricks are owed
-    rig(state, 3, 3)
+    rig(state, roll(3, 3))
     state.apply(ROLL)
     assert hand(state, 0) == {} and hand(state, 1) == {}
     assert state.bank[1] == 2
@@ -101,7 +106,7 @@ def test_with_the_rulebooks_exception_two_seats_owed_a_short_resource_still_get_
 def _roll_six(state) -> dict:
     """Seat 0 rolls a 6 (hills 6 is hex 4) at the start of its turn; the production event."""
     start_turn(state, 0, "roll")
-    rig(state, 3, 3)
+    rig(state, roll(3, 3))
     state.apply(ROLL)
     return events(state, "production")[-1]
 
@@ -130,7 +135,7 @@ def test_a_seven_makes_big_hands_discard_half_rounded_down_one_card_at_a_time() 
     give(state, 0, wood=5, ore=4)  # 9 cards: discards 4
     give(state, 1, sheep=7)  # 7 cards: keeps them
     give(state, 2, wheat=8)  # 8 cards: discards 4
-    rig(state, 3, 4)
+    rig(state, roll(3, 4))
     state.apply(ROLL)
     assert events(state, "discards_due")[-1]["counts"] == [4, 0, 4, 0]
     assert state.phase == "discard" and state.current_seat == 0
@@ -160,7 +165,7 @@ def test_the_robber_moves_to_another_hex_and_steals_from_a_seat_there() -> None:
     give(state, 1, sheep=1, ore=2)
     give(state, 2, wood=1)
     settlement(state, 2, 13)  # seat 2 on hills 6 as well
-    rig(state, 3, 4)
+    rig(state, roll(3, 4))
     state.apply(ROLL)
     moves = of_type(state, "move_robber")
     assert all(move["hex"] != 9 for move in moves)  # it must leave the desert
@@ -181,7 +186,7 @@ def test_the_robber_moves_to_another_hex_and_steals_from_a_seat_there() -> None:
 
 def test_a_seat_without_cards_cannot_be_robbed() -> None:
     state = _producing_table()
-    rig(state, 3, 4)
+    rig(state, roll(3, 4))
     state.apply(ROLL)
     assert [m for m in of_type(state, "move_robber") if m["hex"] == 4] == [
         {"type": "move_robber", "hex": 4, "victim": None}
@@ -193,7 +198,7 @@ def test_a_seat_without_cards_cannot_be_robbed() -> None:
 def test_without_big_hands_a_seven_goes_straight_to_the_robber() -> None:
     state = _producing_table()
     give(state, 0, wood=7)
-    rig(state, 1, 6)
+    rig(state, roll(1, 6))
     state.apply(ROLL)
     assert state.phase == "robber"
     assert not events(state, "discards_due")

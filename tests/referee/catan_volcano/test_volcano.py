@@ -24,6 +24,7 @@ from tests.referee.catan_volcano.positions import (
     refresh,
     rig,
     road,
+    roll,
     settlement,
     start_turn,
     table,
@@ -158,7 +159,7 @@ def test_gold_pays_a_resource_of_choice_per_settlement_and_two_per_city_then_the
     state = _volcano_table("gold", 8)
     settlement(state, 0, CORNER[1])
     settlement(state, 1, CORNER[3], city=True)
-    rig(state, 4, 4, 2)  # an 8, then the lava die: corner 2 (empty)
+    rig(state, roll(4, 4), 2)  # an 8, then the lava die: corner 2 (empty)
     state.apply(ROLL)
     assert state.phase == "gold" and state.current_seat == 0
     assert len(of_type(state, "choose_gold")) == 5
@@ -177,14 +178,14 @@ def test_gold_offers_only_what_the_bank_has_and_an_empty_bank_pays_none() -> Non
     state = _volcano_table("gold", 8)
     settlement(state, 1, CORNER[1])
     state.bank[:] = [0, 0, 0, 2, 0]
-    rig(state, 4, 4, 2)
+    rig(state, roll(4, 4), 2)
     state.apply(ROLL)
     # wheat is the one choice left, so the engine took it for seat 1
     assert hand(state, 1) == {"wheat": 1}
     empty = _volcano_table("gold", 8)
     settlement(empty, 1, CORNER[1])
     empty.bank[:] = [0, 0, 0, 0, 0]
-    rig(empty, 4, 4, 2)
+    rig(empty, roll(4, 4), 2)
     empty.apply(ROLL)
     assert hand(empty, 1) == {} and empty.phase == "main"
 
@@ -192,7 +193,7 @@ def test_gold_offers_only_what_the_bank_has_and_an_empty_bank_pays_none() -> Non
 def test_lost_desert_volcano_yields_nothing_but_erupts() -> None:
     state = _volcano_table("lost-desert", 5)
     settlement(state, 1, CORNER[4])
-    rig(state, 2, 3, 4)
+    rig(state, roll(2, 3), 4)
     state.apply(ROLL)
     assert hand(state, 1) == {}
     assert state.node_owner[CORNER[4]] == -1
@@ -208,13 +209,13 @@ def test_lava_removes_a_settlement_and_reduces_a_city() -> None:
     state = _volcano_table("gold", 8)
     settlement(state, 0, CORNER[1], city=True)
     settlement(state, 1, CORNER[3])
-    rig(state, 4, 4, 1)
+    rig(state, roll(4, 4), 1)
     state.apply(ROLL)
     for _ in range(3):  # the city's two golds and the settlement's one
         state.apply({"type": "choose_gold", "resource": "ore"})
     assert state.node_owner[CORNER[1]] == 0 and state.node_level[CORNER[1]] == 1
     assert state.pieces[0][CITIES] == 4 and state.pieces[0][SETTLEMENTS] == 4
-    rig(state, 4, 4, 3)
+    rig(state, roll(4, 4), 3)
     start_turn(state, 0, "roll")
     state.apply(ROLL)
     for _ in range(2):
@@ -226,7 +227,7 @@ def test_a_city_hit_without_a_settlement_piece_left_is_removed() -> None:
     state = _volcano_table("gold", 8)
     settlement(state, 0, CORNER[1], city=True)
     state.pieces[0][SETTLEMENTS] = 0
-    rig(state, 4, 4, 1)
+    rig(state, roll(4, 4), 1)
     state.apply(ROLL)
     state.apply({"type": "choose_gold", "resource": "ore"})
     state.apply({"type": "choose_gold", "resource": "ore"})
@@ -238,7 +239,7 @@ def test_the_robber_on_the_volcano_stops_the_eruption_and_its_gold() -> None:
     state = _volcano_table("gold", 8)
     settlement(state, 1, CORNER[1])
     state.robber = 9
-    rig(state, 4, 4, 1)
+    rig(state, roll(4, 4), 1)
     state.apply(ROLL)
     assert not events(state, "eruption")
     assert events(state, "eruption_stopped") == [{"type": "eruption_stopped", "hex": 9, "turn": 0}]
@@ -249,7 +250,7 @@ def test_with_robber_stops_eruption_off_the_volcano_erupts_under_the_robber() ->
     state = _volcano_table("gold", 8, robber_stops_eruption=False)
     settlement(state, 1, CORNER[1])
     state.robber = 9
-    rig(state, 4, 4, 1)
+    rig(state, roll(4, 4), 1)
     state.apply(ROLL)
     assert state.node_owner[CORNER[1]] == -1
     assert hand(state, 1) == {}  # the robber still blocks the gold
@@ -262,7 +263,7 @@ def test_lava_that_removes_a_settlement_rejoins_the_road_it_cut() -> None:
     settlement(state, 1, CORNER[1])
     road(state, 0)  # recount after the cut
     assert state.road_length[0] == 4 and state.longest_road == -1
-    rig(state, 4, 4, 1)
+    rig(state, roll(4, 4), 1)
     start_turn(state, 2, "roll")
     state.apply(ROLL)
     state.apply({"type": "choose_gold", "resource": "ore"})
@@ -289,7 +290,7 @@ def _erupt(number: int, dice: tuple[int, int], lava: tuple[int, ...]):
     state = _volcano_table("variable-risk-gold", number)
     _ring(state)
     state.bank[:] = [0, 0, 0, 0, 0]  # no gold to pick: the eruption follows the roll at once
-    rig(state, *dice, *lava)
+    rig(state, roll(*dice), *lava)
     state.apply(ROLL)
     (eruption,) = events(state, "eruption") or [None]
     return state, eruption
@@ -358,7 +359,7 @@ def test_basic_volcanoes_roll_a_single_lava_die_whatever_their_number() -> None:
     state = _volcano_table("gold", 6)
     _ring(state)
     state.bank[:] = [0, 0, 0, 0, 0]
-    rig(state, 3, 3, 5)
+    rig(state, roll(3, 3), 5)
     state.apply(ROLL)
     (eruption,) = events(state, "eruption")
     assert eruption["lava_dice"] == [5] and eruption["corners"] == [5]
@@ -369,7 +370,7 @@ def test_vulkan_issimo_volcanoes_erupt_each_on_its_own_number() -> None:
     state.robber = 0
     settlement(state, 1, 18)  # where the three meet: corner 3 of hex 4, 5 of hex 5, 1 of hex 9
     give(state, 0, wood=1)
-    rig(state, 2, 3, 1)  # a 5: only the centre erupts; lava die 1 reaches node 18
+    rig(state, roll(2, 3), 1)  # a 5: only the centre erupts; lava die 1 reaches node 18
     refresh(state)
     state.apply(ROLL)
     state.apply({"type": "choose_gold", "resource": "brick"})
