@@ -62,7 +62,9 @@ def discard(state: CatanState, move: Move) -> None:
     state.bank[resource] += 1
     state.cards_moved |= 1 << seat
     state.discard_owed[seat] -= 1
-    record(state, {"type": "discard", "seat": seat, "resource": move["resource"]})
+    state.events.append(  # record, written out (a discard: some 110 a game)
+        {"type": "discard", "seat": seat, "resource": move["resource"], "turn": state.turn}
+    )
     next_discard(state)
 
 

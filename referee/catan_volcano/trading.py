@@ -70,14 +70,20 @@ give (low five), in the order the rules list them: give, then get, in resource o
 def maritime_trade(state: CatanState, move: Move) -> None:
     seat, given, got = state.current, move["give"], move["get"]
     give, get = RESOURCE_INDEX[given], RESOURCE_INDEX[got]
-    count = derived(state).rates(state, seat)[give]
+    placed = state.placed
+    if placed is None or state.placed_at != state.board_moves:  # derived()'s test, written out
+        placed = derived(state)
+    count = (placed._rates[seat] or placed.rates(state, seat))[give]
     hand, bank = state.hands[seat], state.bank
     hand[give] -= count
     bank[give] += count
     bank[get] -= 1
     hand[get] += 1
     state.cards_moved |= 1 << seat
-    record(state, {"type": "maritime_trade", "seat": seat, "give": given, "count": count, "get": got})
+    turn = state.turn  # (record, written out below: a trade with the bank comes some 150 times a game)
+    state.events.append(
+        {"type": "maritime_trade", "seat": seat, "give": given, "count": count, "get": got, "turn": turn}
+    )
 
 
 def offer_moves(state: CatanState, seat: int) -> list[Move]:
