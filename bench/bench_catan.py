@@ -45,6 +45,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import playout
 
@@ -78,6 +79,11 @@ class Tally:
         )
 
 
+def new_game(seed: int) -> Any:
+    """This engine's game of ``seed`` in the benchmark's setting."""
+    return GAME.start(VARIANT, SEATS, seed=seed, options=OPTIONS)
+
+
 def chooser_for(seed: int) -> random.Random:
     """The move chooser of one game: Python's own ``random.Random``, seeded with the game's seed.
 
@@ -93,7 +99,7 @@ def referee_path(seeds: range, tally: Tally) -> None:
     """New state, then per move: the observation of the seat to move, its legal moves, ``apply``."""
     for seed in seeds:
         started = time.perf_counter()
-        state = GAME.start(VARIANT, SEATS, seed=seed, options=OPTIONS)
+        state = new_game(seed)
         chooser = chooser_for(seed)
         played = 0
         while True:
@@ -114,7 +120,7 @@ def engine_alone(seeds: range, tally: Tally) -> None:
     """New state, then per move its legal moves and ``apply`` only (no observation)."""
     for seed in seeds:
         started = time.perf_counter()
-        state = GAME.start(VARIANT, SEATS, seed=seed, options=OPTIONS)
+        state = new_game(seed)
         played = playout.play_random(state, chooser_for(seed))
         tally.seconds += time.perf_counter() - started
         tally.games += 1
@@ -123,19 +129,27 @@ def engine_alone(seeds: range, tally: Tally) -> None:
         tally.unfinished += state.outcome().reason == "turn_limit"
 
 
-def catanatron_runner() -> Callable[[range, Tally], None] | None:
+def catanatron_games() -> Callable[[], Any] | None:
+    """What makes a Catanatron game of four ``RandomPlayer``s (to be played after ``random.seed``:
+    Catanatron draws from the global random module); None if Catanatron is not installed."""
     try:
         from catanatron import Color, Game, RandomPlayer
     except ImportError:
         return None
-
     colours = (Color.RED, Color.BLUE, Color.WHITE, Color.ORANGE)
+    return lambda: Game([RandomPlayer(colour) for colour in colours])
+
+
+def catanatron_runner() -> Callable[[range, Tally], None] | None:
+    new_catanatron_game = catanatron_games()
+    if new_catanatron_game is None:
+        return None
 
     def run(seeds: range, tally: Tally) -> None:
         for seed in seeds:
-            random.seed(seed)  # Catanatron draws from the global random module
+            random.seed(seed)
             started = time.perf_counter()
-            game = Game([RandomPlayer(colour) for colour in colours])
+            game = new_catanatron_game()
             winner = game.play()
             tally.seconds += time.perf_counter() - started
             tally.games += 1
@@ -163,7 +177,7 @@ def all_moves_per_game(seeds: range) -> Counter[str]:
         PLAYS[name] = counting(name, play)
     try:
         for seed in seeds:
-            playout.play_random(GAME.start(VARIANT, SEATS, seed=seed, options=OPTIONS), chooser_for(seed))
+            playout.play_random(new_game(seed), chooser_for(seed))
     finally:
         PLAYS.update(original)
     if not counted:

@@ -27,22 +27,20 @@ from referee.catan_volcano import GAME
 def ours(games: int) -> list[int]:
     lengths = []
     for seed in range(games):
-        state = GAME.start(bench_catan.VARIANT, bench_catan.SEATS, seed=seed, options=bench_catan.OPTIONS)
+        state = bench_catan.new_game(seed)
         playout.play_random(state, bench_catan.chooser_for(seed))
         lengths.append(state.turn)
     return lengths
 
 
 def catanatron(games: int) -> list[int] | None:
-    try:
-        from catanatron import Color, Game, RandomPlayer
-    except ImportError:
+    new_game = bench_catan.catanatron_games()
+    if new_game is None:
         return None
-    colours = (Color.RED, Color.BLUE, Color.WHITE, Color.ORANGE)
     lengths = []
     for seed in range(games):
         random.seed(seed)  # as bench_catan seeds it
-        game = Game([RandomPlayer(colour) for colour in colours])
+        game = new_game()
         game.play()
         lengths.append(game.state.num_turns)
     return lengths
