@@ -13,6 +13,7 @@ well-studied 64-bit mixer) is tiny, fast enough in pure Python and fully specifi
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
@@ -26,6 +27,8 @@ _SAFE = (1 << 64) - _SAFE_BOUND
 :meth:`Rng.below` rejects are the top ``2**64 % n`` (fewer than ``n``) values."""
 _ROLLS: tuple[tuple[int, int], ...] = tuple((1 + roll // 6, 1 + roll % 6) for roll in range(36))
 """What :meth:`Rng.dice` gives for each value of ``below(36)``: both dice, made once and shared."""
+_FACTORIALS: tuple[int, ...] = tuple(math.factorial(n) for n in range(21))
+"""``_FACTORIALS[n]``: the number of orders of ``n`` items, up to 20 (``20!`` is under ``2**64``)."""
 _LIMITS: dict[int, int] = {}
 """Per bound ``n`` of :meth:`Rng.below`, the largest draw kept (the rest would bias ``% n``)."""
 
@@ -124,4 +127,30 @@ class Rng:
         """Fisher-Yates, in place: ``j = below(i + 1)`` for each ``i`` from the top."""
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def shuffle_in_one_draw(self, items: MutableSequence[T]) -> None:
+        """Fisher-Yates, in place, all its swaps read from a single draw: at most 20 items.
+
+        ``below(n!)`` is uniform over the ``n!`` orders, and read as a number whose digits have
+        the bases ``n``, ``n - 1``, ..., 2 (from the lowest), each digit is uniform and
+        independent of the others: the swap for position ``i`` from the top is the digit of base
+        ``i + 1``, as :meth:`shuffle` draws it with ``below(i + 1)``. So every order stays equally
+        likely, for one draw instead of ``n - 1`` (a draw is some twenty operations on 64-bit
+        integers; a board of 19 tiles is shuffled many times over while its tokens are dealt
+        until no red numbers touch). The stream differs from :meth:`shuffle`'s.
+
+        >>> tiles = list("abcde")
+        >>> Rng(7).shuffle_in_one_draw(tiles)
+        >>> sorted(tiles) == list("abcde")
+        True
+        """
+        n = len(items)
+        if n > 20:
+            raise ValueError(f"shuffle_in_one_draw() takes at most 20 items, not {n}")
+        if n < 2:
+            return
+        code = self.below(_FACTORIALS[n])
+        for i in range(n - 1, 0, -1):
+            code, j = divmod(code, i + 1)
             items[i], items[j] = items[j], items[i]

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations, permutations
 from typing import Any
 
 from referee.catan_volcano.edition import EDITION, GOLD, NOTHING
@@ -192,26 +193,71 @@ def _reds_apart(numbers: Sequence[int | None]) -> bool:
     return not any(_NEIGHBOUR_BITS[h] & mask for h in reds)
 
 
-def random_layout(rng: Rng) -> Layout:
-    """The variable set-up: tiles and harbours shuffled, tokens dealt until no 6 or 8 touch.
+_RED_TOKENS: tuple[int, ...] = tuple(sorted(t for t in EDITION.number_tokens if t in EDITION.red_numbers))
+_OTHER_TOKENS: tuple[int, ...] = tuple(t for t in EDITION.number_tokens if t not in EDITION.red_numbers)
+_RED_ORDERS: tuple[tuple[int, ...], ...] = tuple(sorted(set(permutations(_RED_TOKENS))))
+"""The distinct orders of the red tokens (6, 6, 8, 8: six of them)."""
 
-    The red-number rule is the one the current rulebook gives for a random board; the token deal is
-    repeated (from the same seeded stream) until it holds, so the board stays a pure function of the
-    seed.
+
+@lru_cache(maxsize=1)
+def _red_spots_anywhere() -> tuple[tuple[int, ...], ...]:
+    """Every set of hexes of the island, as many as the red tokens, none next to another (about
+    a tenth of the 3,876 sets of four), in order: looked for once, on the first random board."""
+    kept = []
+    for spots in combinations(range(HEX_COUNT), len(_RED_TOKENS)):
+        mask = 0
+        for h in spots:
+            mask |= 1 << h
+        if not any(_NEIGHBOUR_BITS[h] & mask for h in spots):
+            kept.append(spots)
+    return tuple(kept)
+
+
+@lru_cache(maxsize=64)
+def red_spots(numbered: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every set of hexes among ``numbered`` that the red tokens may take (none next to another),
+    in order: those of :func:`_red_spots_anywhere` on numbered hexes only, kept per set of numbered
+    hexes (a random board has one per place of the desert, 19)."""
+    allowed = frozenset(numbered)
+    return tuple(spots for spots in _red_spots_anywhere() if allowed.issuperset(spots))
+
+
+def deal_tokens(rng: Rng, numbered: tuple[int, ...]) -> list[int | None]:
+    """The number tokens dealt onto ``numbered`` (the other hexes None), no 6 or 8 touching.
+
+    Every deal that keeps the rule is as likely as any other, as if all the tokens were shuffled
+    and dealt again until the rule held, but from three draws and no retries: the red tokens' set
+    of hexes is drawn from :func:`red_spots` (each deal keeping the rule has one, and every set has
+    as many deals as any other), with one of the red tokens' orders on it, then the other tokens
+    are shuffled onto the hexes left (a random board would otherwise deal some ten times)."""
+    spots = red_spots(numbered)
+    if not spots:
+        raise SetupError("no way to place the red number tokens apart on these hexes")
+    pick = rng.below(len(spots) * len(_RED_ORDERS))
+    reds = spots[pick // len(_RED_ORDERS)]
+    others = list(_OTHER_TOKENS)
+    rng.shuffle_in_one_draw(others)
+    numbers: list[int | None] = [None] * HEX_COUNT
+    for h, token in zip(reds, _RED_ORDERS[pick % len(_RED_ORDERS)], strict=True):
+        numbers[h] = token
+    for h, token in zip([h for h in numbered if h not in reds], others, strict=True):
+        numbers[h] = token
+    return numbers
+
+
+def random_layout(rng: Rng) -> Layout:
+    """The variable set-up: tiles and harbours shuffled, tokens dealt so that no 6 or 8 touch.
+
+    The red-number rule is the one the current rulebook gives for a random board
+    (:func:`deal_tokens`); each shuffle is made from a single draw
+    (:meth:`~referee.rng.Rng.shuffle_in_one_draw`: every order as likely as with a draw per swap), so
+    the board is a pure function of the seed, made from four draws.
     """
     terrains = [terrain for terrain, count in EDITION.tiles.items() for _ in range(count)]
-    rng.shuffle(terrains)
-    numbered = [h for h, terrain in enumerate(terrains) if terrain != DESERT]
-    while True:
-        tokens = list(EDITION.number_tokens)
-        rng.shuffle(tokens)
-        numbers: list[int | None] = [None] * HEX_COUNT
-        for h, token in zip(numbered, tokens, strict=True):
-            numbers[h] = token
-        if _reds_apart(numbers):
-            break
+    rng.shuffle_in_one_draw(terrains)
+    numbers = deal_tokens(rng, tuple(h for h, terrain in enumerate(terrains) if terrain != DESERT))
     harbours = list(EDITION.harbours)
-    rng.shuffle(harbours)
+    rng.shuffle_in_one_draw(harbours)
     return Layout(tuple(terrains), tuple(numbers), tuple(harbours))
 
 
@@ -294,7 +340,7 @@ def volcanoes_around_one_intersection(layout: Layout, rng: Rng) -> Layout:
     points = volcano_meeting_points(layout.terrains)  # never empty: one desert touches 6 of 24
     for _ in range(MEETING_TRIES):
         cluster = list(NODE_HEXES[rng.choice(points)])
-        rng.shuffle(cluster)
+        rng.shuffle_in_one_draw(cluster)
         numbers = _tokens_to_cluster(layout.numbers, cluster, rng)
         if _reds_apart(numbers):
             break

@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
+from math import comb
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.catan_volcano import GAME
-from referee.catan_volcano.board import HARBOUR_KINDS, Layout, beginner_layout, random_layout
+from referee.catan_volcano.board import (
+    HARBOUR_KINDS,
+    Layout,
+    _reds_apart,
+    beginner_layout,
+    deal_tokens,
+    random_layout,
+    red_spots,
+)
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.geometry import (
     EDGE_NODES,
+    HEX_COUNT,
     HEX_NEIGHBOURS,
     HEX_NODES,
     NODE_EDGES,
@@ -89,6 +100,51 @@ def test_a_random_board_has_the_base_sets_and_no_touching_red_numbers() -> None:
         for h, number in enumerate(layout.numbers):
             if number in (6, 8):
                 assert all(layout.numbers[o] not in (6, 8) for o in HEX_NEIGHBOURS[h])
+
+
+def test_the_red_spots_are_every_set_of_numbered_hexes_the_rule_allows() -> None:
+    """Checked against the rule itself: a set of four numbered hexes is listed exactly when the
+    red tokens put there would keep the rule (whatever the other tokens)."""
+    numbered = tuple(h for h in range(HEX_COUNT) if h != 7)
+    allowed = set(red_spots(numbered))
+    for spots in combinations(numbered, 4):
+        numbers: list[int | None] = [None] * HEX_COUNT
+        for h, token in zip(spots, (6, 6, 8, 8), strict=True):
+            numbers[h] = token
+        assert (spots in allowed) == _reds_apart(numbers), spots
+    assert 0 < len(allowed) < comb(len(numbered), 4)
+
+
+def test_deals_keep_the_rule_and_are_spread_evenly() -> None:
+    """Every deal keeping the rule is meant to be as likely as any other (as when a full shuffle
+    is dealt again until the rule holds): over 40,000 deals on one set of hexes, every allowed
+    set of red hexes turns up (about 95 times each here: within 50 to 150, seed fixed), each of
+    the six orders of 6, 6, 8, 8 about a sixth of the time, and each hex carries the 2 about
+    one deal in eighteen."""
+    numbered = tuple(h for h in range(HEX_COUNT) if h != 0)
+    spots = red_spots(numbered)
+    rng = Rng(2026)
+    sets: Counter[tuple[int, ...]] = Counter()
+    orders: Counter[tuple[int | None, ...]] = Counter()
+    twos: Counter[int] = Counter()
+    deals = 40_000
+    for _ in range(deals):
+        numbers = deal_tokens(rng, numbered)
+        assert sorted(n for n in numbers if n is not None) == sorted(EDITION.number_tokens)
+        assert numbers[0] is None
+        reds = tuple(h for h in numbered if numbers[h] in (6, 8))
+        sets[reds] += 1
+        orders[tuple(numbers[h] for h in reds)] += 1
+        twos[numbers.index(2)] += 1
+    assert set(sets) == set(spots)
+    assert all(50 <= count <= 150 for count in sets.values())
+    assert len(orders) == 6 and all(abs(count - deals / 6) < 0.05 * deals / 6 for count in orders.values())
+    assert set(twos) == set(numbered)
+    others = sum(token not in (6, 8) for token in EDITION.number_tokens)
+    for h in numbered:
+        left_to_others = 1 - sum(h in red for red in spots) / len(spots)
+        expected = deals * left_to_others / others
+        assert abs(twos[h] - expected) < 0.1 * expected, (h, twos[h], expected)
 
 
 def test_the_board_option_and_the_seed_decide_the_board() -> None:
