@@ -25,8 +25,6 @@ _SAFE_BOUND = 1 << 32
 _SAFE = (1 << 64) - _SAFE_BOUND
 """A draw under this is kept for every bound ``n`` up to :data:`_SAFE_BOUND`: the draws
 :meth:`Rng.below` rejects are the top ``2**64 % n`` (fewer than ``n``) values."""
-_ROLLS: tuple[tuple[int, int], ...] = tuple((1 + roll // 6, 1 + roll % 6) for roll in range(36))
-"""What :meth:`Rng.dice` gives for each value of ``below(36)``: both dice, made once and shared."""
 _FACTORIALS: tuple[int, ...] = tuple(math.factorial(n) for n in range(21))
 """``_FACTORIALS[n]``: the number of orders of ``n`` items, up to 20 (``20!`` is under ``2**64``)."""
 _LIMITS: dict[int, int] = {}
@@ -90,25 +88,6 @@ class Rng:
             if z <= limit:
                 self.state = state
                 return z % n
-
-    def dice(self) -> tuple[int, int]:
-        """Two six-sided dice from one draw: ``below(36)`` read as ``6 * (first - 1) + (second - 1)``.
-
-        The 36 outcomes are equally likely, as with two ``randint(1, 6)``, for half the draws: a
-        draw is some twenty operations on 64-bit integers, which Python makes as objects (about
-        4,600 machine instructions here), and the Catan engine rolls on nearly every turn.
-
-        >>> Rng(7).dice()
-        (1, 4)
-        """
-        state = (self.state + _GOLDEN) & _MASK
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        z ^= z >> 31
-        if z >= _SAFE:  # a draw below() may reject: the general way
-            return _ROLLS[self._below(36)]
-        self.state = state
-        return _ROLLS[z % 36]
 
     def randint(self, low: int, high: int) -> int:
         """A uniform integer in ``[low, high]``, both ends included (a die: ``randint(1, 6)``)."""

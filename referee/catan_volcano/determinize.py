@@ -143,6 +143,7 @@ def from_observation(observation: Mapping[str, Any], rng: Rng) -> CatanState:
     state.dev_played = observation["development_card_played"]
     dice = observation["dice"]
     state.dice = None if dice is None else (dice[0], dice[1])
+    state.rolls_ahead = state.rolls_left = 0  # the coming rolls are drawn from ``rng``, not the game's
     state.discard_owed = list(pending.get("discards", [0] * seats))
     state.gold_owed = list(pending.get("gold", [0] * seats))
     state.eruptions = []

@@ -23,7 +23,7 @@ from referee.rng import Rng, derive_seed
 class CatanVolcanoGame(Game[CatanState]):
     id = "catan-volcano"
     title = "Catan with the volcano variants"
-    version = "5"
+    version = "6"
     default_variant = "gold"
     doc = "docs/games/catan-volcano.md"
     variants = SPECS

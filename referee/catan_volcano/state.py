@@ -65,6 +65,8 @@ FIELDS: dict[str, Callable[[Any], Any]] = {
     "setup_step": _same,
     "dev_played": _same,
     "dice": _same,
+    "rolls_ahead": _same,
+    "rolls_left": _same,
     "discard_owed": list,
     "gold_owed": list,
     "eruptions": list,
@@ -76,7 +78,8 @@ FIELDS: dict[str, Callable[[Any], Any]] = {
     "events": _events,
 }
 """Every changing fact of a game with how to copy it: the one list that serialising, loading and
-copying walk. ``dice`` is a tuple or None, so it is shared safely."""
+copying walk. ``dice`` is a tuple or None, so it is shared safely. ``rolls_ahead`` and
+``rolls_left`` are the rolls drawn but not yet made (:func:`referee.catan_volcano.production.next_dice`)."""
 
 
 class CatanState(State):
@@ -142,6 +145,8 @@ class CatanState(State):
     setup_step: int
     dev_played: bool
     dice: tuple[int, int] | None
+    rolls_ahead: int
+    rolls_left: int
     discard_owed: list[int]
     gold_owed: list[int]
     eruptions: list[int]
@@ -247,6 +252,8 @@ class CatanState(State):
             "setup_step": 0,
             "dev_played": False,
             "dice": None,
+            "rolls_ahead": 0,
+            "rolls_left": 0,
             "discard_owed": [0] * seats,
             "gold_owed": [0] * seats,
             "eruptions": [],

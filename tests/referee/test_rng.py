@@ -61,36 +61,6 @@ def test_a_bound_must_be_positive() -> None:
             Rng(7).below(bound)
 
 
-@pytest.mark.parametrize("z", [0, 77, 35, 36, _SAFE - 1, _SAFE, _MASK - 4, _MASK - 3, _MASK])
-def test_dice_are_one_draw_below_thirty_six(z: int) -> None:
-    """``dice`` reads one ``below(36)`` as both dice (first die the sixes, second the rest), state
-    included, for a draw ``z`` below the shortcut's threshold, at or above it, and among the top
-    values (2**64 % 36 == 16) that are rejected and drawn again."""
-    state = _state_drawing(z)
-    quick, general = Rng(state), Rng(state)
-    first, second = divmod(general.below(36), 6)
-    assert quick.dice() == (first + 1, second + 1)
-    assert quick.state == general.state
-
-
-def test_dice_follow_below_over_many_seeds() -> None:
-    for seed in range(300):
-        quick, general = Rng(seed), Rng(seed)
-        for _ in range(20):
-            first, second = divmod(general.below(36), 6)
-            assert quick.dice() == (first + 1, second + 1)
-        assert quick.state == general.state
-
-
-def test_every_pair_of_dice_comes_up_about_as_often() -> None:
-    """36,000 rolls: each of the 36 pairs within 15% of its 1,000 (a fair pair of dice is
-    further off than that about once in a few thousand runs; the seed is fixed)."""
-    rng = Rng(2026)
-    counts = Counter(rng.dice() for _ in range(36_000))
-    assert sorted(counts) == [(a, b) for a in range(1, 7) for b in range(1, 7)]
-    assert all(850 <= count <= 1150 for count in counts.values())
-
-
 def _shuffled_by_below(rng: Rng, items: list[int]) -> None:
     """Fisher-Yates as :meth:`Rng.shuffle` is specified: ``j = below(i + 1)`` from the top."""
     for i in range(len(items) - 1, 0, -1):

@@ -13,7 +13,7 @@ hex 13 mountains 3, hex 14 fields 4. Node 18 is the centre hex's top corner, tou
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.catan_volcano import GAME, CatanState, building
 from referee.catan_volcano.board import beginner_layout
@@ -112,18 +112,28 @@ def deal_card(state: CatanState, seat: int, kind: str, bought_this_turn: bool = 
     refresh(state)
 
 
-def roll(first: int, second: int) -> tuple[int, int]:
-    """The draw that rolls these two dice (:meth:`referee.rng.Rng.dice` draws ``below(36)`` once)."""
-    return (36, 6 * (first - 1) + (second - 1))
+class Roll(NamedTuple):
+    """A roll to rig: its outcome's index, ``6 * (first - 1) + (second - 1)``."""
+
+    index: int
 
 
-def rig(state: CatanState, *draws: int | tuple[int, int]) -> None:
-    """Set the RNG so its next draws are these: an int is one d6 (a lava die), ``(n, k)`` is
-    ``below(n) == k``.
+def roll(first: int, second: int) -> Roll:
+    """A roll of these two dice, for :func:`rig`."""
+    return Roll(6 * (first - 1) + (second - 1))
 
-    ``rig(state, roll(3, 5), 2)`` makes the next roll a 3 and a 5, then a die (lava) show 2.
+
+def rig(state: CatanState, *draws: int | tuple[int, int] | Roll) -> None:
+    """Set what comes next: rolls (:func:`roll`) become the rolls drawn ahead, in order (none
+    left after them); the other draws are set on the RNG, in order: an int is one d6 (a lava die),
+    ``(n, k)`` is ``below(n) == k``.
+
+    ``rig(state, roll(3, 5), 2)`` makes the next roll a 3 and a 5, and the next die (lava) show 2.
     """
-    wanted = [(6, d - 1) if isinstance(d, int) else d for d in draws]
+    rolls = [draw.index for draw in draws if isinstance(draw, Roll)]
+    state.rolls_ahead = sum(index * 36**place for place, index in enumerate(rolls))
+    state.rolls_left = len(rolls)
+    wanted = [(6, d - 1) if isinstance(d, int) else d for d in draws if not isinstance(d, Roll)]
     for candidate in range(1_000_000):
         rng = Rng(candidate)
         if all(rng.below(bound) == value for bound, value in wanted):

@@ -153,7 +153,10 @@ def test_a_world_with_no_pending_trade_is_drawn_as_before() -> None:
     state = start_turn(table("base", 4), 1, "main")
     give(state, 2, ore=1, wood=3)
     give(state, 0, ore=2, wheat=2)
-    world = canonical_json(from_observation(state.observation(1), Rng(7)).to_json())
+    data = from_observation(state.observation(1), Rng(7)).to_json()
+    # (the rolls drawn ahead came into the state later: a rebuilt world has none, its own to draw)
+    assert (data.pop("rolls_ahead"), data.pop("rolls_left")) == (0, 0)
+    world = canonical_json(data)
     assert hashlib.sha256(world.encode()).hexdigest() == (
         "c43d58006d5f9e98525ba6fe9a35b20ef870a8beabef4e453e8ccc2768b21699"
     )
