@@ -116,8 +116,7 @@ class Rng:
         independent of the others: the swap for position ``i`` from the top is the digit of base
         ``i + 1``, as :meth:`shuffle` draws it with ``below(i + 1)``. So every order stays equally
         likely, for one draw instead of ``n - 1`` (a draw is some twenty operations on 64-bit
-        integers; a board of 19 tiles is shuffled many times over while its tokens are dealt
-        until no red numbers touch). The stream differs from :meth:`shuffle`'s.
+        integers, which Python makes as objects). The stream differs from :meth:`shuffle`'s.
 
         >>> tiles = list("abcde")
         >>> Rng(7).shuffle_in_one_draw(tiles)

@@ -177,20 +177,24 @@ _NEIGHBOUR_BITS = tuple(sum(1 << other for other in HEX_NEIGHBOURS[h]) for h in 
 """Per hex, its neighbours as a bit mask (bit ``hex``)."""
 
 
+def _apart(hexes: Sequence[int]) -> bool:
+    """No two of ``hexes`` touch (one bit mask of them, then each hex's neighbours against it)."""
+    mask = 0
+    for h in hexes:
+        mask |= 1 << h
+    return not any(_NEIGHBOUR_BITS[h] & mask for h in hexes)
+
+
 def _reds_apart(numbers: Sequence[int | None]) -> bool:
-    """No two hexes with a red number (6, 8) touch. The red hexes are found by C scans (``count``,
-    ``index``) rather than a loop over every hex: a random board deals its tokens some ten times
-    before this holds."""
+    """No two hexes with a red number (6, 8) touch (checked where a volcano takes or swaps a token;
+    a random board's deal keeps the rule by its making, :func:`deal_tokens`)."""
     reds: list[int] = []
     for red in _RED_NUMBERS:
         at = -1
         for _ in range(numbers.count(red)):
             at = numbers.index(red, at + 1)
             reds.append(at)
-    mask = 0
-    for h in reds:
-        mask |= 1 << h
-    return not any(_NEIGHBOUR_BITS[h] & mask for h in reds)
+    return _apart(reds)
 
 
 _RED_TOKENS: tuple[int, ...] = tuple(sorted(t for t in EDITION.number_tokens if t in EDITION.red_numbers))
@@ -201,16 +205,9 @@ _RED_ORDERS: tuple[tuple[int, ...], ...] = tuple(sorted(set(permutations(_RED_TO
 
 @lru_cache(maxsize=1)
 def _red_spots_anywhere() -> tuple[tuple[int, ...], ...]:
-    """Every set of hexes of the island, as many as the red tokens, none next to another (about
-    a tenth of the 3,876 sets of four), in order: looked for once, on the first random board."""
-    kept = []
-    for spots in combinations(range(HEX_COUNT), len(_RED_TOKENS)):
-        mask = 0
-        for h in spots:
-            mask |= 1 << h
-        if not any(_NEIGHBOUR_BITS[h] & mask for h in spots):
-            kept.append(spots)
-    return tuple(kept)
+    """Every set of hexes of the island, as many as the red tokens, none next to another (532
+    of the 3,876 sets of four), in order: looked for once, on the first random board."""
+    return tuple(spots for spots in combinations(range(HEX_COUNT), len(_RED_TOKENS)) if _apart(spots))
 
 
 @lru_cache(maxsize=64)
@@ -226,7 +223,7 @@ def deal_tokens(rng: Rng, numbered: tuple[int, ...]) -> list[int | None]:
     """The number tokens dealt onto ``numbered`` (the other hexes None), no 6 or 8 touching.
 
     Every deal that keeps the rule is as likely as any other, as if all the tokens were shuffled
-    and dealt again until the rule held, but from three draws and no retries: the red tokens' set
+    and dealt again until the rule held, but from two draws and no retries: the red tokens' set
     of hexes is drawn from :func:`red_spots` (each deal keeping the rule has one, and every set has
     as many deals as any other), with one of the red tokens' orders on it, then the other tokens
     are shuffled onto the hexes left (a random board would otherwise deal some ten times)."""
