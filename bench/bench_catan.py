@@ -267,7 +267,7 @@ def engine_source() -> str:
 def interpreter() -> str:
     """Which Python runs both contestants: the ratio moves with the interpreter's build (on one
     machine, Debian's CPython 3.11.2 ran Catanatron 23% faster than pyenv's 3.11.7 and this engine
-    some 4% faster: 3.0x against 3.5x), so a figure is only comparable with the same one."""
+    2 to 4% faster: 3.0x against 3.5x), so a figure is only comparable with the same one."""
     version = " ".join(sys.version.split())
     return f"{platform.python_implementation()} {version} at {Path(sys.executable).resolve()}"
 
