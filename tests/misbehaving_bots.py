@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 import socket
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 from referee.protocol import SIGNATURE_HEADER, request_base, signature_matches
 
@@ -105,14 +107,25 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, b'{"error": "no such path"}')
 
 
-class _IPv6Server(ThreadingHTTPServer):
+class QuietHTTPServer(ThreadingHTTPServer):
+    """A test bot's server that lets a connection the client dropped go without a traceback: the
+    referee closes on purpose a connection whose bot is too slow or broke the protocol, and the
+    server's thread then reads a reset. Any other error is printed as usual."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
+class _IPv6Server(QuietHTTPServer):
     address_family = socket.AF_INET6
 
 
 def start_server(host: str = "127.0.0.1") -> tuple[ThreadingHTTPServer, str]:
     """Start the server on a free port of ``host`` (a loopback address, IPv4 by default); returns it
     and its base URL."""
-    server_class = _IPv6Server if ":" in host else ThreadingHTTPServer
+    server_class = _IPv6Server if ":" in host else QuietHTTPServer
     server = server_class((host, 0), _Handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -20,6 +20,7 @@ from collections.abc import MutableMapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from referee.protocol import SIGNATURE_HEADER, signature_matches
+from tests.misbehaving_bots import QuietHTTPServer
 
 PINGS: list[tuple[str, dict]] = []
 """Every ping any path answered, with its path, in order (signed right, where a secret is set)."""
@@ -97,7 +98,7 @@ def start(secrets: MutableMapping[str, str]) -> tuple[ThreadingHTTPServer, str]:
             log = {"log": LOGS[path]} if path in LOGS else {}
             self._send(200, {"move": message["legal_moves"][index], **log})
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = QuietHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"
