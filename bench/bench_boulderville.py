@@ -27,6 +27,8 @@ import time
 from collections import Counter
 from collections.abc import Callable
 
+import machine
+
 from referee.boulderville import turn, view
 from referee.boulderville.edition import EDITION
 from referee.registry import get_game
@@ -113,6 +115,7 @@ def main() -> None:
     for seed in range(3):  # warm the caches every real referee would have warm
         referee_path(seed)
         uncached_path(seed)
+    where = machine.describe()  # the load average before the runs
     rates: dict[str, list[float]] = {"referee path": [], "uncached": []}
     per_move: dict[str, list[float]] = {"referee path": [], "uncached": []}
     ratios: list[float] = []
@@ -138,6 +141,7 @@ def main() -> None:
         f"boulderville: the referee's path (new state; per move observation + legal_moves + apply), "
         f"{args.games} random games x {args.runs} runs, interleaved with the uncached baseline"
     )
+    print(f"{where}; at the end: {machine.load()}")
     print(f"  moves/game {moves_per_game:.1f}{'min':>22} {'median':>9} {'max':>9}")
     for name in rates:
         print(f"  {name:<13} games/s {spread(rates[name])}")

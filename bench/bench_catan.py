@@ -36,11 +36,8 @@ script measures this engine alone and says so.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import statistics
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -50,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import playout
+from machine import interpreter, load
 
 import referee
 from referee.catan_volcano import GAME
@@ -262,19 +260,6 @@ def main() -> None:
 def engine_source() -> str:
     """Where the engine measured was imported from (``PYTHONPATH=<a checkout>`` measures that one)."""
     return str(Path(referee.__file__).resolve().parent.parent)
-
-
-def interpreter() -> str:
-    """Which Python runs both contestants: the ratio moves with the interpreter's build (on one
-    machine, Debian's CPython 3.11.2 ran Catanatron 23% faster than pyenv's 3.11.7 and this engine
-    2 to 4% faster: 3.0x against 3.5x), so a figure is only comparable with the same one."""
-    version = " ".join(sys.version.split())
-    return f"{platform.python_implementation()} {version} at {Path(sys.executable).resolve()}"
-
-
-def load() -> str:
-    """The 1, 5 and 15 minute load averages: other work on the machine slows every contestant."""
-    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def pooled(tallies: Iterable[Tally]) -> Tally:

@@ -21,6 +21,7 @@ import statistics
 import time
 from collections.abc import Callable
 
+import machine
 import volcano_state_before
 
 from referee.game import GameConfig, State
@@ -83,6 +84,7 @@ def main() -> None:
 
     print("volcano: new_state + per move observation(seat to move) + legal_moves + apply, random moves;")
     print(f"default options; {args.games} games per block, {runs} blocks per engine, interleaved")
+    print(machine.describe())
     print(f"{'':>14} {'moves/s by wall clock':^26}   {'moves/s by CPU time':^26}")
     columns = f"{'min':>8} {'median':>8} {'max':>8}"
     print(f"{'seats':>5} {'engine':>8} {columns}   {columns}")

@@ -22,6 +22,8 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
+import machine
+
 from referee.game import JSON, Move
 from referee.rng import Rng
 from referee.vulkan import GAME
@@ -104,6 +106,7 @@ def main() -> None:
     if args.runs < 3:
         parser.error("--runs must be at least 3")
 
+    where = machine.describe()  # the load average before the runs
     lines = {mode: Line() for mode in MODES}
     for _ in range(args.runs):
         for mode in MODES:
@@ -111,7 +114,8 @@ def main() -> None:
 
     print("referee path: new state + per move observation(seat to move) + legal_moves + apply")
     print("baseline: a JSON round trip of the same observations and legal move lists")
-    print(f"{args.games} seeded random games per mode and run, {args.runs} runs (min / median / max)\n")
+    print(f"{args.games} seeded random games per mode and run, {args.runs} runs (min / median / max)")
+    print(f"{where}; at the end: {machine.load()}\n")
     header = (
         f"{'variant':<12} {'seats':>5} {'layout':<8} {'moves/game':>10}   "
         f"{'engine games/s':^23}   {'baseline games/s':^23}   {'engine/baseline':>15}"
