@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import playout
-from machine import interpreter, load
+from machine import describe, load
 
 import referee
 from referee.catan_volcano import GAME
@@ -205,8 +205,7 @@ def main() -> None:
     runs: list[tuple[Tally, Tally, Tally]] = []
     print(f"random play, {SEATS} seats, variant {VARIANT}, trades between seats off, turn limit 1000")
     print(f"engine: {engine_source()}, version {GAME.version}")
-    print(f"interpreter: {interpreter()}")
-    print(f"load average at the start: {load()}")
+    print(describe())
     for run in range(args.runs):
         path, alone, rival = Tally("ours, referee path"), Tally("ours, engine alone"), Tally("catanatron")
         for block in range(args.blocks):
