@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import statistics
 import sys
 import time
@@ -32,6 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.machine import load  # noqa: E402
 from bots.sdk import legal_moves_from_request  # noqa: E402
 from referee.protocol import (  # noqa: E402
     PROTOCOL_V2,
@@ -111,10 +111,6 @@ def bot_v2(body: bytes) -> object:
 def spread(values: list[float]) -> str:
     ordered = sorted(values)
     return f"{ordered[0]:7.1f} {statistics.median(ordered):7.1f} {ordered[-1]:7.1f}"
-
-
-def load() -> str:
-    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def main() -> None:

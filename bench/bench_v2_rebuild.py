@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import statistics
 import sys
 import time
@@ -38,6 +37,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import rig  # noqa: E402
+from bench.machine import load  # noqa: E402
 from bots.sdk import legal_moves_from_request  # noqa: E402
 from referee.agents import Reply  # noqa: E402
 from referee.match import MatchSpec  # noqa: E402
@@ -131,7 +131,7 @@ def main() -> None:
         help="leave out the version 1 decoding (for instruction counts of the rebuild alone)",
     )
     args = parser.parse_args()
-    print(f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())} at the start")
+    print(f"load average {load()} at the start")
     cases = [
         (label, recorded(seats, layout, random_moves, args.matches))
         for number, (label, seats, layout, random_moves) in enumerate(CASES)
@@ -167,7 +167,7 @@ def main() -> None:
             ratio = statistics.median(rebuilt) / statistics.median(decoded)
             print(f"  version 1, decode (baseline)            {rig.spread(decoded)}")
             print(f"  ratio of medians v2 / v1                {ratio:.2f}")
-    print(f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())} at the end")
+    print(f"load average {load()} at the end")
 
 
 if __name__ == "__main__":

@@ -55,13 +55,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import rig  # noqa: E402
+from bench.machine import load as load_average  # noqa: E402
 
 CPU_PER_MOVE_GOAL_MS = 0.5
 MEMORY_PER_MATCH_GOAL_MB = 0.5
-
-
-def load_average() -> str:
-    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def timeline(records: list, origin: float | None) -> dict[str, float]:
