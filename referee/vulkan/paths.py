@@ -115,6 +115,9 @@ class PathTable:
                 through[cell] |= 1 << (8 * i)
         self.through = through
         self.through_ff = [lanes * 0xFF for lanes in through]
+        self.all_through = sum(through)
+        """The sum of every ``through``: the room counters when every cell has room, so a state
+        with most cells roomy subtracts the few without instead of adding all the others."""
         self.size = len(paths)
         self._moves: dict[int, list[FlightMove]] = {}
         self.listed: dict[int, int] = {}

@@ -281,7 +281,13 @@ class VulkanState(State):
             table = self._path_table()
             if self._room_lanes is None:  # the cells of each mask picked out in C, bit by bit
                 bits = self.board.layout.bits
-                self._room_lanes = sum(compress(table.through, map(and_, bits, repeat(self._room))))
+                room = self._room
+                if 2 * room.bit_count() > len(bits):  # a new game: only the volcano lacks room
+                    without = ((1 << len(bits)) - 1) & ~room
+                    lanes = table.all_through - sum(compress(table.through, map(and_, bits, repeat(without))))
+                else:
+                    lanes = sum(compress(table.through, map(and_, bits, repeat(room))))
+                self._room_lanes = lanes
                 blocked = compress(table.through_ff, map(and_, bits, repeat(self._blocked)))
                 self._dead_lanes = reduce(or_, blocked, 0)
             live = self._live = (self._room_lanes & ~self._dead_lanes).to_bytes(table.size, "little")
