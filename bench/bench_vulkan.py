@@ -11,7 +11,10 @@ cost of merely carrying the engine's output across once, so the ratio "engine / 
 same on any machine. The two alternate game by game, and the whole measurement is repeated
 ``--runs`` times; min, median and max are printed.
 
-    python bench/bench_vulkan.py [--games 200] [--runs 3] [--seed 1]
+    python bench/bench_vulkan.py [--games 200] [--runs 3] [--seed 1] [--goal-only]
+
+``--goal-only`` plays the goal's mode alone (4-seat competitive, classic layout): a quicker figure
+for comparing two checkouts in processes taking turns (``PYTHONPATH=<checkout>``).
 """
 
 from __future__ import annotations
@@ -102,14 +105,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per mode and run")
     parser.add_argument("--runs", type=int, default=3, help="repetitions (at least 3)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--goal-only", action="store_true", help="only the goal's mode: 4-seat competitive, classic layout"
+    )
     args = parser.parse_args()
     if args.runs < 3:
         parser.error("--runs must be at least 3")
 
     where = machine.describe()  # the load average before the runs
-    lines = {mode: Line() for mode in MODES}
+    modes = MODES[:1] if args.goal_only else MODES
+    lines = {mode: Line() for mode in modes}
     for _ in range(args.runs):
-        for mode in MODES:
+        for mode in modes:
             run_once(lines[mode], *mode, args.games, args.seed)
 
     print("referee path: new state + per move observation(seat to move) + legal_moves + apply")
@@ -128,7 +135,7 @@ def main() -> None:
             f"{variant:<12} {seats:>5} {layout:<8} {line.moves / line.games:>10.1f}   {spread(line.engine)}"
             f"   {spread(line.baseline)}   {ratio:>14.2f}x"
         )
-    goal = lines[MODES[0]]
+    goal = lines[modes[0]]
     median = statistics.median(goal.engine)
     verdict = "met" if median >= GOAL_GAMES_PER_S else "not met"
     print(
