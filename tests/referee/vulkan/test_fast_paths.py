@@ -47,7 +47,6 @@ def test_the_listed_flights_are_the_runs_the_rules_allow_at_every_move(mode, see
         state.apply(chooser.choice(legal))
 
 
-
 @pytest.mark.parametrize("seed", range(6))
 def test_a_state_loaded_mid_game_lists_the_runs_the_rules_allow(seed) -> None:
     """A loaded state works its byte-lane counters out from the whole board: from the cells with
@@ -61,6 +60,7 @@ def test_a_state_loaded_mid_game_lists_the_runs_the_rules_allow(seed) -> None:
         loaded = GAME.load_state(json.loads(json.dumps(state.to_json())))
         assert loaded.legal_moves() == flights_by_the_rules(state)
         state.apply(chooser.choice(state.legal_moves()))
+
 
 def played(seed: int, moves: int, variant: str = "competitive", seats: int = 4) -> VulkanState:
     layout = "random" if seed % 2 else "classic"
