@@ -143,7 +143,7 @@ class VulkanState(State):
         self._room_lanes: int | None = None
         self._dead_lanes = 0
         self._live: bytes | None = None
-        self._live_moves: list[list[FlightMove] | None] = [None] * len(COLOURS)
+        self._live_moves: list[list[Move] | None] = [None] * len(COLOURS)
         self._tile_json: list[dict[str, JSON] | None] = [None] * len(present)
         self._stale_tiles = list(compress(range(len(present)), present))
         self._removed_json: list[JSON] | None = None
@@ -203,7 +203,7 @@ class VulkanState(State):
                 moves += flights
         return moves
 
-    def _pick_flights(self, colour: int) -> list[FlightMove]:
+    def _pick_flights(self, colour: int) -> list[Move]:
         """The legal flights in ``colour``, in table order, as a new list.
 
         A seat flying two colours keeps them in ``_live_moves`` until a run stops being legal: a
