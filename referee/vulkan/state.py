@@ -121,7 +121,8 @@ class VulkanState(State):
         the volcano), and forest tiles with a free space. ``_room_lanes`` and ``_dead_lanes`` are
         the path table's byte-lane counters (:class:`referee.vulkan.paths.PathTable`; None until
         flights are first listed), ``_live`` the legal runs as bytes (None: work them out again),
-        ``_live_moves`` each colour's legal flights while ``_live`` holds (None: not listed yet),
+        ``_live_moves`` the legal flights by colour, kept for seats of several colours while ``_live``
+        holds (None: not kept),
         ``_on_table`` the loads on the table by colour, ``_present`` the cells holding a tile (the
         volcano too) as a mask. For the observation (besides ``_at``, built on first use):
         ``_tile_json`` each tile's entry (None for a tile gone), with ``_stale_tiles`` the cells
