@@ -29,8 +29,12 @@ over 1,000 in each of two processes), which is why the goal stays in games.
 Catanatron is an optional, bench-only dependency (``pip install -e ".[bench]"``); without it the
 script measures this engine alone and says so.
 
-    python bench/bench_catan.py [--games 240] [--blocks 4] [--runs 3]
+    python bench/bench_catan.py [--games 240] [--blocks 4] [--runs 3] [--referee-only]
     PYTHONPATH=<a checkout of main> python bench/bench_catan.py   # the engine of that checkout
+
+``--referee-only`` times this engine's referee path alone, the same seeds in every process, for
+comparing two checkouts in processes taking turns: Catanatron's games from a seed change from one
+process to the next, and its noise would hide a step of a few percent.
 """
 
 from __future__ import annotations
@@ -199,7 +203,13 @@ def main() -> None:
     )
     parser.add_argument("--blocks", type=int, default=4, help="alternating blocks per run")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--referee-only", action="store_true", help="only this engine's referee path (comparing checkouts)"
+    )
     args = parser.parse_args()
+    if args.referee_only:
+        referee_only(args.games, args.runs)
+        return
     theirs = catanatron_runner()
     per_block = max(1, args.games // args.blocks)
     runs: list[tuple[Tally, Tally, Tally]] = []
@@ -254,6 +264,21 @@ def main() -> None:
         f"ratio referee path / catanatron in turns per second over all the games: {per_turn:.2f}x"
         f"   (mean turns a game, run by run: ours {ours_lengths}, catanatron's {their_lengths})"
     )
+
+
+def referee_only(games: int, runs: int) -> None:
+    """The referee path alone, ``runs`` times over seeds ``0 .. games - 1``: games and turns per second."""
+    print(f"referee path only, {games} games a run on seeds 0 to {games - 1}, {runs} runs")
+    print(f"engine: {engine_source()}, version {GAME.version}")
+    print(describe())
+    tallies = []
+    for _ in range(runs):
+        tally = Tally("ours, referee path")
+        referee_path(range(games), tally)
+        tallies.append(tally)
+        print("  " + tally.line())
+    print(f"  per second: {spread([rate(t) for t in tallies], 'games')}")
+    print(f"  per second: {spread([turn_rate(t) for t in tallies], 'turns', 0)}")
 
 
 def engine_source() -> str:

@@ -17,7 +17,7 @@ vary in length, so the count a turn is printed beside the count a game. The chil
 next). The clock part alternates blocks of the same games in this process, as ``bench_catan.py``
 does.
 
-    python bench/catan_instructions.py [--games 20] [--clock-rounds 3]
+    python bench/catan_instructions.py [--games 20] [--clock-rounds 10]
 
 Needs valgrind (Debian's package) and Catanatron (``pip install -e ".[bench]"``). Under callgrind a
 Catanatron game takes some 5 seconds, so the default run takes a few minutes.
@@ -113,7 +113,7 @@ def clock(rounds: int, games: int, theirs: Runner) -> dict[str, bench_catan.Tall
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="seeded games a side, after a warm-up game")
-    parser.add_argument("--clock-rounds", type=int, default=3, help="alternating clock rounds")
+    parser.add_argument("--clock-rounds", type=int, default=10, help="alternating clock rounds")
     parser.add_argument("--child", choices=SIDES, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:  # (0 games: the warm-up alone)
