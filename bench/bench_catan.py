@@ -264,6 +264,7 @@ def main() -> None:
         f"ratio referee path / catanatron in turns per second over all the games: {per_turn:.2f}x"
         f"   (mean turns a game, run by run: ours {ours_lengths}, catanatron's {their_lengths})"
     )
+    print("(the ratio moves with the CPU; the work ratio does not: python bench/catan_instructions.py)")
 
 
 def referee_only(games: int, runs: int) -> None:
