@@ -185,7 +185,7 @@ class Outcome:
     scores: tuple[float, ...]
     reason: str
     team_won: bool | None = None
-    details: dict[str, JSON] = field(default_factory=dict)
+    details: dict[str, JSON] = field(default_factory=dict, hash=False)
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -193,7 +193,7 @@ class Outcome:
             "scores": list(self.scores),
             "reason": self.reason,
             "team_won": self.team_won,
-            "details": self.details,
+            "details": dict(self.details),
         }
 
     @classmethod

@@ -123,14 +123,13 @@ class SeatRecord:
 
 
 @dataclass(frozen=True)
-class MatchResult:
-    """The engine's outcome with forfeited seats ranked last: what the ladder and standings read."""
+class MatchResult(Outcome):
+    """The engine's outcome with forfeited seats ranked last: what the ladder and standings read.
 
-    places: tuple[int, ...]
-    scores: tuple[float, ...]
-    reason: str
-    team_won: bool | None = None
-    details: Mapping[str, JSON] = field(default_factory=dict, hash=False)
+    An :class:`Outcome` and one more field, ``forfeited`` (the seats that forfeited, in order),
+    kept in the same JSON under its own key.
+    """
+
     forfeited: tuple[int, ...] = ()
 
     @classmethod
@@ -157,25 +156,13 @@ class MatchResult:
         )
 
     def to_json(self) -> dict[str, JSON]:
-        return {
-            "places": list(self.places),
-            "scores": list(self.scores),
-            "reason": self.reason,
-            "team_won": self.team_won,
-            "details": dict(self.details),
-            "forfeited": list(self.forfeited),
-        }
+        return {**super().to_json(), "forfeited": list(self.forfeited)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MatchResult:
-        return cls(
-            places=tuple(data["places"]),
-            scores=tuple(data["scores"]),
-            reason=data["reason"],
-            team_won=data.get("team_won"),
-            details=dict(data.get("details") or {}),
-            forfeited=tuple(data.get("forfeited") or ()),
-        )
+        base = Outcome.from_json(data)
+        forfeited = tuple(data.get("forfeited") or ())
+        return cls(base.places, base.scores, base.reason, base.team_won, base.details, forfeited)
 
 
 @dataclass(frozen=True)
