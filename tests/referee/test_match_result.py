@@ -22,7 +22,7 @@ def test_json_is_the_outcome_json_plus_the_forfeited_seats() -> None:
     assert result.details == {"rounds": 4}
 
 
-def test_json_without_forfeits_reads_back_with_none() -> None:
+def test_json_of_an_outcome_reads_back_with_no_seat_forfeited() -> None:
     data = Outcome((1, 1), (2.0, 2.0), "draw").to_json()
     assert MatchResult.from_json(data) == MatchResult((1, 1), (2.0, 2.0), "draw")
     assert hash(MatchResult.from_json(data)) == hash(MatchResult((1, 1), (2.0, 2.0), "draw"))
