@@ -3,8 +3,8 @@
 # error_handler.py of 0.47). A name used from flask-smorest that is missing here is a mypy error, which
 # is the cue to add it, from flask-smorest's own signature.
 #
-# Every decorator hands back the function or MethodView class it was given: flask-smorest's wrappers
-# are functools.wraps of it, and Flask calls them with the arguments it parsed.
+# Every decorator is typed as handing back what it was given: ``route`` returns the view function or
+# MethodView class itself, the others a functools.wraps wrapper that Flask calls as it would the view.
 
 from collections.abc import Callable, Mapping, Sequence
 from http import HTTPStatus
