@@ -38,6 +38,12 @@ FAR = 99
 board = EDITION.board
 
 
+def _value(person: dict[str, Any]) -> int:
+    """A townsperson's rescue points, as the observation gives them."""
+    value: int = person["value"]
+    return value
+
+
 def _spread(sources: Iterable[str], passable: Callable[[str], bool]) -> dict[str, int]:
     """Lines from the nearest source to every space reachable through passable spaces."""
     steps = {space: 0 for space in sources}
@@ -95,7 +101,7 @@ class View:
 
     def worth(self, person: dict[str, Any]) -> float:
         """A townsperson's value, more when the lava is near."""
-        return person["value"] * (1.5 if self.threatened(person) else 1.0)
+        return _value(person) * (1.5 if self.threatened(person) else 1.0)
 
 
 # ----- who gains from what -----------------------------------------------------------------------------
@@ -110,7 +116,7 @@ def _belief_gain(view: View, person: dict[str, Any], lowered: int, lasting: bool
     """
     if person["status"] != "unconvinced" or lowered <= 0:
         return 0.0
-    belief = person["now"]["belief"]
+    belief: int = person["now"]["belief"]
     if view.counter > belief:
         return 0.0
     if view.counter > belief - lowered:
@@ -123,8 +129,9 @@ def _belief_gain(view: View, person: dict[str, Any], lowered: int, lasting: bool
 def _willingness_gain(view: View, person: dict[str, Any], lowered: int) -> float:
     """A believer's better odds of rolling above their willingness (a d10, one in ten per point)."""
     if person["status"] != "believer":
-        return 0.1 * lowered * person["value"] if person["status"] == "unconvinced" else 0.0
-    room = min(lowered, max(0, person["now"]["willingness"]))
+        return 0.1 * lowered * _value(person) if person["status"] == "unconvinced" else 0.0
+    willingness: int = person["now"]["willingness"]
+    room = min(lowered, max(0, willingness))
     return view.worth(person) * 0.12 * room * 1.5
 
 
@@ -216,8 +223,8 @@ def _help_gain(view: View, use: Use, target: Any) -> float:
         return sum(_belief_gain(view, p, use.amount, lasting=effect == "loudhailer") for p in heard)
     if effect == "sandbags":
         held = view.person_at.get(target)
-        on_way = sum(p["value"] for p in view.people if p["status"] != "unconvinced") * 0.05
-        return (held["value"] * 1.2 if held else 0.0) + on_way
+        on_way = sum(_value(p) for p in view.people if p["status"] != "unconvinced") * 0.05
+        return (_value(held) * 1.2 if held else 0.0) + on_way
     if effect == "bulldoze":
         return _clearing_gain(view, target, EDITION.rules.rubble_work_needed)
     return 0.0
@@ -235,7 +242,8 @@ def score_play(view: View, move: Move) -> float:
     if use.use == "scientist":
         if use.effect == "award":
             return TOKEN_WORTH * use.amount * (1 if target == view.seat else -0.5)
-        return TOKEN_WORTH * 0.4 * min(use.amount, view.obs["scientists"][target]["tokens"])
+        tokens_held: int = view.obs["scientists"][target]["tokens"]
+        return TOKEN_WORTH * 0.4 * min(use.amount, tokens_held)
     return _help_gain(view, use, target)
 
 

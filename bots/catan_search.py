@@ -243,7 +243,7 @@ class SearchBot:
         self.worlds = worlds
 
     def choose(self, request: Request) -> Move:
-        legal = request["legal_moves"]
+        legal: list[Move] = request["legal_moves"]
         if len(legal) == 1:
             return legal[0]
         observation = request["observation"]

@@ -278,7 +278,8 @@ def _answer(table: Table, move: Move) -> float:
 
 
 def _confirm(table: Table, move: Move) -> float:
-    return 10.0 - table.obs["players"][move["seat"]]["points_showing"]
+    points: int = table.obs["players"][move["seat"]]["points_showing"]
+    return 10.0 - points
 
 
 SCORERS: dict[str, Scorer] = {
@@ -324,7 +325,7 @@ class HeuristicBot:
         return self._facts
 
     def choose(self, request: Request) -> Move:
-        legal = request["legal_moves"]
+        legal: list[Move] = request["legal_moves"]
         if len(legal) == 1:
             return legal[0]
         table = Table(self.facts(request["observation"]["board"]), request)

@@ -407,9 +407,7 @@ class KeepAliveHandler(socketserver.BaseRequestHandler):
 def make_bot_server(app: Flask, host: str = "127.0.0.1", port: int = 0) -> BaseWSGIServer:
     """A threading server for a WSGI app, one thread per kept connection (:class:`KeepAliveHandler`);
     ``serve_forever()`` it. Used by the SDK, ``arena bots serve`` and the benchmarks' bots."""
-    # werkzeug types the handler as its own WSGIRequestHandler; its server takes any socketserver
-    # handler, and KeepAliveHandler is one
-    server: BaseWSGIServer = make_server(host, port, app, threaded=True, request_handler=KeepAliveHandler)  # type: ignore[arg-type]
+    server: BaseWSGIServer = make_server(host, port, app, threaded=True, request_handler=KeepAliveHandler)  # type: ignore[arg-type]  # werkzeug names its own handler class; its server takes any socketserver handler
     server.socket.listen(LISTEN_BACKLOG)  # many referees' seats may connect at once
     return server
 

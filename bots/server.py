@@ -19,7 +19,7 @@ from werkzeug.serving import BaseWSGIServer
 
 from bots.base import Bot, Request
 from bots.registry import bots_for
-from bots.sdk import MatchBots, answer, serve_app_in_thread
+from bots.sdk import BotSource, MatchBots, answer, serve_app_in_thread
 from referee.protocol import PROTOCOL_VERSION, SIGNATURE_HEADER, check_version
 from referee.registry import GAME_MODULES
 from referee.rng import derive_seed
@@ -30,7 +30,7 @@ def reference_paths() -> list[str]:
     return [f"{game_id}/{name}" for game_id in sorted(GAME_MODULES) for name in sorted(bots_for(game_id))]
 
 
-def _source(game_id: str, name: str):
+def _source(game_id: str, name: str) -> BotSource:
     factory = bots_for(game_id)[name]
 
     def build(message: Request) -> Bot:

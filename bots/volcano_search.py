@@ -38,6 +38,7 @@ from bots.volcano import WIN_WORTH, Holding, best_capture, gain
 from referee.rng import Rng, derive_seed
 from referee.volcano import VolcanoState, state_from_observation
 from referee.volcano.eruption import preview_flow
+from referee.volcano.pieces import CapColour, Piece
 from referee.volcano.tables import POWER_PLAY_MOVES
 
 DEFAULT_BUDGET_MS = 60.0
@@ -54,6 +55,8 @@ DEFAULT_BEAM = 8
 """Positions kept on each level after the root."""
 GUARDED_LEAVES = 24
 """How many of the best leaves are checked against handing the next seat a win."""
+PositionKey = tuple[tuple[CapColour | None, ...], tuple[tuple[Piece, ...], ...], tuple[Piece, ...], bool]
+"""Caps, stacks, the mover's captures and whether the Power Play is used (see :func:`_position_key`)."""
 
 
 @dataclass
@@ -79,7 +82,7 @@ class Search:
     next_seat: int
     first_moves: list[Move] = field(default_factory=list)
     leaves: list[Leaf] = field(default_factory=list)
-    seen: set[tuple] = field(default_factory=set)
+    seen: set[PositionKey] = field(default_factory=set)
 
     def out_of_time(self) -> bool:
         return time.perf_counter() > self.deadline
@@ -188,7 +191,7 @@ class SearchBot:
 
     def choose(self, request: Request) -> Move:
         started = time.perf_counter()
-        legal = request["legal_moves"]
+        legal: list[Move] = request["legal_moves"]
         if len(legal) == 1:
             return legal[0]
         seat = request["seat"]
@@ -238,11 +241,12 @@ class SearchBot:
 
 
 def _origin(move: Move) -> int:
-    row, column = move["from"]
+    square: list[int] = move["from"]
+    row, column = square
     return row * 5 + column
 
 
-def _position_key(state: VolcanoState) -> tuple:
+def _position_key(state: VolcanoState) -> PositionKey:
     """What distinguishes two positions inside one turn: caps, stacks, the mover's captures, steps."""
     board = state.board
     return (

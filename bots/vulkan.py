@@ -154,7 +154,7 @@ class GreedyBot:
         self.budget = budget
 
     def choose(self, request: Request) -> Move:
-        legal = request["legal_moves"]
+        legal: list[Move] = request["legal_moves"]
         if legal[0]["type"] != "flight":
             return self.rng.choice(legal)
         state = state_from_observation(request["observation"])

@@ -41,6 +41,7 @@ import heapq
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bots.base import BotFactory, Move, Request
 from bots.vulkan import GreedyBot, ripe_tiles
@@ -128,7 +129,7 @@ class SearchBot:
 
     # ------------------------------------------------------------------ solitaire
 
-    def _solitaire(self, observation: dict) -> Move | None:
+    def _solitaire(self, observation: dict[str, Any]) -> Move | None:
         if observation["phase"] == "volcano":
             return solitaire_volcano(observation)
         state = state_from_observation(observation)
@@ -251,7 +252,7 @@ def plan_cost(state: VulkanState, cut: Cut) -> int:
     return empty + in_cut
 
 
-def solitaire_volcano(observation: dict) -> Move | None:
+def solitaire_volcano(observation: dict[str, Any]) -> Move | None:
     """The volcano under which the whole plan costs the fewest loads (None: no plan anywhere)."""
     setup = {key: observation[key] for key in ("tiles", "volcano", "to_move")}
     state = GAME.start("solitaire", seats=1, seed=0, setup=setup)

@@ -59,7 +59,7 @@ def _archive(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(commands: argparse._SubParsersAction) -> None:
+def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``archive`` on the ``arena`` parser's subcommands."""
     archive = commands.add_parser(
         "archive",

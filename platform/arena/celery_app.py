@@ -164,7 +164,7 @@ def make_celery(settings: Settings, build_runtime: RuntimeFactory | None = None)
     )
     factory = build_runtime or redis_runtime_factory(settings)
 
-    class MatchTask(Task):
+    class MatchTask(Task[[str], str]):
         """The match task's base: holds the worker's runtime, built once on first use."""
 
         _runtime: Runtime | None = None

@@ -254,7 +254,7 @@ def _demo(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
 
 
-def add_commands(commands: argparse._SubParsersAction) -> None:
+def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``serve``, ``worker`` and ``demo`` on the ``arena`` parser's subcommands."""
     serve = commands.add_parser(
         "serve",

@@ -41,7 +41,7 @@ class DemoError(RuntimeError):
 
 @dataclass
 class GamePlan:
-    game: Game
+    game: Game[Any]
     variant: str
     seats: int
     bot_names: list[str]
@@ -181,7 +181,8 @@ def _start_tournaments(api: _Api, plans: list[GamePlan], options: DemoOptions) -
 
 
 def _tournament(api: _Api, plan: GamePlan) -> dict[str, Any]:
-    return api.call("GET", f"/api/v1/tournaments/{plan.tournament}", 200)
+    tournament: dict[str, Any] = api.call("GET", f"/api/v1/tournaments/{plan.tournament}", 200)
+    return tournament
 
 
 def _wait(api: _Api, plans: list[GamePlan], options: DemoOptions, err: TextIO) -> bool:

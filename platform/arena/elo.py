@@ -30,7 +30,9 @@ def expected_score(rating: float, opponent: float) -> float:
     >>> round(expected_score(1600, 1400), 4)
     0.7597
     """
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+    # typeshed types float ** float as Any (a negative base makes it complex); this base is 10
+    odds_against: float = 10.0 ** ((opponent - rating) / 400.0)
+    return 1.0 / (1.0 + odds_against)
 
 
 def k_factor(rated_games: int) -> float:

@@ -305,7 +305,7 @@ class Supervisor:
                 time.sleep(self.poll_s)
         finally:
             for child in self._alive():  # only after an error of the supervisor's own
-                child.process.terminate()  # type: ignore[union-attr]
+                child.process.terminate()  # type: ignore[union-attr]  # _alive: children with a process
             for child in self.children:
                 if child.process is not None:
                     child.process.wait()

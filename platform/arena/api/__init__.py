@@ -158,6 +158,7 @@ def create_app(runtime: Runtime) -> Flask:
             "mode": "embedded" if runtime.settings.embedded else "redis",
             "games": sorted(GAME_MODULES),
         }
-        return HealthSchema().dump(body)
+        shown: dict[str, Any] = HealthSchema().dump(body)
+        return shown
 
     return app

@@ -17,7 +17,8 @@ Query parameters a path does not know are refused (422 naming them) as unknown b
 from __future__ import annotations
 
 import json
-from typing import Any, NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
 
 import flask
 from flask_smorest import Blueprint
@@ -28,6 +29,7 @@ from webargs.multidictproxy import MultiDictProxy
 from werkzeug.datastructures import MultiDict
 
 PAGING = frozenset({"page", "page_size"})
+View = TypeVar("View", bound=Callable[..., object])
 
 
 def _no_constants(name: str) -> NoReturn:
@@ -73,13 +75,13 @@ PAGE_FIELDS = ("total", "total_pages", "first_page", "last_page", "page", "previ
 class ArenaBlueprint(Blueprint):
     ARGUMENTS_PARSER = StrictJsonParser()
 
-    def arguments(self, schema: type[Schema] | Schema, *args: Any, **kwargs: Any) -> Any:
+    def arguments(self, schema: type[Schema] | Schema, **kwargs: Any) -> Callable[[View], View]:
         """flask-smorest's ``arguments``, with a schema class made into its instance once, here.
 
         Given the class, webargs builds an instance for every request, and marshmallow deep-copies
         the declared fields and builds the nested schemas for each: a fifth of the CPU of a
         ``POST /api/v1/matches``. Loading keeps no state on the instance, so one serves them all."""
-        return super().arguments(schema() if isinstance(schema, type) else schema, *args, **kwargs)
+        return super().arguments(schema() if isinstance(schema, type) else schema, **kwargs)
 
     def _document_pagination_metadata(self, spec: Any, resp_doc: dict[str, Any]) -> None:
         """The ``X-Pagination`` header holds JSON; say so (``content``), where flask-smorest's own

@@ -151,7 +151,7 @@ class BotUpdateSchema(Schema):
     protocol = _protocol()
 
     @validates_schema
-    def _something(self, data: dict, **kwargs: object) -> None:
+    def _something(self, data: dict[str, Any], **kwargs: object) -> None:
         if not data:
             raise ValidationError("give at least one of name, endpoint, games, protocol", "_schema")
 

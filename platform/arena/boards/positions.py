@@ -67,7 +67,7 @@ class Positions:
         self.every = every
         self.moves = _moves(replay)
         self._checkpoints: dict[int, State] = {0: start.copy()}
-        self._cursor = start
+        self._cursor: State = start
         self._cursor_at = 0
         self.lock = threading.Lock()
 
