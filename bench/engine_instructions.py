@@ -5,8 +5,8 @@ build and whatever else runs on the machine, so a change worth a few percent hid
 callgrind counts the instructions executed, which repeat for the same interpreter, code and seeds,
 so two revisions of an engine can be set side by side on any machine, busy or not.
 
-The path a move is the referee's: the observation of the seat to move, its legal moves, ``apply`` of
-one of them chosen by a :class:`referee.rng.Rng` seeded with the game's seed. Every variant of each
+Each move takes the referee's path: the observation of the seat to move, its legal moves, ``apply``
+of one of them chosen by a :class:`referee.rng.Rng` seeded with the game's seed. Every variant of each
 registered game (``referee.registry``) is played with default options at the most seats it allows
 (Vulkan! 4, its solitaire 1; Volcano 3; Catan 4; Boulderville 4), the seat counts of the goals in
 ``docs/benchmarks.md``.
