@@ -30,6 +30,8 @@ _PEOPLE = {person.id: person.name.split(",")[0] for person in EDITION.townspeopl
 _CARDS = {card.id: card.name for card in EDITION.actions.values()}
 _USES = {card.id: frozenset(use.use for use in card.uses) for card in EDITION.actions.values()}
 _LAST_SEAT = EDITION.rules.seats - 1
+_MOST_IN_HAND = max(card.abilities.hand_size for card in EDITION.scientists.values())
+"""No discard holds more cards than the biggest hand, so a discard's words stay a line long."""
 
 
 def _known(names: Mapping[str, str], value: object) -> str | None:
@@ -64,7 +66,7 @@ def _play(move: Mapping[str, Any]) -> str | None:
 
 def _discard(move: Mapping[str, Any]) -> str | None:
     cards = move["cards"]
-    if not isinstance(cards, list | tuple):
+    if not isinstance(cards, list | tuple) or len(cards) > _MOST_IN_HAND:
         return None
     names = [_known(_CARDS, card) for card in cards]
     if None in names:
