@@ -37,6 +37,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
+from referee.notation import move_json
+
 JSON = Any  # a recursive JSON alias is more than mypy can check usefully here
 """Any value that ``json.dumps`` accepts: dicts with str keys, lists, str, int, float, bool, None."""
 
@@ -363,6 +365,24 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def load_state(self, data: Mapping[str, JSON]) -> S:
         """Rebuild a state from :meth:`State.to_json` output."""
+
+    def describe_move(self, move: object) -> str:
+        """``move`` in the game's own short words, as chess has SAN: ``"green flight 3,0 -> 0,3"``.
+
+        For people (a replay's move list, a fault hint), beside the JSON, never instead of it. The
+        words come from the move alone, so every move of a stored replay can be worded without
+        playing it again, and distinct legal moves of a position read differently. Never raises:
+        a move the game cannot word, malformed or another game's, reads as its compact JSON
+        (:func:`referee.notation.move_json`), which is also what a game that declares no notation
+        shows for every move.
+
+        >>> from referee.registry import get_game
+        >>> get_game("vulkan").describe_move({"type": "volcano", "tile": [-2, 0]})
+        'volcano at -2,0'
+        >>> get_game("vulkan").describe_move({"type": "fly", "to": "the moon"})
+        '{"type":"fly","to":"the moon"}'
+        """
+        return move_json(move)
 
     def to_json(self) -> dict[str, JSON]:
         """The game's facts for ``GET /api/v1/games``."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from operator import is_
 
+from referee.boulderville import notation
 from referee.boulderville.deal import explicit_table, seeded_table
 from referee.boulderville.edition import EDITION
 from referee.boulderville.table import DEAD, SAVED, Table
@@ -189,6 +190,9 @@ class BouldervilleGame(Game[BouldervilleState]):
 
     def load_state(self, data: Mapping[str, JSON]) -> BouldervilleState:
         return BouldervilleState(Table.from_json(dict(data)))
+
+    def describe_move(self, move: object) -> str:
+        return notation.describe_move(move)
 
 
 GAME = BouldervilleGame()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from referee.catan_volcano import moves
+from referee.catan_volcano import moves, notation
 from referee.catan_volcano.board import BOARD_MAKERS, EXPLICIT_BOARD_RULES, VOLCANO_PLACEMENTS, Layout
 from referee.catan_volcano.state import CatanState
 from referee.catan_volcano.variants import RULES, SPECS
@@ -68,6 +68,9 @@ class CatanVolcanoGame(Game[CatanState]):
         state = CatanState.from_json(data)
         state.remember_legal(moves.generate(state))
         return state
+
+    def describe_move(self, move: object) -> str:
+        return notation.describe_move(move)
 
 
 GAME = CatanVolcanoGame()

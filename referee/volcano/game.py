@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from referee.game import JSON, Game, GameConfig, OptionSpec, Outcome, SetupError, VariantSpec
 from referee.rng import Rng
+from referee.volcano import notation
 from referee.volcano.board import Board, BoardError
 from referee.volcano.edition import DEFAULT_STEP_LIMIT, DEFAULT_TURN_LIMIT
 from referee.volcano.ends import MAX_MOVES, VolcanoEnd
@@ -108,6 +109,9 @@ class VolcanoGame(Game[VolcanoState]):
             raise SetupError(str(error), error.field_name) from None
         except (KeyError, TypeError, ValueError) as error:
             raise SetupError(f"not a Volcano state document: {error!r}", "state") from None
+
+    def describe_move(self, move: object) -> str:
+        return notation.describe_move(move)
 
 
 GAME = VolcanoGame()

@@ -13,6 +13,7 @@ from typing import Any
 
 from referee.game import JSON, Game, GameConfig, SetupError
 from referee.rng import Rng, derive_seed
+from referee.vulkan import notation
 from referee.vulkan.rebuild import quick_state
 from referee.vulkan.setup import dealt_position, parse_setup
 from referee.vulkan.state import VulkanState
@@ -45,6 +46,9 @@ class VulkanGame(Game[VulkanState]):
 
     def load_state(self, data: Mapping[str, JSON]) -> VulkanState:
         return VulkanState.from_json(data)
+
+    def describe_move(self, move: object) -> str:
+        return notation.describe_move(move)
 
 
 GAME = VulkanGame()

@@ -4,7 +4,9 @@ It speaks only to the common interface (:mod:`referee.game`): random playouts of
 seat count end with a well-formed outcome; states, observations and moves are JSON; a state
 serialised and loaded mid-game goes on exactly as the original; the same seed and moves give the
 same game byte for byte; illegal moves are refused; every game ends within its variant's declared
-``max_moves`` with one of its declared end reasons; ``State.copy()`` is independent of its original.
+``max_moves`` with one of its declared end reasons; ``State.copy()`` is independent of its original;
+every legal move reads in the game's words (``Game.describe_move``), distinct moves differently, and
+anything else reads without an error.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from bots.base import RandomBot
 from referee.agents import LocalAgent
 from referee.game import MOVE_LIMIT, IllegalMove, Outcome, SetupError, canonical_json
 from referee.match import MatchSpec
+from referee.notation import MOVE_JSON_LIMIT, move_json
 from referee.registry import all_games, get_game
 from referee.replay import compress, decompress, verify_replay
 from referee.rng import Rng
@@ -233,3 +236,34 @@ def _damaged(move: dict):
     return st.builds(
         lambda key, value: {**move, key: value}, st.sampled_from(sorted(move)), json_values(max_leaves=4)
     )
+
+
+@pytest.mark.parametrize(("game_id", "variant", "seats"), registered_cases())
+def test_every_legal_move_reads_in_words_and_distinct_moves_differently(
+    game_id: str, variant: str, seats: int
+) -> None:
+    game = get_game(game_id)
+    for seed in SEEDS:
+        state = game.start(variant, seats=seats, seed=seed)
+        chooser = Rng(seed)
+        while state.outcome() is None:
+            legal = state.legal_moves()
+            words = [game.describe_move(move) for move in legal]
+            for move, said in zip(legal, words, strict=True):
+                assert said and said != move_json(move), f"{move!r} is not read in the game's words"
+                assert said.isprintable() and len(said) <= MOVE_JSON_LIMIT
+            assert len(set(words)) == len(words), f"two legal moves read alike: {sorted(words)}"
+            state.apply(chooser.choice(legal))
+
+
+@pytest.mark.parametrize("game_id", [game.id for game in all_games()])
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_any_json_reads_as_a_line_of_printable_text(game_id: str, data: st.DataObject) -> None:
+    """A bot may send anything: its move still reads, on one line, as words or as its JSON."""
+    game = get_game(game_id)
+    state = _mid_game(game_id, data.draw(st.integers(0, 3), label="seed"), data.draw(st.integers(0, 30)))
+    listed = state.legal_moves() or [{"type": "none"}]
+    move = data.draw(json_values() | st.sampled_from(listed).flatmap(_damaged), label="move")
+    said = game.describe_move(move)
+    assert said and said.isprintable() and len(said) <= MOVE_JSON_LIMIT
