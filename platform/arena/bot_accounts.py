@@ -21,9 +21,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from arena import bot_ping, ladder
+from arena import bot_ping
 from arena.auth import hash_token, new_token, same_token, token_matches
 from arena.errors import InvalidRequest, NotFound, Unauthorized, field_error, merge_errors
+from arena.ladders import rows
 from arena.records import BotRecord, now_iso
 from arena.runtime import Runtime
 from referee.endpoints import EndpointRefused, parse_endpoint
@@ -181,7 +182,7 @@ def view(runtime: Runtime, bot: BotRecord) -> BotView:
         if row is not None:
             spec = get_game(game_id).variant(variant)
             ratings.append(
-                {"game": game_id, "variant": variant, **ladder.display_row(bot.id, bot.name, row, spec)}
+                {"game": game_id, "variant": variant, **rows.display_row(bot.id, bot.name, row, spec)}
             )
     return BotView(
         id=bot.id,

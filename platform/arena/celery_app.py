@@ -24,7 +24,7 @@ sent (the broker is the same Redis, away for longer), the sweeper queues the mat
 match's attempts bound how often it is played again; its end counts once.
 
 The app also has the continuous ladders' tick (``arena.matchmaking_tick``,
-:func:`arena.matchmaking.tick_all`) on a beat schedule every ``ARENA_MATCHMAKING_SECONDS``: run one
+:func:`arena.ladders.matchmaking.tick_all`) on a beat schedule every ``ARENA_MATCHMAKING_SECONDS``: run one
 ``celery -A arena.celery_app beat`` process (two do no harm: each ladder's tick takes a per-period
 key and a lock). A tick left waiting longer than its period expires unplayed: the next one does its
 work.
@@ -45,8 +45,8 @@ from celery.signals import worker_ready, worker_shutdown
 from kombu.exceptions import ChannelError
 from redis.exceptions import RedisError
 
-from arena import matchmaking
 from arena.execution import execute
+from arena.ladders import matchmaking
 from arena.runtime import Runtime
 from arena.settings import Settings
 from arena.store import Store

@@ -4,7 +4,8 @@ The store is an in-memory Redis (fakeredis), its replays in a temporary director
 ``ARENA_REPLAY_DIR``/``ARENA_REPLAY_URL`` names); matches go through the very same Celery task and queue
 path as in a deployment, on Celery's in-process memory broker, to a Celery worker (threads pool)
 running in a thread of this process; the continuous ladders' scheduler is a thread too
-(:func:`arena.matchmaking.ticker`, where a deployment runs Celery beat). What is stored is lost
+(a :class:`arena.periodic.Periodic` calling :func:`arena.ladders.matchmaking.tick_all`, where a
+deployment runs Celery beat). What is stored is lost
 when the process ends.
 """
 
@@ -21,7 +22,8 @@ from celery import Celery
 from celery.worker import WorkController
 
 from arena.celery_app import CeleryQueue, make_celery, runtime_of
-from arena.matchmaking import ticker
+from arena.ladders.matchmaking import tick_all
+from arena.periodic import Periodic
 from arena.replays import DirectoryStore
 from arena.runtime import Runtime
 from arena.settings import Settings
@@ -89,7 +91,9 @@ class EmbeddedPlatform:
         self.thread.start()
         if not self.worker.ready.wait(30):
             raise RuntimeError("the embedded match worker did not start within 30 s")
-        self.ticker = ticker(self.runtime).start()
+        self.ticker = Periodic(
+            "matchmaking", lambda: tick_all(self.runtime), self.runtime.settings.matchmaking_tick_s
+        ).start()
 
     @property
     def settings(self) -> Settings:

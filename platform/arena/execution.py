@@ -38,7 +38,8 @@ from enum import StrEnum
 
 from redis.exceptions import RedisError
 
-from arena import ladder, metrics, rounds
+from arena import metrics, rounds
+from arena.ladders import rows
 from arena.records import BotRecord, MatchRecord
 from arena.runtime import Runtime
 from arena.store import Begun, Store
@@ -334,15 +335,15 @@ def finish(runtime: Runtime, match: MatchRecord, replay: Replay) -> bool:
     def finished(current: MatchRecord) -> MatchRecord:
         return current.finished(replay.result, replay.seats, len(replay.moves))
 
-    def update_ladder(rows: dict[str, ladder.Row]) -> dict[str, ladder.Row]:
-        return ladder.apply_result(rows, facts, spec.bots, replay.result, match.id)
+    def update_ladder(before: dict[str, rows.Row]) -> dict[str, rows.Row]:
+        return rows.apply_result(before, facts, spec.bots, replay.result, match.id)
 
     stored = runtime.store.finish_match(
         match.id,
         finished,
         compress(replay),
         (spec.game, spec.variant) if match.rated else None,
-        update_ladder if match.rated else (lambda rows: {}),
+        update_ladder if match.rated else (lambda before: {}),
         replay.faults_by_bot(),
         bots=match.bots,
     )

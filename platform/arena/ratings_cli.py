@@ -3,8 +3,8 @@
 
 It reads the ladder's list of counted results (kept by :meth:`arena.store.Store.finish_match`, one
 entry per match that reached the ladder: match id, bot ids by seat, places, team_won), turns each
-into teams and ranks exactly as the online skill model does (:func:`arena.skill.match_teams`),
-fits them by maximum likelihood with bootstrap 95% intervals (:mod:`arena.refit`) and stores the
+into teams and ranks exactly as the online skill model does (:func:`arena.ladders.skill.match_teams`),
+fits them by maximum likelihood with bootstrap 95% intervals (:mod:`arena.ladders.refit`) and stores the
 ratings, which the ladder then shows beside the online ones. It needs ``REDIS_URL``: the embedded
 default keeps nothing between runs, so there would be no results to refit.
 """
@@ -18,7 +18,8 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from arena import ladder, refit, skill
+from arena.ladders import refit, skill
+from arena.ladders.rows import new_row, rank_key
 from arena.local_play import UsageError
 from arena.records import now_iso
 from arena.settings import Settings
@@ -86,8 +87,8 @@ def migrate(store: Store) -> dict[tuple[str, str], int]:
             rows = {}
             for bot, row in legacy.items():
                 if bot in bots:
-                    full = {**ladder.new_row(spec), **row}
-                    rows[bot] = {**full, "key": ladder.rank_key(full, spec)}
+                    full = {**new_row(spec), **row}
+                    rows[bot] = {**full, "key": rank_key(full, spec)}
             store.ladder_put_rows(game_id, variant, rows, {bot: bots[bot].name for bot in rows})
             store.ladder_drop_legacy(game_id, variant)
             moved[(game_id, variant)] = len(rows)

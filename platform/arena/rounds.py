@@ -17,10 +17,11 @@ import secrets
 from collections import Counter
 from collections.abc import Sequence
 
-from arena import skill, tournaments
+from arena import tournaments
+from arena.ladders import skill
+from arena.ladders.scoring import seat_points
 from arena.records import MatchRecord, RoundRecord, TournamentRecord
 from arena.runtime import Runtime
-from arena.scoring import seat_points
 from referee.game import SetupError
 from referee.match import MatchSpec
 from referee.registry import get_game

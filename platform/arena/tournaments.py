@@ -11,7 +11,7 @@ seat count, with the seat order rotating one step each game: over a pairing ever
 seat equally often, and so over the whole tournament. The games of one rotation cycle share a seed,
 so each bot plays the same deal from every seat.
 
-Standings use :mod:`arena.scoring`: one point per match, shared by the seats in first place;
+Standings use :mod:`arena.ladders.scoring`: one point per match, shared by the seats in first place;
 ranked by points, then wins, then the sum of scores. Each row also has its Buchholz score: the sum,
 over the bot's finished matches, of its opponents' points; a Swiss ranks ties on points by it
 first (who drew the harder opponents), then wins, then scores.
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from arena.ladders.scoring import seat_points, seat_verdicts
 from arena.records import MatchRecord, MatchStatus
-from arena.scoring import seat_points, seat_verdicts
 from referee.rng import derive_seed
 
 FORMATS = ("round_robin", "gauntlet", "swiss", "knockout")

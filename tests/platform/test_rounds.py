@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from arena import ladder
 from arena.execution import RunOutcome, execute
+from arena.ladders import rows as ladder_rows
 from referee.registry import get_game
 from tests.platform.conftest import Arena
 
@@ -21,8 +21,8 @@ def rate(arena: Arena, ratings: dict[str, tuple[float, float]]) -> None:
     spec = get_game("party").variant("open")
     rows = {}
     for bot, (mu, sigma) in ratings.items():
-        row = {**ladder.new_row(spec), "mu": mu, "sigma": sigma, "games": 5}
-        rows[bot] = {**row, "key": ladder.rank_key(row, spec)}
+        row = {**ladder_rows.new_row(spec), "mu": mu, "sigma": sigma, "games": 5}
+        rows[bot] = {**row, "key": ladder_rows.rank_key(row, spec)}
     arena.runtime.store.ladder_put_rows("party", "open", rows, {bot: bot for bot in rows})
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena import bot_accounts, ladder, match_requests, tournament_requests
+from arena import bot_accounts, match_requests, tournament_requests
+from arena.ladders import ladder
 from arena.records import MatchRecord, MatchStatus, TournamentRecord
 from arena.runtime import Runtime
 from referee.game import Game, SetupError

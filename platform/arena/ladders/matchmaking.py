@@ -3,14 +3,14 @@ keeps every bot of that game playing rated matches, within the rate the organize
 
 The scheduler calls :func:`tick_all` every ``ARENA_MATCHMAKING_SECONDS`` (10 by default): Celery
 beat in a deployment (the ``arena.matchmaking_tick`` task, :mod:`arena.celery_app`), a thread of the
-process on the embedded default (:func:`ticker`). A tick of one ladder:
+process on the embedded default (:mod:`arena.embedded`). A tick of one ladder:
 
 1. takes the tick's period key (``SET NX``: with two beat processes only the first tick of each
    period does anything) and the ladder's lock (one tick at a time, whatever its period);
 2. forgets the ladder's matches in flight that have ended; the bots of the others are busy;
-3. works out how many matches it may make (:func:`arena.pairing.allowance`: the rate over the last
+3. works out how many matches it may make (:func:`arena.ladders.pairing.allowance`: the rate over the last
    minute, the cap of matches in flight, the tick's share) and pairs the free bots
-   (:func:`arena.pairing.pair`: close ratings, high uncertainty, those that played least first, no
+   (:func:`arena.ladders.pairing.pair`: close ratings, high uncertainty, those that played least first, no
    repeat of a bot's last match where avoidable), leaving out the bots that rest (below);
 4. stores the matches in one transaction that happens only if the settings are still those it
    read (so nothing is made after matchmaking is turned off), then queues them.
@@ -43,9 +43,8 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from arena import pairing, skill
 from arena.errors import InvalidRequest, merge_errors
-from arena.periodic import Periodic
+from arena.ladders import pairing, skill
 from arena.records import MatchOrigin, MatchRecord, MatchStatus, now_iso
 from arena.runtime import Runtime
 from referee.game import SetupError
@@ -342,9 +341,3 @@ def tick_all(runtime: Runtime, now: float | None = None) -> dict[str, list[str]]
         except Exception:  # one broken ladder must not stop the others
             log.exception("matchmaking %s/%s: the tick failed", game_id, variant)
     return made
-
-
-def ticker(runtime: Runtime) -> Periodic:
-    """The embedded platform's scheduler: a daemon thread calling :func:`tick_all` every
-    ``ARENA_MATCHMAKING_SECONDS`` (a deployment uses Celery beat instead); call ``start()``."""
-    return Periodic("matchmaking", lambda: tick_all(runtime), runtime.settings.matchmaking_tick_s)

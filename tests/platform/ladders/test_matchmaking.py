@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from arena import matchmaking
 from arena.execution import execute
+from arena.ladders import matchmaking
 from bots.sdk import new_secret
 from tests.platform.conftest import Arena
 

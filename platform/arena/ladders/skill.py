@@ -17,7 +17,7 @@ Which results move skills (:func:`match_teams`), in the words of the ladder's ru
   for bots of this ladder), never shown as a ladder row. The model adds up a team's ``mu``, and
   shares a result's surprise among the members by their uncertainty.
 
-The same teams and ranks are what :mod:`arena.refit` fits in one batch.
+The same teams and ranks are what :mod:`arena.ladders.refit` fits in one batch.
 """
 
 from __future__ import annotations

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena import ladder, ratings_cli
-from arena.ladder import GAME_ENTRANT, new_row, rank_key, ranked
+from arena import ratings_cli
+from arena.ladders import ladder
+from arena.ladders.rows import GAME_ENTRANT, new_row, rank_key, ranked
 from arena.store import Store
 from referee.game import VariantSpec
 from tests.platform.conftest import Arena

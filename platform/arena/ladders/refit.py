@@ -1,14 +1,14 @@
 """All of a ladder's results fitted at once by maximum likelihood, with bootstrap intervals.
 
-The online ratings (:mod:`arena.elo`, :mod:`arena.skill`) move a little after each match, so they
-depend on the order matches were played in and lag behind. A batch fit asks instead: which
+The online ratings (:mod:`arena.ladders.elo`, :mod:`arena.ladders.skill`) move a little after each
+match, so they depend on the order matches were played in and lag behind. A batch fit asks instead: which
 strengths make the results seen most likely?
 
 The model is Plackett-Luce: entrant ``i`` has a strength ``gamma_i > 0``; a finishing order is
 read as picking the best team among those left, again and again, a team being picked with
 probability its strength over the strengths of the teams left. A team's strength is the sum of its
 members' (the platform's team variants are all the seats as one team against the game, see
-:mod:`arena.skill`). With two teams of one this is Bradley-Terry: ``a`` beats ``b`` with
+:mod:`arena.ladders.skill`). With two teams of one this is Bradley-Terry: ``a`` beats ``b`` with
 probability ``gamma_a / (gamma_a + gamma_b)``.
 
 The fit is the MM algorithm of Hunter (2004), "MM algorithms for generalized Bradley-Terry

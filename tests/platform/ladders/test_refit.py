@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.refit import Ranking, bootstrap, fit, rating_of
+from arena.ladders.refit import Ranking, bootstrap, fit, rating_of
 
 
 def duel(winner: str, loser: str, tie: bool = False) -> Ranking:

@@ -1,7 +1,7 @@
 """Pairing for the continuous ladder, as pure functions: how many matches a tick may make, and
 which bots meet.
 
-The scheduler (:mod:`arena.matchmaking`) reads the store and the clock; everything it decides is
+The scheduler (:mod:`arena.ladders.matchmaking`) reads the store and the clock; everything it decides is
 here, so it can be tested without either.
 
 How many (:func:`allowance`): a ladder's rate is ``matches_per_minute``; in any window of 60 s no

@@ -1,15 +1,16 @@
-"""Ladder rows: how a finished match changes them, and how a ladder is ranked for display.
+"""Ladder rows, pure functions: how a finished match changes them, and how a ladder is ranked.
 
 One row per bot, game and variant (the store keeps each as a small hash, and each ladder's ranking
-keys in a sorted set: see :mod:`arena.store`). The rules:
+keys in a sorted set: see :mod:`arena.store`; one page of it for display is
+:func:`arena.ladders.ladder.page`). The rules:
 
 - A match created with ``rated: false`` never reaches this module.
-- Every bot of a counted match gets one more game, a win, draw or loss (:mod:`arena.scoring`),
+- Every bot of a counted match gets one more game, a win, draw or loss (:mod:`arena.ladders.scoring`),
   its mean score over its seats, and, in team variants, one more team game (and team win).
-- Variants with ``rated=True`` also move Elo ratings (:mod:`arena.elo`), except: in a team
+- Variants with ``rated=True`` also move Elo ratings (:mod:`arena.ladders.elo`), except: in a team
   variant only games the team won are rated, and a match where one bot holds several seats is
   never rated (a bot's play against itself tells nothing of its strength).
-- Rated variants also keep a skill with uncertainty (``mu``, ``sigma``: :mod:`arena.skill`), moved
+- Rated variants also keep a skill with uncertainty (``mu``, ``sigma``: :mod:`arena.ladders.skill`), moved
   by the same matches, except that in a team variant lost games count too (the team against the
   game). Their ladder ranks by the conservative estimate ``mu - 3 sigma`` (shown as
   ``conservative``), so a bot with few games ranks low until its results make the model sure.
@@ -17,23 +18,20 @@ keys in a sorted set: see :mod:`arena.store`). The rules:
   win rate for team variants), then mean score.
 - Equal ranking keys share a rank (competition ranking: 1, 2, 2, 4); within a tie, rows are in bot
   id order. Each row carries its ranking key (``key``, :func:`rank_key`), which the store sorts by.
-- A batch refit (:mod:`arena.refit`, ``arena ratings refit``) adds fitted ratings with 95%
+- A batch refit (:mod:`arena.ladders.refit`, ``arena ratings refit``) adds fitted ratings with 95%
   intervals beside the online ones; it does not change the ranking.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from arena import skill
-from arena.elo import START_RATING, rating_changes
-from arena.scoring import seat_verdicts
+from arena.ladders import skill
+from arena.ladders.elo import START_RATING, rating_changes
+from arena.ladders.scoring import seat_verdicts
 from referee.game import VariantSpec
 from referee.replay import MatchResult
-
-if TYPE_CHECKING:
-    from arena.store import Store
 
 Row = dict[str, Any]
 
@@ -224,27 +222,3 @@ def ranked(rows: Mapping[str, Row], names: Mapping[str, str], spec: VariantSpec)
         {**display_row(bot, names[bot], rows[bot], spec), "rank": rank}
         for (_, bot), rank in zip(kept, ranks, strict=True)
     ]
-
-
-def page(
-    store: Store, game_id: str, variant: str, spec: VariantSpec, offset: int, limit: int
-) -> dict[str, Any]:
-    """One page of a stored ladder for display: what the API and the web page both show.
-
-    Reads only the page's rows (and names: never the bots' records), whatever the ladder's size.
-    """
-    found = store.ladder_page(game_id, variant, offset, limit)
-    return {
-        "game": game_id,
-        "variant": variant,
-        "rated": spec.rated,
-        "team": spec.team,
-        "ranked_by": ranked_by(spec),
-        "total": found.total,
-        "offset": offset,
-        "limit": limit,
-        "refit": found.refit if spec.rated else None,
-        "entries": [
-            {**display_row(e.bot_id, e.name, e.row, spec, e.refit), "rank": e.rank} for e in found.entries
-        ],
-    }

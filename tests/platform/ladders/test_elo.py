@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.elo import expected_score, k_factor, pair_score, rating_changes
+from arena.ladders.elo import expected_score, k_factor, pair_score, rating_changes
 
 
 def test_equal_newcomers_duel() -> None:

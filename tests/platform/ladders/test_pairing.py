@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.pairing import Candidate, allowance, gap, pair, per_tick
+from arena.ladders.pairing import Candidate, allowance, gap, pair, per_tick
 
 
 def bot(name: str, mu: float = 25.0, sigma: float = 25 / 3, games: int = 0) -> Candidate:

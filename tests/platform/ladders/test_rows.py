@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.ladder import GAME_ENTRANT, apply_result, new_row, ranked
-from arena.scoring import seat_points, seat_verdicts
+from arena.ladders.rows import GAME_ENTRANT, apply_result, new_row, ranked
+from arena.ladders.scoring import seat_points, seat_verdicts
 from referee.game import VariantSpec
 from referee.replay import MatchResult
 
