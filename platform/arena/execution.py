@@ -38,11 +38,12 @@ from enum import StrEnum
 
 from redis.exceptions import RedisError
 
-from arena import metrics, rounds
+from arena import metrics
 from arena.ladders import rows
 from arena.records import BotRecord, MatchRecord
 from arena.runtime import Runtime
 from arena.store import Begun, Store
+from arena.tournaments import progress
 from referee.game import SetupError
 from referee.match import MatchSpec
 from referee.registry import get_game
@@ -218,7 +219,7 @@ def _advance_tournament(runtime: Runtime, match: MatchRecord) -> None:
     if not match.tournament:
         return
     try:  # a failure here is retried by the next ended match of the round
-        rounds.advance(runtime, match.tournament)
+        progress.advance(runtime, match.tournament)
     except Exception:
         log.exception("could not make the next round of tournament %s", match.tournament)
 

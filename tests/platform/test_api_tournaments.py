@@ -275,13 +275,13 @@ def test_a_knockout_plays_down_to_the_final(arena: Arena) -> None:
 
 
 def test_the_next_round_is_made_once_when_two_finishes_race(arena: Arena) -> None:
-    from arena import rounds
+    from arena.tournaments import progress
 
     ids = quartet(arena)
     created = create(arena, name="r", game="party", format="swiss", bots=ids, seats_per_match=2, rounds=3)
     for match_id in created["rounds_made"][0]["matches"]:
         arena.runtime.store.abort_match(match_id, "test")
-    made = [rounds.advance(arena.runtime, created["id"]), rounds.advance(arena.runtime, created["id"])]
+    made = [progress.advance(arena.runtime, created["id"]), progress.advance(arena.runtime, created["id"])]
     assert made == [True, False]
     assert len(arena.runtime.store.tournament_rounds(created["id"])) == 2
 

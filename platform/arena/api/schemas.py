@@ -14,8 +14,8 @@ from marshmallow import Schema, ValidationError, fields, pre_dump, validate, val
 
 from arena.match_requests import MatchView
 from arena.records import MatchOrigin, MatchStatus
-from arena.tournament_requests import TournamentView
-from arena.tournaments import FORMATS
+from arena.tournaments.formats import FORMATS
+from arena.tournaments.tournament_requests import TournamentView
 from referee.protocol import MIN_SECRET_LENGTH, PROTOCOL_VERSION, PROTOCOL_VERSIONS
 
 MAX_SECRET_LENGTH = 256
@@ -428,7 +428,7 @@ class TournamentMatchSchema(Schema):
 
 
 class TournamentSchema(Schema):
-    """A tournament as it stands (dumped from :class:`arena.tournament_requests.TournamentView`).
+    """A tournament as it stands (dumped from :class:`arena.tournaments.tournament_requests.TournamentView`).
 
     Not also the request: ``rounds`` and ``advance`` shown are 0 where they do not apply, which a
     request may not send, and ``games_per_pairing`` is shown as played, not as asked.

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena import bot_accounts, match_requests, tournament_requests
+from arena import bot_accounts, match_requests
 from arena.ladders import ladder
 from arena.records import MatchRecord, MatchStatus, TournamentRecord
 from arena.runtime import Runtime
+from arena.tournaments import tournament_requests
 from referee.game import Game, SetupError
 from referee.match import MatchSpec
 from referee.registry import GAME_MODULES, get_game

@@ -4,7 +4,8 @@ The worker calls :func:`advance` after storing a match's end; creation calls :fu
 round 1. A round is made only when every match of the previous round has ended (finished or
 aborted), and exactly once: a ``SET NX`` mark per round lets only the first of two concurrent
 callers make it. The worker calls :func:`advance` whenever a tournament's match ends, finished or
-aborted, so a round whose last match is aborted is followed all the same.
+aborted, so a round whose last match is aborted is followed all the same. Which bots meet in the
+next round is :func:`arena.tournaments.rounds.next_round`.
 
 A knockout is seeded by rating (:func:`knockout_seeds`): the ladder's conservative estimate of the
 game and variant, best first, bots without a rating last, in entry order.
@@ -14,27 +15,17 @@ Nothing here imports the API.
 from __future__ import annotations
 
 import secrets
-from collections import Counter
 from collections.abc import Sequence
 
-from arena import tournaments
 from arena.ladders import skill
-from arena.ladders.scoring import seat_points
-from arena.records import MatchRecord, RoundRecord, TournamentRecord
+from arena.records import MatchRecord, TournamentRecord
 from arena.runtime import Runtime
+from arena.tournaments import formats
+from arena.tournaments.rounds import ROUND_FORMATS, next_round
 from referee.game import SetupError
 from referee.match import MatchSpec
 from referee.registry import get_game
 from referee.rng import derive_seed
-
-ROUND_FORMATS = ("swiss", "knockout")
-
-
-def _team(tournament: TournamentRecord) -> bool:
-    try:
-        return get_game(tournament.game).variant(tournament.variant).team
-    except SetupError:
-        return False
 
 
 def make_round(
@@ -65,46 +56,9 @@ def make_round(
     return [record.id for record, _ in matches]
 
 
-def next_round(
-    tournament: TournamentRecord, made: Sequence[RoundRecord], matches: dict[str, MatchRecord]
-) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]] | None:
-    """The pods and byes of the round after ``made``, or ``None`` when the tournament is over."""
-    seats = tournament.seats_per_match
-    if tournament.format == "swiss":
-        if len(made) >= tournament.rounds:
-            return None
-        points: dict[str, float] = dict.fromkeys(tournament.bots, 0.0)
-        byes: Counter[str] = Counter()
-        history = []
-        team = _team(tournament)
-        for round_ in made:
-            for bot in round_["byes"]:
-                byes[bot] += 1
-                points[bot] = points.get(bot, 0.0) + 1.0  # a bye scores as a win
-            for match_id in round_["matches"]:
-                match = matches[match_id]
-                history.append(match.bots)
-                if match.result is not None:
-                    for bot, share in zip(match.bots, seat_points(match.result, team), strict=True):
-                        points[bot] = points.get(bot, 0.0) + share
-        made_round = tournaments.swiss_pairing(tournament.bots, seats, points, history, byes)
-        return made_round.pods, made_round.byes
-    seeds = {bot: index for index, bot in enumerate(tournament.seeds or tournament.bots)}
-    last = made[-1]
-    survivors = list(last["byes"])
-    for match_id in last["matches"]:
-        match = matches[match_id]
-        survivors += tournaments.pod_ranking(match.bots, match, seeds)[: tournament.advance]
-    if not last["byes"] and len(last["matches"]) == 1:
-        return None  # the final was played
-    survivors.sort(key=lambda bot: seeds[bot])
-    knock = tournaments.knockout_round(survivors, seats, tournament.advance)
-    return knock.pods, knock.byes
-
-
 def knockout_seeds(runtime: Runtime, tournament: TournamentRecord) -> tuple[str, ...]:
     """The tournament's bots in seed order: by their conservative rating on the game and variant's
-    ladder (:func:`arena.tournaments.seed_by_rating`); an unrated variant seeds in entry order."""
+    ladder (:func:`arena.tournaments.formats.seed_by_rating`); an unrated variant seeds in entry order."""
     try:
         rated = get_game(tournament.game).variant(tournament.variant).rated
     except SetupError:
@@ -114,7 +68,7 @@ def knockout_seeds(runtime: Runtime, tournament: TournamentRecord) -> tuple[str,
     for bot, row in rows.items():
         if row.get("mu") is not None and row.get("sigma") is not None:
             ratings[bot] = round(skill.Skill(float(row["mu"]), float(row["sigma"])).conservative, 3)
-    return tuple(tournaments.seed_by_rating(tournament.bots, ratings))
+    return tuple(formats.seed_by_rating(tournament.bots, ratings))
 
 
 def advance(runtime: Runtime, tournament_id: str) -> bool:

@@ -1,6 +1,6 @@
 """Creating tournaments (every match checked, stored and queued at once) and their progress.
 
-The schedule and the standings are pure functions in :mod:`arena.tournaments`; this module checks
+The schedule and the standings are pure functions in :mod:`arena.tournaments.formats`; this module checks
 the request, turns the schedule into matches (each a :class:`referee.match.MatchSpec` beside its
 status record) and reads them back for ``GET`` (:func:`view`).
 """
@@ -14,10 +14,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from arena import match_requests, rounds, tournaments
+from arena import match_requests
 from arena.errors import InvalidRequest, NotFound, field_error, merge_errors
 from arena.records import BotRecord, MatchRecord, TournamentRecord, now_iso
 from arena.runtime import Runtime
+from arena.tournaments import formats, progress
+from arena.tournaments.rounds import ROUND_FORMATS
 from referee.game import SetupError
 from referee.match import MatchSpec
 from referee.registry import get_game
@@ -42,10 +44,10 @@ def _check(runtime: Runtime, data: Mapping[str, Any], seed: int) -> tuple[MatchS
         merge_errors(errors, field_error("bots", f"needs at least {max(seats, 2)} bots"))
     bots, bot_errors = match_requests.check_bots(runtime, data["game"], bot_ids)
     merge_errors(errors, bot_errors)
-    if data["format"] in rounds.ROUND_FORMATS:
+    if data["format"] in ROUND_FORMATS:
         _check_rounds(data, errors)
     elif not errors:
-        count = tournaments.match_count(data["format"], len(bot_ids), seats, data["games_per_pairing"])
+        count = formats.match_count(data["format"], len(bot_ids), seats, data["games_per_pairing"])
         limit = runtime.settings.max_tournament_matches
         if count > limit:
             message = f"this tournament would have {count} matches; the limit is {limit}"
@@ -63,8 +65,8 @@ def _check_rounds(data: Mapping[str, Any], errors: dict[str, Any]) -> None:
         merge_errors(errors, field_error("seats_per_match", "swiss and knockout take pods of 2 to 4 seats"))
         return
     if data["format"] == "knockout":
-        advance = data.get("advance") or tournaments.knockout_advance_default(seats)
-        problem = tournaments.knockout_field_error(len(data["bots"]), seats, advance)
+        advance = data.get("advance") or formats.knockout_advance_default(seats)
+        problem = formats.knockout_field_error(len(data["bots"]), seats, advance)
         if problem is not None:
             merge_errors(errors, field_error("advance" if problem.startswith("must") else "bots", problem))
     elif len(data["bots"]) < seats:
@@ -78,10 +80,10 @@ def create(runtime: Runtime, data: Mapping[str, Any]) -> TournamentRecord:
     seats = data["seats_per_match"]
     tournament_id = "t-" + secrets.token_hex(8)
     matches: list[tuple[MatchRecord, MatchSpec]] = []
-    in_rounds = data["format"] in rounds.ROUND_FORMATS
+    in_rounds = data["format"] in ROUND_FORMATS
     requested = data["games_per_pairing"]
     planned_matches = (
-        [] if in_rounds else tournaments.schedule(data["format"], data["bots"], seats, requested, seed)
+        [] if in_rounds else formats.schedule(data["format"], data["bots"], seats, requested, seed)
     )
     for planned in planned_matches:
         spec = template.reseated(planned.bots, planned.seed)
@@ -97,7 +99,7 @@ def create(runtime: Runtime, data: Mapping[str, Any]) -> TournamentRecord:
         seats_per_match=seats,
         games_per_pairing_requested=data["games_per_pairing"],
         # a Swiss or knockout pod meets once a round, whatever was asked for
-        games_per_pairing=1 if in_rounds else tournaments.games_per_pairing(data["games_per_pairing"], seats),
+        games_per_pairing=1 if in_rounds else formats.games_per_pairing(data["games_per_pairing"], seats),
         seed=seed,
         options=template.config.options,
         time=template.time.to_json(),
@@ -120,20 +122,20 @@ def _create_in_rounds(
     """Swiss and knockout: store the tournament and queue round 1; later rounds follow results."""
     seats, count = tournament.seats_per_match, len(tournament.bots)
     if tournament.format == "swiss":
-        planned = data.get("rounds") or tournaments.swiss_rounds_default(count)
+        planned = data.get("rounds") or formats.swiss_rounds_default(count)
         tournament = replace(tournament, rounds=planned, match_count=0)
-        first = tournaments.swiss_pairing(tournament.bots, seats, {}, [], {})
+        first = formats.swiss_pairing(tournament.bots, seats, {}, [], {})
         pods, byes = first.pods, first.byes
     else:
-        advance = data.get("advance") or tournaments.knockout_advance_default(seats)
-        planned = tournaments.knockout_round_count(count, seats, advance)
-        seeds = rounds.knockout_seeds(runtime, tournament)
+        advance = data.get("advance") or formats.knockout_advance_default(seats)
+        planned = formats.knockout_round_count(count, seats, advance)
+        seeds = progress.knockout_seeds(runtime, tournament)
         tournament = replace(tournament, rounds=planned, advance=advance, match_count=0, seeds=seeds)
-        knock = tournaments.knockout_round(seeds, seats, advance)
+        knock = formats.knockout_round(seeds, seats, advance)
         pods, byes = knock.pods, knock.byes
     runtime.store.add_tournament(tournament, [])
     runtime.store.take_round_mark(tournament.id, 1)
-    rounds.make_round(runtime, tournament, 1, pods, byes, template)
+    progress.make_round(runtime, tournament, 1, pods, byes, template)
     return tournament
 
 
@@ -217,7 +219,7 @@ def view(runtime: Runtime, tournament: TournamentRecord) -> TournamentView:
         },
         points="one point per match, shared equally by the seats in first place; "
         + ("a game the team lost gives no points" if team else "a shared first place splits it"),
-        standings=tournaments.standings(
+        standings=formats.standings(
             tournament.bots,
             tournament.names,
             matches,

@@ -8,7 +8,7 @@ from itertools import combinations
 
 import pytest
 
-from arena.tournaments import (
+from arena.tournaments.formats import (
     knockout_field_error,
     knockout_round,
     knockout_round_count,

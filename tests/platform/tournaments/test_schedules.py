@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.records import MatchRecord, MatchStatus
-from arena.tournaments import games_per_pairing, match_count, pairings, schedule, standings
+from arena.tournaments.formats import games_per_pairing, match_count, pairings, schedule, standings
 from referee.replay import MatchResult
 
 
