@@ -35,7 +35,7 @@ def _count(text: str) -> int:
 def _archive(args: argparse.Namespace) -> int:
     from redis.exceptions import RedisError
 
-    from arena.archive import archive_ended
+    from arena.matches.archive import archive_ended
     from arena.store import Store
 
     try:

@@ -13,7 +13,7 @@ time. With the default lease of 30 s, a killed worker's matches are queued again
 minute.
 
 About once an hour (``ARCHIVE_EVERY_S``, under its own lock) the sweeper also archives the ended
-matches older than ``ARENA_ARCHIVE_AFTER_DAYS`` (:mod:`arena.archive`).
+matches older than ``ARENA_ARCHIVE_AFTER_DAYS`` (:mod:`arena.matches.archive`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import logging
 import time
 import uuid
 
-from arena import archive
+from arena.matches import archive
 from arena.periodic import Periodic
 from arena.runtime import Runtime
 

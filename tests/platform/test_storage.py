@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from redis.exceptions import RedisError
 
-from arena import archive
-from arena.archive import archive_ended
 from arena.celery_app import redis_runtime
 from arena.cli import main
+from arena.matches import archive
+from arena.matches.archive import archive_ended
 from arena.records import MatchRecord, MatchStatus
 from arena.replays import DirectoryStore, MemoryStore, StorageUnavailable, record_name, replay_name
 from arena.settings import Settings

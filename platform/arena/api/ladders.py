@@ -9,12 +9,12 @@ from flask import Response, jsonify
 from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
-from arena import match_requests
 from arena.api.context import organizer_only, runtime
 from arena.api.parsing import ArenaBlueprint
 from arena.api.schemas import LadderQuerySchema, LadderSchema, MatchmakingSchema, MatchmakingSetSchema
 from arena.errors import InvalidRequest, NotFound
 from arena.ladders import ladder, matchmaking
+from arena.matches import match_requests
 
 blp = ArenaBlueprint(
     "ladders", __name__, url_prefix="/api/v1/ladders", description="Ladders per game and variant"

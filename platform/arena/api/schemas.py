@@ -12,7 +12,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, pre_dump, validate, validates_schema
 
-from arena.match_requests import MatchView
+from arena.matches.match_requests import MatchView
 from arena.records import MatchOrigin, MatchStatus
 from arena.tournaments.formats import FORMATS
 from arena.tournaments.tournament_requests import TournamentView

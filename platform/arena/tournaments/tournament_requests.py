@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from arena import match_requests
 from arena.errors import InvalidRequest, NotFound, field_error, merge_errors
+from arena.matches import match_requests
 from arena.records import BotRecord, MatchRecord, TournamentRecord, now_iso
 from arena.runtime import Runtime
 from arena.tournaments import formats, progress

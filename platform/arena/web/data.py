@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena import bot_accounts, match_requests
+from arena.accounts import bot_accounts
 from arena.ladders import ladder
+from arena.matches import match_requests
 from arena.records import MatchRecord, MatchStatus, TournamentRecord
 from arena.runtime import Runtime
 from arena.tournaments import tournament_requests

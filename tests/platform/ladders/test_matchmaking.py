@@ -147,7 +147,7 @@ def test_a_tick_that_read_the_settings_before_stop_stores_nothing(arena: Arena, 
     config = runtime.store.matchmaking_config("party", "open")
     matchmaking.stop(runtime, "party", "open")
     spec = matchmaking.template(config).reseated(tuple(field[:2]), 1)
-    from arena.match_requests import new_match
+    from arena.matches.match_requests import new_match
 
     record = new_match(spec, runtime.store.get_bots(field), rated=True)
     assert not runtime.store.add_matchmaking_matches("party", "open", config, [(record, spec)], 1.0)

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from arena.auth import same_token, token_matches
+from arena.accounts.auth import same_token, token_matches
 from arena.errors import (
     InvalidRequest,
     QueueUnavailable,

@@ -4,7 +4,7 @@ A bot record holds its name, endpoint, games, protocol version, the hash of its 
 secret. The
 secret is the author's choice, sent with the registration (the bot must know it before the
 platform's first request, like a webhook's secret): the registration is accepted only once a ping
-signed with it passed (:mod:`arena.bot_ping`), and so is a new secret, a new endpoint or a new
+signed with it passed (:mod:`arena.accounts.bot_ping`), and so is a new secret, a new endpoint or a new
 protocol version (the ping is sent in the version that is to be in force). The
 endpoint policy is checked by that ping (and again by the agent at every connection).
 
@@ -21,8 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from arena import bot_ping
-from arena.auth import hash_token, new_token, same_token, token_matches
+from arena.accounts import bot_ping
+from arena.accounts.auth import hash_token, new_token, same_token, token_matches
 from arena.errors import InvalidRequest, NotFound, Unauthorized, field_error, merge_errors
 from arena.ladders import rows
 from arena.records import BotRecord, now_iso

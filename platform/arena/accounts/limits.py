@@ -17,7 +17,7 @@ from flask import Blueprint, Flask, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
-from arena.auth import bearer_token
+from arena.accounts.auth import bearer_token
 from arena.settings import Settings
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from arena import bot_ping
+from arena.accounts import bot_ping
 from arena.api import create_app
 from referee.ping import PingResult
 from referee.protocol import Fault, new_secret, ping_validator
