@@ -86,8 +86,8 @@ def match_round(
     """Matches per second, moves played, and CPU milliseconds per match of each process: the worker,
     the bot, Redis and this one (the API taking the requests, and the wait for the ends)."""
     from arena.api import create_app
-    from arena.celery_app import redis_runtime
     from arena.settings import Settings
+    from arena.worker.celery_app import redis_runtime
 
     variant, seats = seats_of(game_id)
     runtime = redis_runtime(Settings.from_env(env))

@@ -220,9 +220,9 @@ def main() -> None:
     args = parser.parse_args()
     loads = [int(text) for text in args.loads.split(",")]
     from arena.api import create_app
-    from arena.celery_app import redis_runtime
     from arena.settings import Settings
-    from arena.worker_processes import expand_host, node_names
+    from arena.worker.celery_app import redis_runtime
+    from arena.worker.processes import expand_host, node_names
     from referee.registry import get_game
 
     engine = get_game(args.game)

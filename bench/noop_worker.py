@@ -17,8 +17,8 @@ if __name__ == "__main__" and os.environ.get("ARENA_WORKER_POOL", "gevent") == "
 from celery import Celery  # noqa: E402
 from redis import Redis  # noqa: E402
 
-from arena.celery_app import make_celery  # noqa: E402
 from arena.settings import Settings  # noqa: E402
+from arena.worker.celery_app import make_celery  # noqa: E402
 
 NOOP = "bench.noop"
 

@@ -127,7 +127,7 @@ def test_referee_imports_nothing_else_of_the_project() -> None:
 def test_the_worker_side_imports_no_api_module() -> None:
     graph = _graph()
     seen: set[str] = set()
-    todo = ["arena.celery_app", "arena.execution"]
+    todo = ["arena.worker.celery_app", "arena.worker.execution"]
     while todo:
         module = todo.pop()
         if module not in seen:

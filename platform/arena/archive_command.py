@@ -1,6 +1,6 @@
 """``arena archive``: move ended matches older than some days out of Redis, into the replay store.
 
-The workers do it about once an hour on their own (:mod:`arena.sweeper`); the command is for a cron
+The workers do it about once an hour on their own (:mod:`arena.worker.sweeper`); the command is for a cron
 job, a first run after an upgrade, or a different age than ``ARENA_ARCHIVE_AFTER_DAYS``.
 """
 

@@ -80,7 +80,7 @@ def _serve(args: argparse.Namespace) -> int:
         )
     embedded = None
     if settings.embedded:
-        from arena.embedded import EmbeddedPlatform
+        from arena.worker.embedded import EmbeddedPlatform
 
         embedded = EmbeddedPlatform(settings)
         runtime = embedded.runtime
@@ -88,7 +88,7 @@ def _serve(args: argparse.Namespace) -> int:
     else:
         from redis.exceptions import RedisError
 
-        from arena.celery_app import redis_runtime
+        from arena.worker.celery_app import redis_runtime
 
         runtime = redis_runtime(settings)
         try:
@@ -134,7 +134,7 @@ worker`` on threads. The integration tests' worker sets its own, which registers
 
 def _processes(text: str) -> int:
     """An argparse type: a number of worker processes, or ``auto``."""
-    from arena.worker_processes import parse_processes
+    from arena.cores import parse_processes
 
     try:
         return parse_processes(text)
@@ -153,7 +153,7 @@ def _worker(args: argparse.Namespace) -> int:
     if pool == "gevent" and not _gevent_patched():
         return _exec_on_gevent(args)
     from arena import metrics
-    from arena.celery_app import make_celery
+    from arena.worker.celery_app import make_celery
 
     concurrency = args.concurrency or settings.worker_concurrency
     app = make_celery(replace(settings, worker_pool=pool, worker_concurrency=concurrency))
@@ -177,9 +177,9 @@ def _worker(args: argparse.Namespace) -> int:
 
 
 def _supervise(args: argparse.Namespace, pool: str, count: int) -> int:
-    """Run ``count`` worker processes under :class:`arena.worker_processes.Supervisor`; its exit code."""
+    """Run ``count`` worker processes under :class:`arena.worker.processes.Supervisor`; its exit code."""
     from arena.metrics import metrics_port
-    from arena.worker_processes import (
+    from arena.worker.processes import (
         METRICS_PORT_ENV,
         Child,
         Supervisor,
@@ -272,8 +272,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     worker = commands.add_parser(
         "worker",
         help="play queued matches (Celery worker processes on REDIS_URL)",
-        description="A Celery worker on REDIS_URL (the same as `celery -A arena.celery_app worker`, plus "
-        "the metrics server): on gevent's event loop by default, so one process plays hundreds of "
+        description="A Celery worker on REDIS_URL (the same as `celery -A arena.worker.celery_app worker`, "
+        "plus the metrics server): on gevent's event loop by default, so one process plays hundreds of "
         "matches at once on one core. With --processes N above 1, this process starts N such worker "
         "processes (node names arena-1@%h ... arena-N@%h, metrics on ARENA_METRICS_PORT + i - 1), "
         "passes SIGTERM, SIGINT and SIGQUIT on to them (SIGTERM: running matches end first), and exits "

@@ -24,8 +24,8 @@ from typing import Any, TextIO
 from flask.testing import FlaskClient
 
 from arena.api import create_app
-from arena.embedded import EmbeddedPlatform
 from arena.settings import Settings
+from arena.worker.embedded import EmbeddedPlatform
 from bots.registry import bots_for
 from referee.endpoints import EndpointPolicy
 from referee.game import Game

@@ -15,7 +15,7 @@ import sys
 
 def processes(argv: list[str]) -> int:
     """The ``--processes`` of ``argv`` (``--processes=N`` or ``--processes N``), else the environment's."""
-    from arena.worker_processes import parse_processes, processes_from_env
+    from arena.cores import parse_processes, processes_from_env
 
     for index, arg in enumerate(argv):
         if arg.startswith("--processes="):

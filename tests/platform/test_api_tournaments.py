@@ -92,7 +92,7 @@ def test_progress_counts_matches_as_they_end(arena: Arena, trio) -> None:
     assert all(
         match["bots"][0] == trio[0]["id"] or match["bots"][1] == trio[0]["id"] for match in created["matches"]
     )
-    from arena.execution import execute
+    from arena.worker.execution import execute
 
     execute(arena.runtime, arena.queue.ids[0])
     middle = arena.get(f"/api/v1/tournaments/{created['id']}")
@@ -217,7 +217,7 @@ def test_a_tournament_of_a_game_no_longer_registered_still_shows(arena: Arena, t
 
 
 def test_cancel_aborts_queued_matches_lets_running_ones_finish(arena: Arena, trio) -> None:
-    from arena.execution import execute
+    from arena.worker.execution import execute
 
     created = create(
         arena, name="c", game="nim", format="round_robin", bots=[b["id"] for b in trio], seats_per_match=2

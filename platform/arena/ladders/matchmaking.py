@@ -2,8 +2,8 @@
 keeps every bot of that game playing rated matches, within the rate the organizer set.
 
 The scheduler calls :func:`tick_all` every ``ARENA_MATCHMAKING_SECONDS`` (10 by default): Celery
-beat in a deployment (the ``arena.matchmaking_tick`` task, :mod:`arena.celery_app`), a thread of the
-process on the embedded default (:mod:`arena.embedded`). A tick of one ladder:
+beat in a deployment (the ``arena.matchmaking_tick`` task, :mod:`arena.worker.celery_app`), a thread of the
+process on the embedded default (:mod:`arena.worker.embedded`). A tick of one ladder:
 
 1. takes the tick's period key (``SET NX``: with two beat processes only the first tick of each
    period does anything) and the ladder's lock (one tick at a time, whatever its period);

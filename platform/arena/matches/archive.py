@@ -12,7 +12,7 @@ passes are not read again: the cursor moves past every match archived or gone, a
 one that must stay (not ended yet, or ended too recently), from which the next pass starts.
 
 Run by ``arena archive`` (a deployment's cron, or by hand) and by the workers' sweeper thread about
-once an hour (one worker at a time, see :mod:`arena.sweeper`).
+once an hour (one worker at a time, see :mod:`arena.worker.sweeper`).
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from arena.execution import execute
 from arena.ladders import matchmaking
+from arena.worker.execution import execute
 from bots.sdk import new_secret
 from tests.platform.conftest import Arena
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from arena.api import create_app
-from arena.embedded import EmbeddedPlatform
 from arena.settings import Settings
+from arena.worker.embedded import EmbeddedPlatform
 from tests.platform.conftest import ADMIN, LOOPBACK, BotServer, register_bot
 
 URL = "/api/v1/ladders/nim/standard/matchmaking"

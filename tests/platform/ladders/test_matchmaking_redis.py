@@ -33,7 +33,7 @@ def start_beat(platform: Platform, name: str) -> subprocess.Popen:
                 "-m",
                 "celery",
                 "-A",
-                "arena.celery_app",
+                "arena.worker.celery_app",
                 "beat",
                 "--loglevel=INFO",
                 "--schedule",

@@ -4,7 +4,7 @@ new signing secret, pinged before it counts, when the old one leaked."""
 from __future__ import annotations
 
 from arena.api import create_app
-from arena.execution import RunOutcome, execute
+from arena.worker.execution import RunOutcome, execute
 from referee.protocol import new_secret
 from tests.platform.conftest import Arena, ListQueue, make_runtime, register_bot
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from arena.execution import RunOutcome, execute
 from arena.ladders import rows as ladder_rows
+from arena.worker.execution import RunOutcome, execute
 from referee.registry import get_game
 from tests.platform.conftest import Arena
 

@@ -1,20 +1,21 @@
-"""The Celery application and the match task: ``celery -A arena.celery_app worker`` (or ``arena worker``).
+"""The Celery application and the match task: ``celery -A arena.worker.celery_app worker`` (or
+``arena worker``).
 
 Matches spend most of their time waiting on bots over HTTP, so a worker plays many at once: on
 gevent's event loop by default (``ARENA_WORKER_POOL=gevent``, 500 at once; see
 :mod:`arena.gevent_worker`), or in a pool of threads (``threads``, 16 at once), never one per
 process. The broker
 is ``REDIS_URL``; without it the app uses an in-process memory broker, which only the embedded
-platform (:mod:`arena.embedded`) can serve.
+platform (:mod:`arena.worker.embedded`) can serve.
 
 The match task is thin, idempotent and keyed by the match id; the work is
-:func:`arena.execution.execute`. The task reaches the platform's :class:`arena.runtime.Runtime`
+:func:`arena.worker.execution.execute`. The task reaches the platform's :class:`arena.runtime.Runtime`
 through its base class, built once per worker on first use (Celery's documented pattern for
 per-worker resources), from the function given to :func:`make_celery`.
 
 Declared with ``acks_late`` and ``reject_on_worker_lost``: the broker keeps the message until the
 match has been stored. A worker killed mid-match leaves its matches ``running`` without a live
-lease; the sweeper (:mod:`arena.sweeper`) queues them again. Matches it had taken but not started
+lease; the sweeper (:mod:`arena.worker.sweeper`) queues them again. Matches it had taken but not started
 come back after the visibility timeout (``ARENA_VISIBILITY_TIMEOUT``, 60 s by default). A delivery of
 a match another worker is playing is dropped (its lease shows it). When the store fails under a run
 (a Redis restart, a network cut), the task waits for the store to answer again (up to the visibility
@@ -25,11 +26,11 @@ match's attempts bound how often it is played again; its end counts once.
 
 The app also has the continuous ladders' tick (``arena.matchmaking_tick``,
 :func:`arena.ladders.matchmaking.tick_all`) on a beat schedule every ``ARENA_MATCHMAKING_SECONDS``: run one
-``celery -A arena.celery_app beat`` process (two do no harm: each ladder's tick takes a per-period
+``celery -A arena.worker.celery_app beat`` process (two do no harm: each ladder's tick takes a per-period
 key and a lock). A tick left waiting longer than its period expires unplayed: the next one does its
 work.
 
-Importing this module builds nothing: ``arena.celery_app.app`` (what ``celery -A`` looks up) is made
+Importing this module builds nothing: ``arena.worker.celery_app.app`` (what ``celery -A`` looks up) is made
 from the environment on first access.
 """
 
@@ -45,12 +46,12 @@ from celery.signals import worker_ready, worker_shutdown
 from kombu.exceptions import ChannelError
 from redis.exceptions import RedisError
 
-from arena.execution import execute
 from arena.ladders import matchmaking
 from arena.runtime import Runtime
 from arena.settings import Settings
 from arena.store import Store
-from arena.sweeper import Sweeper
+from arena.worker.execution import execute
+from arena.worker.sweeper import Sweeper
 
 TASK_NAME = "arena.run_match"
 TICK_TASK_NAME = "arena.matchmaking_tick"
@@ -86,7 +87,7 @@ class CeleryQueue:
 def redis_runtime_factory(settings: Settings) -> RuntimeFactory:
     """The runtime of a deployment: store on ``REDIS_URL``, matches queued through Celery there."""
     if not settings.redis_url:
-        raise ValueError("a Redis runtime needs REDIS_URL; without it use arena.embedded")
+        raise ValueError("a Redis runtime needs REDIS_URL; without it use arena.worker.embedded")
     url = settings.redis_url
 
     def build(app: Celery) -> Runtime:
@@ -230,7 +231,7 @@ def wait_for_store(
 
 
 def _sweep_while_working(app: Celery, settings: Settings) -> None:
-    """Run a :class:`arena.sweeper.Sweeper` in every worker of ``app``, from ready to shutdown."""
+    """Run a :class:`arena.worker.sweeper.Sweeper` in every worker of ``app``, from ready to shutdown."""
     sweepers: list[Sweeper] = []
 
     def start(sender: Any = None, **kwargs: Any) -> None:
@@ -260,7 +261,7 @@ def redis_runtime(settings: Settings) -> Runtime:
 
 
 def __getattr__(name: str) -> Celery:
-    """``arena.celery_app.app`` for ``celery -A``: built from the environment on first access."""
+    """``arena.worker.celery_app.app`` for ``celery -A``: built from the environment on first access."""
     if name in ("app", "celery"):
         built = make_celery(Settings.from_env())
         globals()["app"] = globals()["celery"] = built

@@ -4,7 +4,7 @@ The store is an in-memory Redis (fakeredis), its replays in a temporary director
 ``ARENA_REPLAY_DIR``/``ARENA_REPLAY_URL`` names); matches go through the very same Celery task and queue
 path as in a deployment, on Celery's in-process memory broker, to a Celery worker (threads pool)
 running in a thread of this process; the continuous ladders' scheduler is a thread too
-(a :class:`arena.periodic.Periodic` calling :func:`arena.ladders.matchmaking.tick_all`, where a
+(a :class:`arena.worker.periodic.Periodic` calling :func:`arena.ladders.matchmaking.tick_all`, where a
 deployment runs Celery beat). What is stored is lost
 when the process ends.
 """
@@ -21,13 +21,13 @@ from typing import Any
 from celery import Celery
 from celery.worker import WorkController
 
-from arena.celery_app import CeleryQueue, make_celery, runtime_of
 from arena.ladders.matchmaking import tick_all
-from arena.periodic import Periodic
 from arena.replays import DirectoryStore
 from arena.runtime import Runtime
 from arena.settings import Settings
 from arena.store import Store
+from arena.worker.celery_app import CeleryQueue, make_celery, runtime_of
+from arena.worker.periodic import Periodic
 
 log = logging.getLogger(__name__)
 

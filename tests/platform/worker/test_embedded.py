@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import pytest
 
 from arena.api import create_app
-from arena.celery_app import CeleryQueue
-from arena.embedded import EmbeddedPlatform
 from arena.settings import Settings
+from arena.worker.celery_app import CeleryQueue
+from arena.worker.embedded import EmbeddedPlatform
 from referee.replay import verify_replay
 from tests.platform import bot_server
 from tests.platform.conftest import ADMIN, LOOPBACK, BotServer, register_bot

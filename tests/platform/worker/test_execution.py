@@ -11,10 +11,10 @@ from dataclasses import replace
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from arena import celery_app, execution
-from arena.celery_app import TASK_NAME, make_celery, wait_for_store
-from arena.execution import RunOutcome, execute, finish
 from arena.records import MatchRecord, MatchStatus
+from arena.worker import celery_app, execution
+from arena.worker.celery_app import TASK_NAME, make_celery, wait_for_store
+from arena.worker.execution import RunOutcome, execute, finish
 from referee.agents import LocalAgent
 from referee.replay import MoveRecord, Replay
 from referee.runner import Player, run_match
@@ -135,7 +135,7 @@ def test_a_result_that_cannot_be_stored_aborts_the_match_instead_of_leaving_it_r
     def broken(*args, **kwargs):
         raise KeyError("places")
 
-    monkeypatch.setattr(execution.ladder, "apply_result", broken)
+    monkeypatch.setattr(execution.rows, "apply_result", broken)
     assert execute(arena.runtime, match["id"]) is RunOutcome.ABORTED
     done = arena.get(f"/api/v1/matches/{match['id']}")
     assert done["status"] == "aborted" and done["error"] == "worker error: KeyError: 'places'"

@@ -23,8 +23,8 @@ import time
 import uuid
 
 from arena.matches import archive
-from arena.periodic import Periodic
 from arena.runtime import Runtime
+from arena.worker.periodic import Periodic
 
 log = logging.getLogger(__name__)
 ARCHIVE_EVERY_S = 3600

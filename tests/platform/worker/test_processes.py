@@ -1,4 +1,4 @@
-"""``arena worker --processes N``: the numbers and names it takes, its supervisor, and N real worker
+"""``arena worker --processes N``: the node names and ports it gives, its supervisor, and N real worker
 processes playing matches on a Redis of this module's own."""
 
 from __future__ import annotations
@@ -18,85 +18,22 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from arena import worker_processes
 from arena.api import create_app
-from arena.celery_app import redis_runtime
 from arena.cli import main
-from arena.settings import Settings, SettingsError
-from arena.worker_processes import Child, Supervisor
+from arena.settings import Settings
+from arena.worker import processes
+from arena.worker.celery_app import redis_runtime
+from arena.worker.processes import Child, Supervisor
 from referee.protocol import new_secret
 from tests.platform import bot_server
 from tests.platform.conftest import ADMIN, BotServer
 from tests.platform.own_redis import free_port, own_redis_server
 from tests.platform.waiting import wait_until
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 # -- numbers and names ------------------------------------------------------------------------------
-
-
-def test_auto_is_the_cores_this_process_may_use(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(worker_processes, "usable_cores", lambda: 6)
-    assert worker_processes.parse_processes("auto") == 6
-    assert worker_processes.parse_processes(" AUTO ") == 6
-    assert Settings.from_env({"ARENA_WORKER_PROCESSES": "auto"}).worker_processes == 6
-    assert Settings.from_env({}).worker_processes == 1  # unset: one process, as before
-    assert worker_processes.usable_cores() >= 1
-
-
-def _cgroup(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-    return root
-
-
-@pytest.mark.parametrize(
-    ("files", "own", "quota"),
-    [
-        # cgroup v2 as a container sees it: its own group is the root
-        ({"cgroup.controllers": "cpu io\n", "cpu.max": "200000 100000\n"}, "0::/\n", 2.0),
-        ({"cgroup.controllers": "cpu\n", "cpu.max": "max 100000\n"}, "0::/\n", None),
-        ({"cgroup.controllers": "cpu\n", "cpu.max": "150000 100000\n"}, "0::/\n", 1.5),
-        # v2 from the host: a nested group; the tightest quota on the way up counts
-        (
-            {
-                "cgroup.controllers": "cpu\n",
-                "workers/cpu.max": "300000 100000\n",
-                "workers/arena/cpu.max": "max 100000\n",
-            },
-            "0::/workers/arena\n",
-            3.0,
-        ),
-        ({"cgroup.controllers": "cpu\n"}, "0::/\n", None),  # no cpu.max at all
-        # v1
-        ({"cpu/cpu.cfs_quota_us": "50000\n", "cpu/cpu.cfs_period_us": "100000\n"}, "", 0.5),
-        ({"cpu/cpu.cfs_quota_us": "-1\n", "cpu/cpu.cfs_period_us": "100000\n"}, "", None),
-        ({}, "", None),  # no control groups mounted
-    ],
-)
-def test_a_cpu_quota_is_read_from_the_control_groups(
-    tmp_path: Path, files: dict[str, str], own: str, quota: float | None
-) -> None:
-    assert worker_processes.cgroup_cpu_quota(_cgroup(tmp_path, files), own_cgroup=own) == quota
-
-
-def test_auto_under_a_cpu_quota_counts_the_quota_rounded_up(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(os, "process_cpu_count", lambda: 32, raising=False)
-    quota = {"cgroup.controllers": "cpu\n", "cpu.max": "150000 100000\n"}
-    assert worker_processes.usable_cores(_cgroup(tmp_path / "a", quota), own_cgroup="0::/") == 2
-    tiny = {"cgroup.controllers": "cpu\n", "cpu.max": "10000 100000\n"}
-    assert worker_processes.usable_cores(_cgroup(tmp_path / "b", tiny), own_cgroup="0::/") == 1
-    wide = {"cgroup.controllers": "cpu\n", "cpu.max": "6400000 100000\n"}  # more than the cores
-    assert worker_processes.usable_cores(_cgroup(tmp_path / "c", wide), own_cgroup="0::/") == 32
-    assert worker_processes.usable_cores(_cgroup(tmp_path / "d", {}), own_cgroup="") == 32
-
-
-@pytest.mark.parametrize("value", ["0", "-1", "x", "1.5"])
-def test_a_bad_number_of_processes_in_the_environment_is_a_settings_error(value: str) -> None:
-    with pytest.raises(SettingsError, match="ARENA_WORKER_PROCESSES"):
-        Settings.from_env({"ARENA_WORKER_PROCESSES": value})
 
 
 @pytest.mark.parametrize(
@@ -150,12 +87,12 @@ def test_a_metrics_port_with_no_room_for_every_process_is_a_usage_error(
 
 
 def test_each_process_has_a_node_name_and_a_metrics_port_of_its_own() -> None:
-    assert worker_processes.node_names(1) == ["celery@%h"]  # Celery's default, as before
-    assert worker_processes.node_names(3) == ["arena-1@%h", "arena-2@%h", "arena-3@%h"]
-    assert worker_processes.node_names(2, "match@box") == ["match-1@box", "match-2@box"]
-    assert worker_processes.expand_host("arena-1@%h", "box") == "arena-1@box"
-    assert worker_processes.metrics_ports(9100, 3) == [9100, 9101, 9102]
-    assert worker_processes.metrics_ports(None, 2) == [None, None]
+    assert processes.node_names(1) == ["celery@%h"]  # Celery's default, as before
+    assert processes.node_names(3) == ["arena-1@%h", "arena-2@%h", "arena-3@%h"]
+    assert processes.node_names(2, "match@box") == ["match-1@box", "match-2@box"]
+    assert processes.expand_host("arena-1@%h", "box") == "arena-1@box"
+    assert processes.metrics_ports(9100, 3) == [9100, 9101, 9102]
+    assert processes.metrics_ports(None, 2) == [None, None]
 
 
 # -- the supervisor, with stand-in children -----------------------------------------------------------

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from arena.celery_app import CeleryQueue, make_celery
 from arena.settings import Settings
+from arena.worker.celery_app import CeleryQueue, make_celery
 from tests.platform.own_redis import own_redis_server
 
 pytestmark = pytest.mark.integration

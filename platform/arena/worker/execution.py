@@ -6,7 +6,7 @@ every step is safe to repeat:
 1. A match that already ended is left alone.
 2. A lease (a Redis key with a TTL, renewed by a heartbeat while the match runs) makes sure only one
    worker plays a match at a time; a run that finds a live lease reports :attr:`RunOutcome.BUSY` and
-   does nothing (the lease holder stores the end; if it dies, :mod:`arena.sweeper` queues the match
+   does nothing (the lease holder stores the end; if it dies, :mod:`arena.worker.sweeper` queues the match
    again).
 3. Every run counts an attempt; past ``ARENA_MAX_ATTEMPTS`` the match is aborted rather than
    killing workers forever.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from arena.execution import RunOutcome, execute
 from arena.records import MatchStatus
-from arena.sweeper import Sweeper, sweep
+from arena.worker.execution import RunOutcome, execute
+from arena.worker.sweeper import Sweeper, sweep
 from tests.platform.conftest import Arena
 
 
@@ -70,7 +70,7 @@ def test_only_one_sweeper_sweeps_within_an_interval(arena: Arena, started: str) 
 
 
 def test_a_queued_match_whose_message_was_lost_is_queued_again_once_the_queue_is_empty(arena: Arena) -> None:
-    from arena import sweeper
+    from arena.worker import sweeper
 
     a = arena.register("A", "/first/a", ["nim"])
     b = arena.register("B", "/first/b", ["nim"])
@@ -110,7 +110,7 @@ def test_matches_stored_by_an_api_that_died_before_queueing_them_are_queued_by_a
 ) -> None:
     import time
 
-    from arena import sweeper
+    from arena.worker import sweeper
 
     bots = [arena.register(name, f"/first/{name}", ["party"])["id"] for name in ("a", "b", "c")]
     queued_before_the_death: list[str] = []

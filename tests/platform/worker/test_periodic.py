@@ -6,7 +6,7 @@ import threading
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from arena.periodic import Periodic
+from arena.worker.periodic import Periodic
 
 
 def test_a_loop_keeps_calling_after_failures_of_either_kind_and_stops_when_asked() -> None:
