@@ -94,7 +94,7 @@ def match_round(
     client = create_app(runtime).test_client()
     admin = {"Authorization": f"Bearer {rig.ADMIN}"}
     bots = rig.register_bots(client, runtime, bot_url, game_id, seats, protocol)
-    with rig.process([sys.executable, "-m", "arena.cli", "worker", "--loglevel=INFO"], env) as worker:
+    with rig.process([sys.executable, "-m", "arena.cli.main", "worker", "--loglevel=INFO"], env) as worker:
         pids = {"worker": worker.pid, "bot": bot_url.pid, "redis": redis_url.pid, "api": os.getpid()}
         cpu_before = {name: rig.cpu_seconds(pid) for name, pid in pids.items()}
         started = time.perf_counter()

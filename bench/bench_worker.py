@@ -238,7 +238,7 @@ def main() -> None:
         client = create_app(runtime).test_client()
         bots = rig.register_bots(client, runtime, bot_url, args.game, 2)
         nodes = [expand_host(node) for node in node_names(args.processes)]
-        command = [sys.executable, "-m", "arena.cli", "worker", "--loglevel=INFO"]
+        command = [sys.executable, "-m", "arena.cli.main", "worker", "--loglevel=INFO"]
         command.append(f"--processes={args.processes}")
         with rig.process(command, env, f"{nodes[-1]} ready.") as worker:
             control = runtime.queue.app.control

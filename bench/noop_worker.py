@@ -10,7 +10,7 @@ import os
 import sys
 
 if __name__ == "__main__" and os.environ.get("ARENA_WORKER_POOL", "gevent") == "gevent":
-    from gevent import monkey  # patched first, as arena.gevent_worker does
+    from gevent import monkey  # patched first, as arena.cli.gevent_worker does
 
     monkey.patch_all()
 

@@ -168,7 +168,7 @@ def test_the_platform_starts_once_redis_is_healthy(compose: dict) -> None:
 
 
 def test_the_commands_are_ones_the_arena_cli_accepts(compose: dict) -> None:
-    from arena.cli import build_parser
+    from arena.cli.main import build_parser
 
     parser = build_parser()
     for name in ("worker", "bots"):

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from redis.exceptions import RedisError
 
-from arena.cli import main
+from arena.cli.main import main
 from arena.matches import archive
 from arena.matches.archive import archive_ended
 from arena.records import MatchRecord, MatchStatus

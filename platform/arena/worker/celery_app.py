@@ -3,7 +3,7 @@
 
 Matches spend most of their time waiting on bots over HTTP, so a worker plays many at once: on
 gevent's event loop by default (``ARENA_WORKER_POOL=gevent``, 500 at once; see
-:mod:`arena.gevent_worker`), or in a pool of threads (``threads``, 16 at once), never one per
+:mod:`arena.cli.gevent_worker`), or in a pool of threads (``threads``, 16 at once), never one per
 process. The broker
 is ``REDIS_URL``; without it the app uses an in-process memory broker, which only the embedded
 platform (:mod:`arena.worker.embedded`) can serve.

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from arena import cli
+from arena.cli.main import main
 from arena.records import BotRecord
 from bots.server import serve_in_thread
 from referee.agents import HttpAgent, Reply
@@ -211,14 +211,14 @@ def test_arena_play_speaks_version_2_to_url_bots_and_its_replay_verifies(
     base_one, _, base_two, _ = sdk_bots
     replay = tmp_path / "v2.json"
     argv = ["play", "volcano", "--bots", f"{base_two}/volcano/random,greedy", "--seed", "3"]
-    assert cli.main([*argv, "--protocol", "2", "--replay", str(replay)]) == 0
+    assert main([*argv, "--protocol", "2", "--replay", str(replay)]) == 0
     assert "no faults" in capsys.readouterr().out
-    assert cli.main(["replay", "verify", str(replay)]) == 0
+    assert main(["replay", "verify", str(replay)]) == 0
     # a bot started for version 1 refuses version 2 requests: faults, with a hint
     argv = ["play", "volcano", "--bots", f"{base_one}/volcano/random,greedy", "--seed", "3"]
-    assert cli.main([*argv, "--protocol", "2"]) == 0
+    assert main([*argv, "--protocol", "2"]) == 0
     out = capsys.readouterr().out
     assert "FORFEITED" in out and "HTTP status 400" in out and "started for protocol 2" in out
     with pytest.raises(SystemExit) as exited:
-        cli.main([*argv, "--protocol", "3"])
+        main([*argv, "--protocol", "3"])
     assert exited.value.code == 2 and "invalid choice" in capsys.readouterr().err

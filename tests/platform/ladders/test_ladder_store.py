@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena import ratings_cli
+from arena.cli import ratings_command
 from arena.ladders import ladder
 from arena.ladders.rows import GAME_ENTRANT, new_row, rank_key, ranked
 from arena.store import Store
@@ -169,7 +169,7 @@ def test_refit_stores_intervals_that_the_ladder_shows(arena: Arena, duelists) ->
         play(arena, bob, cy)
     play(arena, bob, ann)
     play(arena, cy, ann)
-    done = ratings_cli.refit_ladder(arena.runtime.store, "nim", "standard", samples=50, seed=1)
+    done = ratings_command.refit_ladder(arena.runtime.store, "nim", "standard", samples=50, seed=1)
     assert (done["matches"], done["bots"], done["samples"]) == (8, 3, 50)
     shown = arena.get("/api/v1/ladders/nim")
     assert shown["refit"]["matches"] == 8 and shown["refit"]["seed"] == 1
@@ -179,11 +179,11 @@ def test_refit_stores_intervals_that_the_ladder_shows(arena: Arena, duelists) ->
 
 
 def test_refit_of_an_unrated_ladder_or_without_redis_is_refused(arena: Arena, capsys, monkeypatch) -> None:
-    from arena.cli import main
-    from arena.local_play import UsageError
+    from arena.cli.local_play import UsageError
+    from arena.cli.main import main
 
     with pytest.raises(UsageError):
-        ratings_cli.refit_ladder(arena.runtime.store, "party", "coop", samples=5, seed=0)
+        ratings_command.refit_ladder(arena.runtime.store, "party", "coop", samples=5, seed=0)
     monkeypatch.delenv("REDIS_URL", raising=False)
     assert main(["ratings", "refit", "nim", "standard"]) == 2
     assert "needs REDIS_URL" in capsys.readouterr().err
@@ -213,14 +213,14 @@ def test_ladders_kept_the_old_way_move_to_the_paged_layout(arena: Arena, duelist
     old_key = store.key("ladder", "nim", "standard")
     store.redis.hset(old_key, mapping={bot: json.dumps(row) for bot, row in legacy.items()})
     assert arena.get("/api/v1/ladders/nim")["entries"] == []  # not seen until moved
-    assert ratings_cli.migrate(store) == {("nim", "standard"): 2}
+    assert ratings_command.migrate(store) == {("nim", "standard"): 2}
     shown = arena.get("/api/v1/ladders/nim")["entries"]
     assert {(e["name"], e["rating"], e["games"], e["mu"]) for e in shown} == {
         ("Ann", 1540.0, 2, 25.0),
         ("Bob", 1460.0, 2, 25.0),
     }
     assert [e["rank"] for e in shown] == [1, 1]  # no skill history yet: equal conservative estimates
-    assert store.ladder_legacy_rows("nim", "standard") == {} and ratings_cli.migrate(store) == {}
+    assert store.ladder_legacy_rows("nim", "standard") == {} and ratings_command.migrate(store) == {}
 
 
 def test_a_page_is_exactly_what_its_schema_documents(arena: Arena, duelists) -> None:
@@ -229,7 +229,7 @@ def test_a_page_is_exactly_what_its_schema_documents(arena: Arena, duelists) -> 
     ann, bob, cy = duelists
     play(arena, ann, bob)
     play(arena, cy, ann)
-    ratings_cli.refit_ladder(arena.runtime.store, "nim", "standard", samples=5, seed=0)
+    ratings_command.refit_ladder(arena.runtime.store, "nim", "standard", samples=5, seed=0)
     for url in ("/api/v1/ladders/nim", "/api/v1/ladders/party?variant=coop"):
         body = arena.get(url)
         assert LadderSchema().dump(body) == body

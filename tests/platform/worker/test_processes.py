@@ -19,7 +19,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from arena.api import create_app
-from arena.cli import main
+from arena.cli.main import main
 from arena.settings import Settings
 from arena.worker import processes
 from arena.worker.celery_app import redis_runtime
@@ -58,7 +58,7 @@ def test_the_command_line_rejects_bad_processes_with_exit_2_and_no_traceback() -
     env = {**os.environ, "REDIS_URL": "redis://127.0.0.1:1/0", "PYTHONPATH": str(ROOT)}
     for argv in (["--processes", "0"], ["--processes", "-1"], ["--processes", "x"]):
         done = subprocess.run(
-            [sys.executable, "-m", "arena.cli", "worker", *argv],
+            [sys.executable, "-m", "arena.cli.main", "worker", *argv],
             env=env,
             capture_output=True,
             text=True,
@@ -67,7 +67,7 @@ def test_the_command_line_rejects_bad_processes_with_exit_2_and_no_traceback() -
         assert done.returncode == 2, argv
         assert "argument --processes" in done.stderr and "Traceback" not in done.stderr, done.stderr
     done = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "worker"],
+        [sys.executable, "-m", "arena.cli.main", "worker"],
         env={**env, "ARENA_WORKER_PROCESSES": "x"},
         capture_output=True,
         text=True,

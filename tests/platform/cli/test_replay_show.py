@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from arena.boards import render_text
-from arena.replay_show import add_show_command
+from arena.cli.replay_show import add_show_command
 from tests.platform.boards.replays import replay, replayed_by_hand
 
 

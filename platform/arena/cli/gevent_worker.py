@@ -4,7 +4,7 @@ A match spends nearly all its time waiting on bots. With gevent each match is a 
 thread: hundreds wait at once in one process for little memory, and the waiting costs no CPU. gevent
 must patch the standard library (sockets, threads, ``time.sleep``) before any module that uses them
 is imported, so ``arena worker`` runs this module in a fresh interpreter (``python -m
-arena.gevent_worker``) rather than patching a process that has already imported Celery, Redis and
+arena.cli.gevent_worker``) rather than patching a process that has already imported Celery, Redis and
 the referee. Importing this module patches nothing; running it does.
 """
 
@@ -18,7 +18,7 @@ def run(argv: list[str]) -> int:
     from gevent import monkey
 
     monkey.patch_all()
-    from arena.cli import main  # only now: everything it loads sees the patched modules
+    from arena.cli.main import main  # only now: everything it loads sees the patched modules
 
     return main(["worker", *argv])
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from arena.local_play import UsageError
+from arena.cli.local_play import UsageError
 from arena.settings import Settings, SettingsError
 
 

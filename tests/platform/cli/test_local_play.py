@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import main
-from arena.local_play import game_seeds, wilson_interval
+from arena.cli.local_play import game_seeds, wilson_interval
+from arena.cli.main import main
 from tests.misbehaving_bots import SECRET, start_server
 
 pytestmark = pytest.mark.usefixtures("nim_registered")

@@ -3,7 +3,7 @@
 Subcommands: ``play`` (whole matches in-process, with win rates and each seat's first fault),
 ``replay verify``, ``bots serve`` (every reference bot over HTTP), ``bots new-secret`` (a signing
 secret to register a bot with), and the platform's own ``serve``,
-``worker`` and ``demo`` (:mod:`arena.commands`). Bad input prints one line on stderr and exits 2; a
+``worker`` and ``demo`` (:mod:`arena.cli.commands`). Bad input prints one line on stderr and exits 2; a
 replay that does not verify exits 1; faults of the bots in ``play`` are results, exit 0.
 """
 
@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from arena import archive_command, ratings_cli
-from arena.commands import add_commands, port_number
-from arena.local_play import (
+from arena.cli import archive_command, ratings_command
+from arena.cli.commands import add_commands, port_number
+from arena.cli.local_play import (
     BOT_NAMES_IN_FILES,
     DEFAULT_SECRET,
     LocalMatch,
@@ -32,7 +32,7 @@ from arena.local_play import (
     play_games,
     verify_file,
 )
-from arena.replay_show import add_show_command
+from arena.cli.replay_show import add_show_command
 from referee.game import SetupError
 from referee.match import DEFAULT_MAX_FAULTS, TimeControl
 from referee.protocol import PROTOCOL_VERSION, PROTOCOL_VERSIONS, new_secret
@@ -265,7 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_commands(commands)
     archive_command.add_commands(commands)
-    ratings_cli.add_commands(commands)
+    ratings_command.add_commands(commands)
     return parser
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from arena import demo
-from arena.cli import build_parser, main
+from arena.cli import demo
+from arena.cli.main import build_parser, main
 from arena.settings import Settings, SettingsError
 from arena.wsgi import build
 from bots import server

@@ -1,7 +1,7 @@
 """The platform's subcommands of ``arena``: ``serve``, ``worker`` and ``demo``.
 
-``arena.cli`` calls :func:`add_commands`; each subcommand's ``func(args)`` returns the exit code.
-Bad input raises :class:`arena.local_play.UsageError`, which the CLI prints before exiting 2.
+``arena.cli.main`` calls :func:`add_commands`; each subcommand's ``func(args)`` returns the exit code.
+Bad input raises :class:`arena.cli.local_play.UsageError`, which the CLI prints before exiting 2.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from arena.local_play import UsageError
+from arena.cli.local_play import UsageError
 from arena.settings import Settings, SettingsError
 
 
@@ -128,7 +128,7 @@ def _expose_metrics(app: Flask, settings: Settings) -> None:
 
 worker_entry: str | None = None
 """The module each process of a worker with ``--processes`` above 1 runs, as ``python -m MODULE
-ARGS`` (it must run ``arena worker ARGS``); None: :mod:`arena.gevent_worker` on gevent, ``arena.cli
+ARGS`` (it must run ``arena worker ARGS``); None: :mod:`arena.cli.gevent_worker` on gevent, ``arena.cli.main
 worker`` on threads. The integration tests' worker sets its own, which registers their test games."""
 
 
@@ -194,8 +194,8 @@ def _supervise(args: argparse.Namespace, pool: str, count: int) -> int:
         ports = metrics_ports(metrics_port(os.environ), count)
     except (SettingsError, ValueError) as error:
         raise UsageError(str(error)) from None
-    entry = worker_entry or ("arena.gevent_worker" if pool == "gevent" else None)
-    command = [sys.executable, "-m", entry] if entry else [sys.executable, "-m", "arena.cli", "worker"]
+    entry = worker_entry or ("arena.cli.gevent_worker" if pool == "gevent" else None)
+    command = [sys.executable, "-m", entry] if entry else [sys.executable, "-m", "arena.cli.main", "worker"]
     children = []
     nodes = [expand_host(node) for node in node_names(count, args.hostname)]
     for node, port in zip(nodes, ports, strict=True):
@@ -232,12 +232,12 @@ def _exec_on_gevent(args: argparse.Namespace) -> int:
         argv.append(f"--hostname={args.hostname}")
     sys.stdout.flush()
     sys.stderr.flush()
-    os.execv(sys.executable, [sys.executable, "-m", "arena.gevent_worker", *argv])
+    os.execv(sys.executable, [sys.executable, "-m", "arena.cli.gevent_worker", *argv])
     return 0  # not reached: execv replaces this process
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from arena.demo import DemoError, DemoOptions, run_demo
+    from arena.cli.demo import DemoError, DemoOptions, run_demo
 
     options = DemoOptions(
         games=args.game,

@@ -18,9 +18,9 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
+from arena.cli.local_play import UsageError
 from arena.ladders import refit, skill
 from arena.ladders.rows import new_row, rank_key
-from arena.local_play import UsageError
 from arena.records import now_iso
 from arena.settings import Settings
 from arena.store import Store
