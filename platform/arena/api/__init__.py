@@ -24,7 +24,7 @@ from arena.accounts import limits
 from arena.api import bots, docs_page, games, ids, ladders, matches, tournaments
 from arena.api.context import EXTENSION
 from arena.api.json_provider import OrjsonProvider
-from arena.api.schemas import ErrorSchema, HealthSchema
+from arena.api.schemas.common import ErrorSchema, HealthSchema
 from arena.errors import ArenaError
 from arena.runtime import Runtime
 from arena.web import install as install_pages

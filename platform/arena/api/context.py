@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 
 from arena.accounts import bot_accounts
 from arena.accounts.auth import bearer_token
-from arena.api.schemas import ErrorSchema
+from arena.api.schemas.common import ErrorSchema
 from arena.current import EXTENSION, runtime
 from arena.errors import Unauthorized
 from arena.matches.match_requests import require_organizer

@@ -11,7 +11,7 @@ from flask_smorest.pagination import PaginationParameters
 
 from arena.api.context import organizer_only, runtime
 from arena.api.parsing import ArenaBlueprint
-from arena.api.schemas import LadderQuerySchema, LadderSchema, MatchmakingSchema, MatchmakingSetSchema
+from arena.api.schemas.ladders import LadderQuerySchema, LadderSchema, MatchmakingSchema, MatchmakingSetSchema
 from arena.errors import InvalidRequest, NotFound
 from arena.ladders import ladder, matchmaking
 from arena.matches import match_requests

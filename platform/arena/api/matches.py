@@ -12,7 +12,7 @@ from flask_smorest.pagination import PaginationParameters
 
 from arena.api.context import presented_token, runtime, token_required
 from arena.api.parsing import ArenaBlueprint
-from arena.api.schemas import MatchQuerySchema, MatchSchema
+from arena.api.schemas.matches import MatchQuerySchema, MatchSchema
 from arena.errors import NotFound
 from arena.matches import match_requests
 from arena.matches.match_requests import MatchView

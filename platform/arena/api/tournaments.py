@@ -10,8 +10,8 @@ from flask_smorest.pagination import PaginationParameters
 
 from arena.api.context import organizer_only, runtime
 from arena.api.parsing import ArenaBlueprint
-from arena.api.schemas import (
-    PagedQuerySchema,
+from arena.api.schemas.common import PagedQuerySchema
+from arena.api.schemas.tournaments import (
     TournamentCreateSchema,
     TournamentSchema,
     TournamentSummarySchema,

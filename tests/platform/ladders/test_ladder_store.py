@@ -224,7 +224,7 @@ def test_ladders_kept_the_old_way_move_to_the_paged_layout(arena: Arena, duelist
 
 
 def test_a_page_is_exactly_what_its_schema_documents(arena: Arena, duelists) -> None:
-    from arena.api.schemas import LadderSchema
+    from arena.api.schemas.ladders import LadderSchema
 
     ann, bob, cy = duelists
     play(arena, ann, bob)
