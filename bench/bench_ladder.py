@@ -5,7 +5,7 @@ What it does, all on loopback:
 1. starts ``redis-server`` on a free port (never 6379), with nothing saved to disk;
 2. registers ``--bots`` bots (records as the API writes them) and gives each a row in the
    ``vulkan``/``competitive`` ladder (random skills, Elo ratings and counts; their ranking keys as
-   :func:`arena.ladder.rank_key` computes them);
+   :func:`arena.ladders.rows.rank_key` computes them);
 3. starts the API under gunicorn (``deploy/gunicorn.conf.py``, ``arena.wsgi:app``) in its own
    process group;
 4. runs a load generator in another process: an open loop at a fixed ``--rate`` (requests are sent
@@ -18,7 +18,7 @@ What it does, all on loopback:
 It prints each run's p50, p99 and achieved rate, then min/median/max over the runs, and the ratio
 of the ladder's p50 and p99 to the baseline's. The goal is a ladder p99 under 20 ms at 200/s.
 
-Before the load, it also times one page read in-process (``arena.ladder.page``, no HTTP) on the
+Before the load, it also times one page read in-process (``arena.ladders.ladder.page``, no HTTP) on the
 full ladder and on a ladder of 100 rows, to show a page's cost does not grow with the ladder.
 
     python bench/bench_ladder.py [--bots 10000] [--rate 200] [--seconds 5] [--runs 3]
@@ -46,7 +46,8 @@ from redis.exceptions import RedisError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena import ladder  # noqa: E402
+from arena.ladders import ladder  # noqa: E402
+from arena.ladders.rows import apply_result, new_row, rank_key  # noqa: E402
 from arena.records import BotRecord, MatchRecord, now_iso
 from arena.store import Store
 from bench import rig  # noqa: E402
@@ -96,7 +97,7 @@ def seed(store: Store, bots: int, game: str, variant: str, rng: random.Random) -
                 games = rng.randint(1, 200)
                 wins = rng.randint(0, games)
                 row = {
-                    **ladder.new_row(spec),
+                    **new_row(spec),
                     "rating": rng.gauss(1500, 150),
                     "rated_games": games,
                     "mu": rng.gauss(25, 5),
@@ -107,7 +108,7 @@ def seed(store: Store, bots: int, game: str, variant: str, rng: random.Random) -
                     "score_sum": float(rng.randint(0, 40 * games)),
                     "last_match": f"m-{index:016x}",
                 }
-                rows[bot.id] = {**row, "key": ladder.rank_key(row, spec)}
+                rows[bot.id] = {**row, "key": rank_key(row, spec)}
                 names[bot.id] = bot.name
             pipe.execute()
         store.ladder_put_rows(game, variant, rows, names)
@@ -147,7 +148,7 @@ def time_finishes(
         def update(
             rows: dict, seats: list[str] = seats, result: MatchResult = result, mid: str = match.id
         ) -> dict:
-            return ladder.apply_result(rows, spec, seats, result, mid)
+            return apply_result(rows, spec, seats, result, mid)
 
         assert store.finish_match(match.id, finished, b"", (game, variant), update, {})
     return (time.perf_counter() - began) / matches * 1e6

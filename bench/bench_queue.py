@@ -86,15 +86,15 @@ def match_round(
     """Matches per second, moves played, and CPU milliseconds per match of each process: the worker,
     the bot, Redis and this one (the API taking the requests, and the wait for the ends)."""
     from arena.api import create_app
-    from arena.celery_app import redis_runtime
     from arena.settings import Settings
+    from arena.worker.celery_app import redis_runtime
 
     variant, seats = seats_of(game_id)
     runtime = redis_runtime(Settings.from_env(env))
     client = create_app(runtime).test_client()
     admin = {"Authorization": f"Bearer {rig.ADMIN}"}
     bots = rig.register_bots(client, runtime, bot_url, game_id, seats, protocol)
-    with rig.process([sys.executable, "-m", "arena.cli", "worker", "--loglevel=INFO"], env) as worker:
+    with rig.process([sys.executable, "-m", "arena.cli.main", "worker", "--loglevel=INFO"], env) as worker:
         pids = {"worker": worker.pid, "bot": bot_url.pid, "redis": redis_url.pid, "api": os.getpid()}
         cpu_before = {name: rig.cpu_seconds(pid) for name, pid in pids.items()}
         started = time.perf_counter()

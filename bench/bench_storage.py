@@ -9,7 +9,7 @@ the benchmark's own (a free loopback port, no persistence), three ways, each on 
   it: record, spec, the gzip replay, the ``applied`` mark and the ``matches`` index entry;
 - ``files``: :meth:`arena.store.Store.finish_match` now, replays in a directory: record, spec,
   the run token, the mark and the index entry stay in Redis;
-- ``archived``: the same, then :func:`arena.archive.archive_ended` (age 0): only the index entry
+- ``archived``: the same, then :func:`arena.matches.archive.archive_ended` (age 0): only the index entry
   stays.
 
 Each figure is ``INFO memory`` ``used_memory`` after minus before, divided by the matches; the
@@ -38,7 +38,7 @@ from typing import Any
 
 from redis import Redis
 
-from arena.archive import archive_ended
+from arena.matches.archive import archive_ended
 from arena.records import MatchRecord
 from arena.replays import DirectoryStore
 from arena.store import Store

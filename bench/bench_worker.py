@@ -220,9 +220,9 @@ def main() -> None:
     args = parser.parse_args()
     loads = [int(text) for text in args.loads.split(",")]
     from arena.api import create_app
-    from arena.celery_app import redis_runtime
     from arena.settings import Settings
-    from arena.worker_processes import expand_host, node_names
+    from arena.worker.celery_app import redis_runtime
+    from arena.worker.processes import expand_host, node_names
     from referee.registry import get_game
 
     engine = get_game(args.game)
@@ -238,7 +238,7 @@ def main() -> None:
         client = create_app(runtime).test_client()
         bots = rig.register_bots(client, runtime, bot_url, args.game, 2)
         nodes = [expand_host(node) for node in node_names(args.processes)]
-        command = [sys.executable, "-m", "arena.cli", "worker", "--loglevel=INFO"]
+        command = [sys.executable, "-m", "arena.cli.main", "worker", "--loglevel=INFO"]
         command.append(f"--processes={args.processes}")
         with rig.process(command, env, f"{nodes[-1]} ready.") as worker:
             control = runtime.queue.app.control

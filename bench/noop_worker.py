@@ -10,15 +10,15 @@ import os
 import sys
 
 if __name__ == "__main__" and os.environ.get("ARENA_WORKER_POOL", "gevent") == "gevent":
-    from gevent import monkey  # patched first, as arena.gevent_worker does
+    from gevent import monkey  # patched first, as arena.cli.gevent_worker does
 
     monkey.patch_all()
 
 from celery import Celery  # noqa: E402
 from redis import Redis  # noqa: E402
 
-from arena.celery_app import make_celery  # noqa: E402
 from arena.settings import Settings  # noqa: E402
+from arena.worker.celery_app import make_celery  # noqa: E402
 
 NOOP = "bench.noop"
 

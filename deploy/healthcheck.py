@@ -17,8 +17,8 @@ has a consumer of its own, and one that is stuck or gone is a share of the worke
 nothing. The ping is answered by the worker's consumer over the broker (Celery's remote
 control), so it fails in both cases, and also when the broker itself is down. It does not load
 the platform: a bare Celery client on the same broker is enough, and starts in a fraction of the
-time (the node names come from :mod:`arena.worker_processes`, which needs the standard library
-only).
+time (the node names and their count come from :mod:`arena.worker.processes` and :mod:`arena.cores`,
+which need the standard library only).
 
 Beat answers no ping; what shows it alive is its schedule file, which it writes when it starts and
 again at least every three minutes while it sends ticks (Celery's ``Scheduler.sync_every``, checked
@@ -63,7 +63,8 @@ def default_nodes(env: dict[str, str] | None = None) -> list[str]:
     """The node names of this container's ``arena worker``: Celery's ``celery@<hostname>`` for a
     single process, ``arena-1@<hostname>`` ... for ``ARENA_WORKER_PROCESSES`` above 1 (or ``auto``),
     as the worker names them."""
-    from arena.worker_processes import expand_host, node_names, processes_from_env
+    from arena.cores import processes_from_env
+    from arena.worker.processes import expand_host, node_names
 
     count = processes_from_env(os.environ if env is None else env)
     return [expand_host(node) for node in node_names(count)]

@@ -1,4 +1,6 @@
-"""The import graph has no cycle, between files or between packages, and ``referee`` stands alone.
+"""The import graph has no cycle, between files or between packages, ``referee`` stands alone, and
+the platform's pure domain modules (:data:`PURE_MODULES`) reach no storage, web, queue or network
+library.
 
 Every import counts, at module level or inside a function (a lazy import hides a cycle, it does not
 remove it), except those under ``if TYPE_CHECKING:``, which only the type checker follows. At each
@@ -28,8 +30,9 @@ def _modules() -> dict[str, Path]:
     return found
 
 
-def _imports(name: str, path: Path, known: set[str]) -> set[str]:
-    """The project modules ``name`` imports (``from a import b`` counts ``a.b`` when it is a module)."""
+def _targets(name: str, path: Path, *, type_only_too: bool = False) -> set[str]:
+    """Every dotted name an import of ``name`` names (``from a import b``: ``a`` and ``a.b``), relative
+    ones made absolute; those under ``if TYPE_CHECKING:`` only with ``type_only_too``."""
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     targets: set[str] = set()
     tree = ast.parse(path.read_text(), str(path))
@@ -40,7 +43,7 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
         for inner in ast.walk(node)
     }
     for node in ast.walk(tree):
-        if id(node) in type_only:
+        if id(node) in type_only and not type_only_too:
             continue
         if isinstance(node, ast.Import):
             targets.update(alias.name for alias in node.names)
@@ -52,13 +55,20 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
                 base = ".".join([*anchor, base] if base else anchor)
             targets.add(base)
             targets.update(f"{base}.{alias.name}" for alias in node.names)
-    found = set()
-    for target in targets:
-        while target and target not in known:
-            target = target.rpartition(".")[0]
-        if target and target != name:
-            found.add(target)
-    return found
+    return targets
+
+
+def _project_module(target: str, known: set[str] | dict[str, object]) -> str | None:
+    """The project module a dotted import name lies in, or None for a name from outside the project."""
+    while target and target not in known:
+        target = target.rpartition(".")[0]
+    return target or None
+
+
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """The project modules ``name`` imports (``from a import b`` counts ``a.b`` when it is a module)."""
+    found = {_project_module(target, known) for target in _targets(name, path)}
+    return {module for module in found if module and module != name}
 
 
 def _graph() -> dict[str, set[str]]:
@@ -127,15 +137,92 @@ def test_referee_imports_nothing_else_of_the_project() -> None:
 def test_the_worker_side_imports_no_api_module() -> None:
     graph = _graph()
     seen: set[str] = set()
-    todo = ["arena.celery_app", "arena.execution"]
+    todo = ["arena.worker.celery_app", "arena.worker.execution"]
     while todo:
         module = todo.pop()
         if module not in seen:
             seen.add(module)
             todo.extend(graph[module])
-    assert not {m for m in seen if m.startswith("arena.api") or m == "arena.match_requests"}
+    assert not {m for m in seen if m.startswith("arena.api") or m == "arena.matches.match_requests"}
 
 
 def test_the_checker_sees_a_cycle_when_there_is_one() -> None:
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+PURE_MODULES = (
+    "arena.ladders.elo",
+    "arena.ladders.skill",
+    "arena.ladders.scoring",
+    "arena.ladders.rows",
+    "arena.ladders.refit",
+    "arena.ladders.pairing",
+    "arena.tournaments.formats",
+    "arena.tournaments.rounds",
+    "arena.records",
+)
+"""The platform's domain modules that compute: ratings, scoring, ranking, pairing, schedules,
+standings, rounds, and the record types. They take what they need as arguments and return what they
+decide, so they are tested without Redis, a web app or a worker, and the store and the worker build
+on them, never the other way round. Their I/O-doing neighbours (``ladders.ladder``,
+``ladders.matchmaking``, ``tournaments.progress``, the ``*_requests`` modules) read and write the
+store around them."""
+
+IO_IMPORTS = (
+    "arena.store",
+    "arena.storage",
+    "redis",
+    "fakeredis",
+    "flask",
+    "flask_smorest",
+    "flask_limiter",
+    "celery",
+    "kombu",
+    "requests",
+    "gevent",
+    "boto3",
+)
+"""What a pure module may not import, directly or through any module it imports: the store, Redis,
+the web framework, the queue, HTTP, the event loop, object storage."""
+
+
+def _io_imports_reached(start: str, targets: dict[str, set[str]]) -> list[str]:
+    """Each ``module imports name`` with a name of :data:`IO_IMPORTS`, over ``start`` and every project
+    module it imports, transitively (``targets``: each module's imported names, type-only ones too)."""
+    found: list[str] = []
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        for target in sorted(targets[module]):
+            if any(target == banned or target.startswith(f"{banned}.") for banned in IO_IMPORTS):
+                found.append(f"{module} imports {target}")
+            inner = _project_module(target, targets)
+            if inner and inner != module:
+                todo.append(inner)
+    return sorted(set(found))
+
+
+def test_pure_modules_import_no_storage_web_queue_or_network() -> None:
+    modules = _modules()
+    assert set(PURE_MODULES) <= set(modules), "a pure module was renamed: update PURE_MODULES"
+    targets = {name: _targets(name, path, type_only_too=True) for name, path in modules.items()}
+    assert [found for module in PURE_MODULES for found in _io_imports_reached(module, targets)] == []
+
+
+def test_the_purity_check_sees_an_io_import_behind_another_module() -> None:
+    targets = {
+        "arena.pure": {"arena.helper", "referee.game"},
+        "arena.helper": {"arena.store.Store", "math"},
+        "arena.store": {"redis"},
+        "referee.game": set(),
+    }
+    assert _io_imports_reached("arena.pure", targets) == [
+        "arena.helper imports arena.store.Store",
+        "arena.store imports redis",
+    ]
+    assert _io_imports_reached("referee.game", targets) == []

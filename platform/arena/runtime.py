@@ -1,8 +1,8 @@
 """How the parts of a running platform find each other: settings, store, match queue, bot agents.
 
 The API and the match task both receive a :class:`Runtime`; nothing else is global. The queue is
-anything with ``enqueue(match_id)``: Celery in every real setup (:class:`arena.celery_app.CeleryQueue`),
-a list in some unit tests.
+anything with ``enqueue(match_id)``: Celery in every real setup
+(:class:`arena.worker.celery_app.CeleryQueue`), a list in some unit tests.
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from arena.cores import processes_from_env
 from arena.replays import DEPLOYMENT_DIR, FileStore, check_location, open_file_store
-from arena.worker_processes import processes_from_env
 from referee.endpoints import ALLOWLIST_ENV, EndpointPolicy
 from referee.ping import PING_TIMEOUT_S
 

@@ -12,8 +12,8 @@ from redis import Redis
 
 from arena import metrics
 from arena.api import create_app
-from arena.celery_app import redis_runtime
 from arena.settings import Settings, SettingsError
+from arena.worker.celery_app import redis_runtime
 
 
 def build(settings: Settings | None = None) -> Flask:

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from arena.api import create_app
-from arena.cli import main
+from arena.cli.main import main
 from referee.protocol import SIGNATURE_HEADER, encode, new_secret, sign
 from tests.platform.conftest import ListQueue, make_runtime
 

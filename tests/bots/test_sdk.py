@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import main
+from arena.cli.main import main
 from bots.sdk import DEFAULT_PORT, create_bot_app, new_secret, run_bot
 from referee.protocol import MIN_SECRET_LENGTH, SIGNATURE_HEADER, encode, sign
 

@@ -10,10 +10,10 @@ import pytest
 from flask.testing import FlaskClient
 
 from arena.api import create_app
-from arena.execution import RunOutcome, execute
 from arena.runtime import Runtime
 from arena.settings import Settings
 from arena.store import Store
+from arena.worker.execution import RunOutcome, execute
 from referee import registry
 from referee.endpoints import EndpointPolicy
 from referee.protocol import new_secret

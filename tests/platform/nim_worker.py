@@ -2,7 +2,7 @@
 
 Run as ``python -m tests.platform.nim_worker`` from the repository root, with the platform's
 environment variables set (``REDIS_URL``, ``ARENA_QUEUE``...). On gevent (the default pool) the
-standard library is patched first, as :mod:`arena.gevent_worker` does, and only when run: pytest
+standard library is patched first, as :mod:`arena.cli.gevent_worker` does, and only when run: pytest
 imports this module too (for doctests) and must stay unpatched. With ``--processes N`` above 1 this
 process is the supervisor, left unpatched, and each worker process it starts is this module again.
 """
@@ -15,7 +15,7 @@ import sys
 
 def processes(argv: list[str]) -> int:
     """The ``--processes`` of ``argv`` (``--processes=N`` or ``--processes N``), else the environment's."""
-    from arena.worker_processes import parse_processes, processes_from_env
+    from arena.cores import parse_processes, processes_from_env
 
     for index, arg in enumerate(argv):
         if arg.startswith("--processes="):
@@ -38,8 +38,8 @@ def main(argv: list[str]) -> int:
 
     registry.GAME_MODULES["nim"] = "tests.referee.toy_game"
     registry.GAME_MODULES["party"] = "tests.platform.party_game"
-    from arena import commands
-    from arena.cli import main as arena_main
+    from arena.cli import commands
+    from arena.cli.main import main as arena_main
 
     commands.worker_entry = "tests.platform.nim_worker"  # the processes of a --processes N worker
     return arena_main(["worker", *argv])

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from arena import archive
-from arena.archive import archive_ended
+from arena.matches import archive
+from arena.matches.archive import archive_ended
 from arena.records import BotRecord, MatchRecord, MatchStatus
 from arena.replays import MemoryStore
 from arena.store import Begun, Store

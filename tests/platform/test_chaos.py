@@ -23,8 +23,8 @@ from redis import Redis
 from redis.exceptions import RedisError
 
 from arena.api import create_app
-from arena.celery_app import redis_runtime
 from arena.settings import Settings
+from arena.worker.celery_app import redis_runtime
 from referee.replay import verify_replay
 from tests.platform.conftest import ADMIN, BotServer, register_bot
 from tests.platform.own_redis import free_port

@@ -168,7 +168,7 @@ def test_the_platform_starts_once_redis_is_healthy(compose: dict) -> None:
 
 
 def test_the_commands_are_ones_the_arena_cli_accepts(compose: dict) -> None:
-    from arena.cli import build_parser
+    from arena.cli.main import build_parser
 
     parser = build_parser()
     for name in ("worker", "bots"):
@@ -398,7 +398,7 @@ def test_the_worker_check_pings_a_real_worker_through_redis(redis_with_password:
 
 def test_flower_watches_the_platforms_queue_behind_a_password_on_loopback(compose: dict) -> None:
     flower = compose["services"]["flower"]
-    assert flower["command"][:4] == ["celery", "-A", "arena.celery_app", "flower"]
+    assert flower["command"][:4] == ["celery", "-A", "arena.worker.celery_app", "flower"]
     assert flower["environment"]["FLOWER_BASIC_AUTH"].startswith("${FLOWER_BASIC_AUTH:?")
     assert all(port.startswith("127.0.0.1:") for port in flower["ports"])
     assert re.search(r"^flower==\d", LOCK, re.MULTILINE)
@@ -522,11 +522,11 @@ def test_the_deploy_doc_names_every_metric() -> None:
 
 
 def test_beat_sends_the_matchmaking_tick_of_the_celery_app(compose: dict) -> None:
-    from arena.celery_app import TICK_TASK_NAME, make_celery
     from arena.settings import Settings
+    from arena.worker.celery_app import TICK_TASK_NAME, make_celery
 
     command = compose["services"]["beat"]["command"]
-    assert command[:4] == ["celery", "-A", "arena.celery_app", "beat"]
+    assert command[:4] == ["celery", "-A", "arena.worker.celery_app", "beat"]
     app = make_celery(Settings(redis_url="redis://127.0.0.1:1/0", matchmaking_tick_s=7))
     (entry,) = app.conf.beat_schedule.values()
     assert entry["task"] == TICK_TASK_NAME and entry["schedule"] == 7.0

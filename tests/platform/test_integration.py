@@ -26,9 +26,9 @@ from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from arena.api import create_app
-from arena.celery_app import redis_runtime
 from arena.runtime import Runtime
 from arena.settings import Settings
+from arena.worker.celery_app import redis_runtime
 from referee.protocol import new_secret
 from referee.replay import verify_replay
 from tests import misbehaving_bots

@@ -177,7 +177,7 @@ def test_a_store_on_s3_finishes_archives_and_reads_back_matches(
 ) -> None:
     import gzip
 
-    from arena.archive import archive_ended
+    from arena.matches.archive import archive_ended
     from arena.records import MatchRecord
     from arena.store import Store
     from referee.match import MatchSpec

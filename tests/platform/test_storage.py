@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 from redis.exceptions import RedisError
 
-from arena import archive
-from arena.archive import archive_ended
-from arena.celery_app import redis_runtime
-from arena.cli import main
+from arena.cli.main import main
+from arena.matches import archive
+from arena.matches.archive import archive_ended
 from arena.records import MatchRecord, MatchStatus
 from arena.replays import DirectoryStore, MemoryStore, StorageUnavailable, record_name, replay_name
 from arena.settings import Settings
 from arena.store import Store
+from arena.worker.celery_app import redis_runtime
 from referee.match import MatchSpec
 from referee.replay import decompress
 from tests.platform.conftest import Arena
@@ -323,7 +323,7 @@ def test_the_command_archives_on_a_redis(
 def test_the_sweeper_archives_old_matches_once_an_hour_across_workers(arena: Arena) -> None:
     from dataclasses import replace
 
-    from arena.sweeper import Sweeper
+    from arena.worker.sweeper import Sweeper
 
     matches = _played(arena, range(1, 3))
     arena.runtime.settings = replace(arena.runtime.settings, archive_after_days=0)

@@ -20,11 +20,11 @@ from redis.exceptions import RedisError
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 from werkzeug.http import HTTP_STATUS_CODES
 
-from arena import limits
+from arena.accounts import limits
 from arena.api import bots, docs_page, games, ids, ladders, matches, tournaments
 from arena.api.context import EXTENSION
 from arena.api.json_provider import OrjsonProvider
-from arena.api.schemas import ErrorSchema, HealthSchema
+from arena.api.schemas.common import ErrorSchema, HealthSchema
 from arena.errors import ArenaError
 from arena.runtime import Runtime
 from arena.web import install as install_pages

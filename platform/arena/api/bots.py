@@ -9,10 +9,10 @@ from flask import url_for
 from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
-from arena import bot_accounts
+from arena.accounts import bot_accounts
 from arena.api.context import bot_owner_only, presented_token, runtime
 from arena.api.parsing import ArenaBlueprint
-from arena.api.schemas import (
+from arena.api.schemas.bots import (
     BotCreateSchema,
     BotOwnerSchema,
     BotQuerySchema,

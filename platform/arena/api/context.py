@@ -9,12 +9,12 @@ from typing import Any, TypeVar, cast
 from flask import request
 from flask_smorest import Blueprint
 
-from arena import bot_accounts
-from arena.api.schemas import ErrorSchema
-from arena.auth import bearer_token
+from arena.accounts import bot_accounts
+from arena.accounts.auth import bearer_token
+from arena.api.schemas.common import ErrorSchema
 from arena.current import EXTENSION, runtime
 from arena.errors import Unauthorized
-from arena.match_requests import require_organizer
+from arena.matches.match_requests import require_organizer
 
 F = TypeVar("F", bound=Callable[..., object])
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]

@@ -8,7 +8,7 @@ from typing import Any
 from flask.views import MethodView
 
 from arena.api.parsing import ArenaBlueprint
-from arena.api.schemas import GameSchema
+from arena.api.schemas.games import GameSchema
 from arena.errors import NotFound, from_setup_error
 from referee.game import SetupError
 from referee.registry import GAME_MODULES, get_game

@@ -9,11 +9,12 @@ from flask import Response, jsonify
 from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
-from arena import ladder, match_requests, matchmaking
 from arena.api.context import organizer_only, runtime
 from arena.api.parsing import ArenaBlueprint
-from arena.api.schemas import LadderQuerySchema, LadderSchema, MatchmakingSchema, MatchmakingSetSchema
+from arena.api.schemas.ladders import LadderQuerySchema, LadderSchema, MatchmakingSchema, MatchmakingSetSchema
 from arena.errors import InvalidRequest, NotFound
+from arena.ladders import ladder, matchmaking
+from arena.matches import match_requests
 
 blp = ArenaBlueprint(
     "ladders", __name__, url_prefix="/api/v1/ladders", description="Ladders per game and variant"
@@ -24,7 +25,7 @@ MAX_PAGE_SIZE = 500
 SHOWN = tuple(LadderSchema().fields)
 """The body's fields, as the schema documents them.
 
-A page is answered as built (:func:`arena.ladder.page` gives exactly the schema's fields, plain JSON
+A page is answered as built (:func:`arena.ladders.ladder.page` gives exactly the schema's fields, plain JSON
 values), not dumped through marshmallow again: dumping fifty rows of sixteen fields cost more than
 reading them from Redis. The tests check that the schema's dump of a page is the page itself."""
 

@@ -10,12 +10,12 @@ from flask import Response, url_for
 from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
-from arena import match_requests
 from arena.api.context import presented_token, runtime, token_required
 from arena.api.parsing import ArenaBlueprint
-from arena.api.schemas import MatchQuerySchema, MatchSchema
+from arena.api.schemas.matches import MatchQuerySchema, MatchSchema
 from arena.errors import NotFound
-from arena.match_requests import MatchView
+from arena.matches import match_requests
+from arena.matches.match_requests import MatchView
 from arena.records import MatchRecord, MatchStatus
 
 blp = ArenaBlueprint("matches", __name__, url_prefix="/api/v1/matches", description="Matches and replays")

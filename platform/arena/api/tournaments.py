@@ -8,17 +8,17 @@ from flask import url_for
 from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
-from arena import tournament_requests
 from arena.api.context import organizer_only, runtime
 from arena.api.parsing import ArenaBlueprint
-from arena.api.schemas import (
-    PagedQuerySchema,
+from arena.api.schemas.common import PagedQuerySchema
+from arena.api.schemas.tournaments import (
     TournamentCreateSchema,
     TournamentSchema,
     TournamentSummarySchema,
 )
 from arena.records import TournamentRecord
-from arena.tournament_requests import TournamentView
+from arena.tournaments import tournament_requests
+from arena.tournaments.tournament_requests import TournamentView
 
 blp = ArenaBlueprint("tournaments", __name__, url_prefix="/api/v1/tournaments", description="Tournaments")
 

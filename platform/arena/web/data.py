@@ -3,7 +3,7 @@ the store or the runtime.
 
 The pages show the same data as the JSON API, so where the API has a function that builds a view
 (``bot_accounts.view``, ``match_requests.MatchView``, ``tournament_requests.view``,
-``ladder.ranked``) it is used here too. Each function returns None for a thing that does not
+``ladder.page``) it is used here too. Each function returns None for a thing that does not
 exist; the views turn that into a 404 page.
 
 Filtering matches (by game, bot, status) and a bot's recent matches read the newest
@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena import bot_accounts, ladder, match_requests, tournament_requests
+from arena.accounts import bot_accounts
+from arena.ladders import ladder
+from arena.matches import match_requests
 from arena.records import MatchRecord, MatchStatus, TournamentRecord
 from arena.runtime import Runtime
+from arena.tournaments import tournament_requests
 from referee.game import Game, SetupError
 from referee.match import MatchSpec
 from referee.registry import GAME_MODULES, get_game

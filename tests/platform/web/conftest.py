@@ -28,8 +28,8 @@ import requests
 from werkzeug.serving import make_server
 
 from arena.api import create_app
-from arena.embedded import EmbeddedPlatform
 from arena.settings import Settings
+from arena.worker.embedded import EmbeddedPlatform
 from referee import registry
 from referee.protocol import new_secret
 from tests.platform import bot_server

@@ -25,8 +25,8 @@ from selenium.webdriver.chrome.service import Service
 from werkzeug.serving import make_server
 
 from arena.api import create_app
-from arena.embedded import EmbeddedPlatform
 from arena.settings import Settings
+from arena.worker.embedded import EmbeddedPlatform
 from bots.registry import bots_for
 from bots.server import serve_in_thread
 from referee.endpoints import EndpointPolicy

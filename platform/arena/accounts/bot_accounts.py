@@ -1,0 +1,197 @@
+"""Registering, changing and removing bots, and what there is to see of one.
+
+A bot record holds its name, endpoint, games, protocol version, the hash of its token and its signing
+secret. The
+secret is the author's choice, sent with the registration (the bot must know it before the
+platform's first request, like a webhook's secret): the registration is accepted only once a ping
+signed with it passed (:mod:`arena.accounts.bot_ping`), and so is a new secret, a new endpoint or a new
+protocol version (the ping is sent in the version that is to be in force). The
+endpoint policy is checked by that ping (and again by the agent at every connection).
+
+:func:`view` gathers what may be shown of a bot, endpoint included; which of it whom sees is the
+API schemas' business (``dump_only``/``load_only`` fields). The token hash and the secret are never
+part of a view.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from arena.accounts import bot_ping
+from arena.accounts.auth import hash_token, new_token, same_token, token_matches
+from arena.errors import InvalidRequest, NotFound, Unauthorized, field_error, merge_errors
+from arena.ladders import rows
+from arena.records import BotRecord, now_iso
+from arena.runtime import Runtime
+from referee.endpoints import EndpointRefused, parse_endpoint
+from referee.game import SetupError
+from referee.protocol import PROTOCOL_VERSION
+from referee.registry import get_game
+
+
+@dataclass(frozen=True)
+class BotView:
+    """Everything the API may show of a bot; the schemas choose the fields (the endpoint only to its
+    owner)."""
+
+    id: str
+    name: str
+    endpoint: str
+    games: list[str]
+    protocol: int
+    created_at: str
+    updated_at: str
+    faults: dict[str, Any]
+    ratings: list[dict[str, Any]]
+
+
+def _check_games(games: list[str]) -> dict[str, Any]:
+    errors: dict[str, Any] = {}
+    for index, game_id in enumerate(games):
+        try:
+            get_game(game_id)
+        except SetupError as error:
+            errors.setdefault("games", {})[str(index)] = [str(error)]
+    if len(set(games)) != len(games):
+        merge_errors(errors, field_error("games", "each game may be named once"))
+    return errors
+
+
+def _check_endpoint_form(endpoint: str) -> dict[str, Any]:
+    """The URL's form only (no network): a request that fails here is refused before any ping."""
+    try:
+        parse_endpoint(endpoint)
+    except EndpointRefused as refused:
+        return field_error("endpoint", str(refused))
+    return {}
+
+
+def _refuse_if(errors: dict[str, Any]) -> None:
+    if errors:
+        raise InvalidRequest("The request has invalid fields.", errors)
+
+
+def register(runtime: Runtime, data: Mapping[str, Any]) -> tuple[BotRecord, str]:
+    """Create a bot once it answered a ping signed with the secret it sent; returns the bot with
+    its token in the clear (shown this once, stored as a hash)."""
+    errors = merge_errors(_check_games(data["games"]), _check_endpoint_form(data["endpoint"]))
+    _refuse_if(errors)
+    protocol = data.get("protocol", PROTOCOL_VERSION)
+    bot_ping.check(runtime, data["endpoint"], data["secret"], protocol)
+    token = new_token()
+    created = now_iso()
+    bot = BotRecord(
+        id="b-" + secrets.token_hex(8),
+        name=data["name"],
+        endpoint=data["endpoint"],
+        games=tuple(data["games"]),
+        token_hash=hash_token(token),
+        secret=data["secret"],
+        created_at=created,
+        created_ts=time.time(),
+        updated_at=created,
+        protocol=protocol,
+    )
+    runtime.store.put_bot(bot)
+    return bot, token
+
+
+def get(runtime: Runtime, bot_id: str) -> BotRecord:
+    bot = runtime.store.get_bot(bot_id)
+    if bot is None:
+        raise NotFound(f"no bot with id {bot_id!r}")
+    return bot
+
+
+def authorize(runtime: Runtime, bot: BotRecord, token: str | None) -> None:
+    """The bot's own token, or the organizer token, may change or delete it."""
+    if token_matches(token, bot.token_hash) or same_token(token, runtime.settings.admin_token):
+        return
+    raise Unauthorized("this needs the bot's token: Authorization: Bearer <token>")
+
+
+def update(runtime: Runtime, bot_id: str, token: str | None, changes: Mapping[str, Any]) -> BotRecord:
+    bot = get(runtime, bot_id)
+    authorize(runtime, bot, token)
+    errors: dict[str, Any] = {}
+    if "games" in changes:
+        merge_errors(errors, _check_games(changes["games"]))
+    if "endpoint" in changes:
+        merge_errors(errors, _check_endpoint_form(changes["endpoint"]))
+    _refuse_if(errors)
+    endpoint = changes.get("endpoint", bot.endpoint)
+    protocol = changes.get("protocol", bot.protocol)
+    if endpoint != bot.endpoint or protocol != bot.protocol:
+        bot_ping.check(runtime, endpoint, bot.secret, protocol)
+    previous = bot
+    bot = replace(
+        bot,
+        name=changes.get("name", bot.name),
+        endpoint=endpoint,
+        games=tuple(changes.get("games", bot.games)),
+        protocol=protocol,
+        updated_at=now_iso(),
+    )
+    runtime.store.put_bot(bot, previous)
+    if "name" in changes:
+        runtime.store.ladder_rename(bot.id, bot.name)
+    return bot
+
+
+def replace_secret(runtime: Runtime, bot_id: str, token: str | None, secret: str) -> BotRecord:
+    """Make ``secret`` the bot's signing secret (its token's owner, or the organizer), once a ping
+    signed with it passed, so a leaked secret can be replaced and a mistyped one never takes over.
+    The bot must already check the new secret (a bot that accepts both while it changes over misses
+    no request). The token is unchanged: it is not a signing key."""
+    bot = get(runtime, bot_id)
+    authorize(runtime, bot, token)
+    bot_ping.check(runtime, bot.endpoint, secret, bot.protocol)
+    changed = replace(bot, secret=secret, updated_at=now_iso())
+    runtime.store.put_bot(changed, bot)
+    return changed
+
+
+def _ladders_of(bot: BotRecord) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    for game_id in bot.games:
+        try:
+            game = get_game(game_id)
+        except SetupError:
+            continue
+        found.extend((game_id, variant) for variant in game.variants)
+    return found
+
+
+def delete(runtime: Runtime, bot_id: str, token: str | None) -> None:
+    bot = get(runtime, bot_id)
+    authorize(runtime, bot, token)
+    runtime.store.ladder_forget(bot_id, _ladders_of(bot))
+    runtime.store.delete_bot(bot_id, _ladders_of(bot), bot.games)
+
+
+def view(runtime: Runtime, bot: BotRecord) -> BotView:
+    """The bot with its faults by kind and its row in each ladder it has played in."""
+    faults = runtime.store.bot_faults(bot.id)
+    ratings = []
+    for game_id, variant in _ladders_of(bot):
+        row = runtime.store.ladder_row(game_id, variant, bot.id)
+        if row is not None:
+            spec = get_game(game_id).variant(variant)
+            ratings.append(
+                {"game": game_id, "variant": variant, **rows.display_row(bot.id, bot.name, row, spec)}
+            )
+    return BotView(
+        id=bot.id,
+        name=bot.name,
+        endpoint=bot.endpoint,
+        games=list(bot.games),
+        protocol=bot.protocol,
+        created_at=bot.created_at,
+        updated_at=bot.updated_at,
+        faults={"total": sum(faults.values()), "by_kind": faults},
+        ratings=ratings,
+    )

@@ -1,0 +1,124 @@
+"""A bot as registered, changed, shown to everyone and to its owner, with its ratings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from arena.api.schemas.common import MAX_SECRET_LENGTH, PagedQuerySchema, WholeNumber, id_field
+from arena.api.schemas.ladders import LadderEntrySchema
+from referee.protocol import MIN_SECRET_LENGTH, PROTOCOL_VERSION, PROTOCOL_VERSIONS
+
+
+def _secret(description: str) -> fields.String:
+    """A signing secret chosen by the bot's author: taken, never shown (``load_only``)."""
+    return fields.String(
+        required=True,
+        load_only=True,
+        validate=[
+            validate.Length(
+                MIN_SECRET_LENGTH,
+                MAX_SECRET_LENGTH,
+                error=f"the secret must be {MIN_SECRET_LENGTH} to {MAX_SECRET_LENGTH} characters long "
+                "(`arena bots new-secret` prints a fresh one)",
+            ),
+            validate.Regexp(
+                r"[!-~]*\Z",
+                error="the secret must be printable ASCII, no spaces (`arena bots new-secret` prints one)",
+            ),
+        ],
+        metadata={"description": description},
+    )
+
+
+def _protocol(**kwargs: Any) -> WholeNumber:
+    """The bot protocol version the referee speaks to the bot: 1 (the default) or 2."""
+    versions = " or ".join(str(version) for version in PROTOCOL_VERSIONS)
+    return WholeNumber(
+        validate=validate.OneOf(PROTOCOL_VERSIONS, error=f"protocol must be {versions}"),
+        metadata={
+            "description": "bot protocol version the referee speaks to the bot: 1 (move requests carry "
+            "legal_moves) or 2 (they do not; the bot rebuilds them from the observation), see "
+            "docs/protocol.md",
+            "enum": list(PROTOCOL_VERSIONS),
+        },
+        **kwargs,
+    )
+
+
+class BotUpdateSchema(Schema):
+    name = fields.String(validate=validate.Length(1, 64))
+    endpoint = fields.String(
+        validate=validate.Length(1, 2048),
+        metadata={"description": "pinged with the bot's secret before it replaces the old one"},
+    )
+    games = fields.List(id_field(), validate=validate.Length(1, 32))
+    protocol = _protocol()
+
+    @validates_schema
+    def _something(self, data: dict[str, Any], **kwargs: object) -> None:
+        if not data:
+            raise ValidationError("give at least one of name, endpoint, games, protocol", "_schema")
+
+
+class BotSecretSchema(Schema):
+    secret = _secret(
+        "the bot's new HMAC key of X-Arena-Signature, pinged with before it replaces the old one; "
+        "never shown back"
+    )
+
+
+class BotQuerySchema(PagedQuerySchema):
+    game = id_field(metadata={"description": "only bots that play this game"})
+
+
+class FaultsSchema(Schema):
+    total = fields.Integer()
+    by_kind = fields.Dict(keys=fields.String(), values=fields.Integer())
+
+
+class BotRatingSchema(LadderEntrySchema):
+    game = fields.String()
+    variant = fields.String()
+    rank = fields.Integer(allow_none=True)
+
+
+class BotSchema(Schema):
+    """A bot as anyone may see it. The ``dump_only`` fields are the platform's and refused in a
+    request; the endpoint (:class:`BotOwnerSchema`) is shown to its owner only, the secret
+    (:class:`BotCreateSchema`) never, and the token only in the answer that creates it."""
+
+    id = fields.String(dump_only=True)
+    name = fields.String(required=True, validate=validate.Length(1, 64))
+    games = fields.List(id_field(), required=True, validate=validate.Length(1, 32))
+    protocol = _protocol(load_default=PROTOCOL_VERSION)
+    created_at = fields.String(dump_only=True)
+    updated_at = fields.String(dump_only=True)
+    faults = fields.Nested(FaultsSchema, dump_only=True)
+    ratings = fields.List(fields.Nested(BotRatingSchema), dump_only=True)
+
+
+class BotOwnerSchema(BotSchema):
+    endpoint = fields.String(
+        required=True,
+        validate=validate.Length(1, 2048),
+        metadata={
+            "description": "http(s) URL the referee POSTs requests to; must resolve to public addresses "
+            "and answer the ping signed with the secret"
+        },
+    )
+
+
+class BotCreateSchema(BotOwnerSchema):
+    """``POST /bots``: the request (name, endpoint, games, secret) and its answer (the bot, with
+    its token); one schema for both, so what is taken and what is shown cannot drift apart."""
+
+    secret = _secret(
+        "HMAC key of X-Arena-Signature, chosen by the bot's author (the bot must be running with it: "
+        "registration pings it); never shown back"
+    )
+    token = fields.String(
+        dump_only=True,
+        metadata={"description": "to change or delete the bot; shown this once only"},
+    )

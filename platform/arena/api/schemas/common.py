@@ -1,0 +1,76 @@
+"""Fields and schemas every part of the API uses: strict numbers and flags, ids, seeds, a move's time,
+the error body, paged queries, health."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, fields, validate
+
+MAX_SECRET_LENGTH = 256
+
+
+MAX_MOVE_MS = 60_000
+
+
+MAX_BANK_MS = 600_000
+
+
+MAX_ID_LENGTH = 100
+
+
+class WholeNumber(fields.Integer):
+    """A JSON integer: floats (even ``2.0``), strings and booleans are refused."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+
+class Flag(fields.Boolean):
+    """``true`` or ``false`` and nothing else (marshmallow also takes ``1``, ``"yes"``, ``"on"``...)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+def id_field(**kwargs: Any) -> fields.String:
+    """An id in a path, a query or a body: 1 to :data:`MAX_ID_LENGTH` characters."""
+    return fields.String(validate=validate.Length(1, MAX_ID_LENGTH), **kwargs)
+
+
+SEED = WholeNumber(
+    validate=validate.Range(0, 2**63 - 1),
+    allow_none=True,
+    metadata={"description": "match (or tournament) seed; random when left out"},
+)
+
+
+class ErrorSchema(Schema):
+    code = fields.Integer(required=True, metadata={"example": 422})
+    status = fields.String(required=True, metadata={"example": "Unprocessable Entity"})
+    message = fields.String(required=True)
+    errors = fields.Dict(
+        required=True,
+        metadata={
+            "description": "messages by field, nested as the request is; empty if no field is to blame"
+        },
+    )
+
+
+class TimeSchema(Schema):
+    move_ms = WholeNumber(load_default=2000, validate=validate.Range(1, MAX_MOVE_MS))
+    bank_ms = WholeNumber(load_default=0, validate=validate.Range(0, MAX_BANK_MS))
+
+
+class PagedQuerySchema(Schema):
+    """The query of a paged list beyond flask-smorest's ``page`` and ``page_size`` (its ``paginate``
+    decorator reads those; :class:`arena.api.parsing.StrictJsonParser` leaves them to it): nothing
+    else, so any other parameter is refused as unknown."""
+
+
+class HealthSchema(Schema):
+    status = fields.String()
+    mode = fields.String(metadata={"description": "embedded or redis"})
+    games = fields.List(fields.String())

@@ -1,0 +1,111 @@
+"""A match: the request that asks for it and the match as it stands, and the query of a list of them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, pre_dump, validate, validates_schema
+
+from arena.api.schemas.common import SEED, Flag, PagedQuerySchema, TimeSchema, WholeNumber, id_field
+from arena.matches.match_requests import MatchView
+from arena.records import MatchOrigin, MatchStatus
+
+
+class MatchQuerySchema(PagedQuerySchema):
+    bot = id_field(metadata={"description": "only matches this bot plays in"})
+    game = id_field(metadata={"description": "only matches of this game"})
+    variant = id_field(metadata={"description": "only matches of this variant (with game)"})
+    status = fields.String(
+        validate=validate.OneOf(["queued", "running", "finished", "aborted"]),
+        metadata={"description": "queued, running, finished or aborted"},
+    )
+
+    @validates_schema
+    def _variant_needs_game(self, data: dict[str, Any], **kwargs: object) -> None:
+        if "variant" in data and "game" not in data:
+            raise ValidationError("variant filters only with game", "variant")
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer()
+    bot_id = fields.String()
+    name = fields.String()
+    faults = fields.Integer(
+        metadata={"description": "faults of this seat (moves played for it after a forfeit excluded)"}
+    )
+    fault_kinds = fields.Dict(
+        keys=fields.String(), values=fields.Integer(), metadata={"description": "faults by kind"}
+    )
+    forfeited = fields.Boolean()
+    protocol = fields.Integer(
+        metadata={
+            "description": "protocol version the seat's bot was spoken to (docs/protocol.md); absent "
+            "before the match is played and in matches played before it was recorded"
+        }
+    )
+
+
+class ResultSchema(Schema):
+    places = fields.List(fields.Integer())
+    scores = fields.List(fields.Float())
+    reason = fields.String()
+    team_won = fields.Boolean(allow_none=True)
+    forfeited = fields.List(fields.Integer())
+    details = fields.Dict()
+
+
+class MatchSchema(Schema):
+    """A match: the request that asks for it (``POST``) and the match as it stands (``GET``).
+
+    The request's fields are shown back as the match plays them; the rest (``dump_only``) are the
+    match's own record, never taken from a request (sent, they are refused as unknown fields).
+    """
+
+    id = fields.String(dump_only=True)
+    game = id_field(required=True)
+    variant = id_field(metadata={"description": "the game's default variant when left out"})
+    status = fields.String(
+        dump_only=True,
+        validate=validate.OneOf([status.value for status in MatchStatus]),
+        metadata={"description": "queued, running, finished or aborted"},
+    )
+    bots = fields.List(
+        id_field(),
+        required=True,
+        validate=validate.Length(1, 16),
+        metadata={"description": "bot ids, in seat order"},
+    )
+    seats = fields.List(fields.Nested(SeatSchema), dump_only=True)
+    seed = SEED
+    options = fields.Dict(load_default=dict)
+    setup = fields.Dict(allow_none=True, load_default=None, metadata={"description": "explicit position"})
+    time = fields.Nested(TimeSchema, load_default=lambda: {"move_ms": 2000, "bank_ms": 0})
+    rated = Flag(
+        load_default=None,
+        metadata={
+            "description": "false: the ladder never sees it. Default true for the organizer; a bot "
+            "owner's challenge is always unrated"
+        },
+    )
+    max_faults = WholeNumber(load_default=3, validate=validate.Range(1, 1000))
+    tournament = fields.String(dump_only=True, allow_none=True)
+    origin = fields.String(
+        dump_only=True,
+        validate=validate.OneOf([origin.value for origin in MatchOrigin]),
+        metadata={
+            "description": "who asked for it: organizer, challenge (a bot owner's), tournament or "
+            "matchmaking (a continuous ladder's)"
+        },
+    )
+    attempts = fields.Integer(dump_only=True)
+    moves = fields.Integer(dump_only=True)
+    created_at = fields.String(dump_only=True)
+    started_at = fields.String(dump_only=True, allow_none=True)
+    finished_at = fields.String(dump_only=True, allow_none=True)
+    result = fields.Nested(ResultSchema, dump_only=True, allow_none=True)
+    error = fields.String(dump_only=True, allow_none=True)
+    replay_url = fields.String(dump_only=True, allow_none=True)
+
+    @pre_dump
+    def _from_view(self, match: MatchView, **kwargs: object) -> dict[str, Any]:
+        return match.to_json()

@@ -1,0 +1,137 @@
+"""A tournament: the request that creates it, the tournament as it stands (progress, standings, rounds,
+matches), and its summary in a list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, fields, pre_dump, validate
+
+from arena.api.schemas.common import SEED, Flag, TimeSchema, WholeNumber, id_field
+from arena.api.schemas.matches import ResultSchema
+from arena.records import MatchStatus
+from arena.tournaments.formats import FORMATS
+from arena.tournaments.tournament_requests import TournamentView
+
+
+class TournamentCreateSchema(Schema):
+    name = fields.String(required=True, validate=validate.Length(1, 100))
+    game = id_field(required=True)
+    variant = id_field()
+    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
+    bots = fields.List(id_field(), required=True, validate=validate.Length(1, 200))
+    seats_per_match = WholeNumber(required=True, validate=validate.Range(1, 16))
+    games_per_pairing = WholeNumber(
+        load_default=2,
+        validate=validate.Range(1, 1000),
+        metadata={"description": "rounded up to a multiple of seats_per_match so seats rotate evenly"},
+    )
+    seed = SEED
+    options = fields.Dict(load_default=dict)
+    time = fields.Nested(TimeSchema, load_default=lambda: {"move_ms": 2000, "bank_ms": 0})
+    rated = Flag(load_default=True)
+    max_faults = WholeNumber(load_default=3, validate=validate.Range(1, 1000))
+    rounds = WholeNumber(
+        validate=validate.Range(1, 64),
+        metadata={"description": "swiss only: rounds to play (default ceil(log2(bots)))"},
+    )
+    advance = WholeNumber(
+        validate=validate.Range(1, 3),
+        metadata={"description": "knockout only: bots of each pod that go on (default 1; 2 of a pod of 4)"},
+    )
+
+
+class RoundSchema(Schema):
+    round = fields.Integer()
+    matches = fields.List(fields.String())
+    byes = fields.List(fields.String(), metadata={"description": "bots sitting out (a bye scores as a win)"})
+
+
+class ProgressSchema(Schema):
+    done = fields.Integer()
+    total = fields.Integer()
+    finished = fields.Integer()
+    aborted = fields.Integer()
+    running = fields.Integer()
+    queued = fields.Integer()
+
+
+class StandingSchema(Schema):
+    rank = fields.Integer()
+    bot_id = fields.String()
+    name = fields.String()
+    played = fields.Integer()
+    points = fields.Float()
+    wins = fields.Integer()
+    draws = fields.Integer()
+    losses = fields.Integer()
+    score_sum = fields.Float()
+    byes = fields.Integer(metadata={"description": "swiss rounds sat out; each scores a point"})
+    buchholz = fields.Float(
+        metadata={"description": "sum of the opponents' points over its matches; swiss ranks ties by it"}
+    )
+
+
+class TournamentMatchSchema(Schema):
+    id = fields.String()
+    status = fields.String(validate=validate.OneOf([status.value for status in MatchStatus]))
+    bots = fields.List(fields.String())
+    seed = fields.Integer(allow_none=True, metadata={"description": "null if the match's spec is lost"})
+    result = fields.Nested(ResultSchema, allow_none=True)
+
+
+class TournamentSchema(Schema):
+    """A tournament as it stands (dumped from :class:`arena.tournaments.tournament_requests.TournamentView`).
+
+    Not also the request: ``rounds`` and ``advance`` shown are 0 where they do not apply, which a
+    request may not send, and ``games_per_pairing`` is shown as played, not as asked.
+    """
+
+    id = fields.String()
+    name = fields.String()
+    game = fields.String()
+    variant = fields.String()
+    format = fields.String(validate=validate.OneOf(FORMATS))
+    bots = fields.List(fields.String())
+    seats_per_match = fields.Integer()
+    games_per_pairing = fields.Integer(metadata={"description": "as played: a multiple of seats_per_match"})
+    games_per_pairing_requested = fields.Integer()
+    seed = fields.Integer()
+    options = fields.Dict()
+    time = fields.Nested(TimeSchema)
+    rated = fields.Boolean()
+    max_faults = fields.Integer()
+    match_count = fields.Integer()
+    created_at = fields.String()
+    cancelled_at = fields.String(allow_none=True, metadata={"description": "when DELETE cancelled it"})
+    status = fields.String(
+        validate=validate.OneOf(["queued", "running", "finished", "cancelled"]),
+        metadata={"description": "queued, running, finished or cancelled"},
+    )
+    progress = fields.Nested(ProgressSchema)
+    points = fields.String(metadata={"description": "how standings points are awarded"})
+    standings = fields.List(fields.Nested(StandingSchema))
+    matches = fields.List(fields.Nested(TournamentMatchSchema))
+    rounds = fields.Integer(metadata={"description": "swiss and knockout: rounds planned; 0 otherwise"})
+    advance = fields.Integer(metadata={"description": "knockout: bots of each pod that go on"})
+    seeds = fields.List(
+        fields.String(),
+        metadata={"description": "knockout: the bots in seed order, by ladder rating (unrated last)"},
+    )
+    rounds_made = fields.List(fields.Nested(RoundSchema), metadata={"description": "the rounds made so far"})
+
+    @pre_dump
+    def _from_view(self, tournament: TournamentView, **kwargs: object) -> dict[str, Any]:
+        return tournament.to_json()
+
+
+class TournamentSummarySchema(Schema):
+    """A tournament in a list: dumped from its :class:`arena.records.TournamentRecord`."""
+
+    id = fields.String()
+    name = fields.String()
+    game = fields.String()
+    variant = fields.String()
+    format = fields.String(validate=validate.OneOf(FORMATS))
+    match_count = fields.Integer()
+    created_at = fields.String()

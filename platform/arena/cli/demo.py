@@ -1,0 +1,253 @@
+"""``arena demo``: the whole platform on its embedded default, with every game's reference bots.
+
+It starts the embedded platform (in-memory Redis, Celery worker thread), serves the reference bots
+over loopback HTTP (``bots.server``), registers each through the API with a fresh secret (the bot
+server knows it first: registration pings the bot), runs a round robin per game, shows progress on
+stderr, prints standings and ladders, and writes every replay as JSON.
+
+Games needing more seats than they have reference bots get copies of their bots, each served by its
+own bot server so that every copy keeps its own signing secret.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, TextIO
+
+from flask.testing import FlaskClient
+
+from arena.api import create_app
+from arena.settings import Settings
+from arena.worker.embedded import EmbeddedPlatform
+from bots.registry import bots_for
+from referee.endpoints import EndpointPolicy
+from referee.game import Game
+from referee.protocol import new_secret
+from referee.registry import GAME_MODULES, get_game
+
+LOOPBACK = EndpointPolicy.from_text("127.0.0.0/8,::1/128")
+
+
+class DemoError(RuntimeError):
+    """The demo could not run (the CLI prints it and exits non-zero)."""
+
+
+@dataclass
+class GamePlan:
+    game: Game[Any]
+    variant: str
+    seats: int
+    bot_names: list[str]
+    copies: int
+    bot_ids: list[str] = field(default_factory=list)
+    tournament: str | None = None
+
+
+@dataclass(frozen=True)
+class DemoOptions:
+    games: Sequence[str] = ()
+    games_per_pairing: int = 2
+    move_ms: int = 1000
+    out: Path = Path("var/replays")
+    seed: int = 1
+    concurrency: int = 8
+    timeout_s: float = 600.0
+
+
+def plan_games(wanted: Sequence[str], notes: TextIO) -> list[GamePlan]:
+    """One tournament per game with reference bots: its default variant, two seats where it can."""
+    unknown = sorted(set(wanted) - set(GAME_MODULES))
+    if unknown:
+        raise DemoError(f"unknown game(s): {', '.join(unknown)} (games: {', '.join(sorted(GAME_MODULES))})")
+    plans = []
+    for game_id in wanted or sorted(GAME_MODULES):
+        try:
+            game = get_game(game_id)
+            names = sorted(bots_for(game_id))
+        except Exception as error:  # one broken game must not stop the others
+            print(f"skipping {game_id}: it does not load ({type(error).__name__}: {error})", file=notes)
+            continue
+        if not names:
+            print(f"skipping {game_id}: it has no reference bots", file=notes)
+            continue
+        spec = game.variant(game.default_variant)
+        seats = 2 if 2 in spec.seats else min(spec.seats)
+        plans.append(GamePlan(game, spec.name, seats, names, copies=max(1, math.ceil(seats / len(names)))))
+    if not plans:
+        raise DemoError("no game with reference bots to play")
+    return plans
+
+
+class _Api:
+    """The demo's calls to the API, through Flask's test client (same code path as over HTTP)."""
+
+    def __init__(self, client: FlaskClient, admin_token: str) -> None:
+        self.client = client
+        self.admin = {"Authorization": f"Bearer {admin_token}"}
+
+    def call(self, method: str, url: str, expect: int, **kwargs: Any) -> Any:
+        answer = self.client.open(url, method=method, **kwargs)
+        if answer.status_code != expect:
+            raise DemoError(f"{method} {url} answered {answer.status_code}: {answer.get_data(as_text=True)}")
+        return answer.get_json() if answer.mimetype == "application/json" else answer.data
+
+
+def _bar(done: int, total: int, started: float, width: int = 30) -> str:
+    filled = round(width * done / total) if total else width
+    elapsed = time.monotonic() - started
+    return f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} matches, {elapsed:.0f}s"
+
+
+def _table(rows: list[list[Any]], headers: list[str]) -> str:
+    cells = [[str(h) for h in headers], *[["-" if v is None else str(v) for v in row] for row in rows]]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def run_demo(options: DemoOptions, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run the demo; progress goes to ``err`` (default stderr), tables to ``out`` (default stdout)."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    from bots.server import serve_in_thread
+
+    plans = plan_games(options.games, err)
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per bot request
+    base_settings, _ = Settings.from_env().with_admin_token()
+    policy = EndpointPolicy(base_settings.policy.allowlist + LOOPBACK.allowlist)
+    # the demo registers every reference bot at once, from one address: no registration limit for it
+    settings = replace(base_settings, policy=policy, registration_limit="10000 per minute")
+    servers = []
+    with EmbeddedPlatform(settings, concurrency=options.concurrency) as platform:
+        try:
+            copies = max(plan.copies for plan in plans)
+            bot_servers = []
+            for _ in range(copies):
+                secrets: dict[str, str] = {}
+                server, base = serve_in_thread(secrets=secrets)
+                servers.append(server)
+                bot_servers.append((base, secrets))
+            api = _Api(create_app(platform.runtime).test_client(), platform.settings.admin_token)
+            _register(api, plans, bot_servers)
+            _start_tournaments(api, plans, options)
+            if not _wait(api, plans, options, err):
+                return 1
+            _report(api, plans, out)
+            written = _write_replays(api, plans, options.out)
+            print(f"\n{written} replays written under {options.out}/", file=out)
+        finally:
+            for server in servers:
+                server.shutdown()
+    return 0
+
+
+def _register(api: _Api, plans: list[GamePlan], bot_servers: list[tuple[str, dict[str, str]]]) -> None:
+    for plan in plans:
+        for copy in range(plan.copies):
+            base, secrets = bot_servers[copy]
+            for name in plan.bot_names:
+                path = f"{plan.game.id}/{name}"
+                label = path if copy == 0 else f"{path} #{copy + 1}"
+                # the bot knows its secret before it is registered: registration pings it
+                secrets[path] = secret = new_secret()
+                body = {"name": label, "endpoint": f"{base}/{path}", "games": [plan.game.id]}
+                body["secret"] = secret
+                created = api.call("POST", "/api/v1/bots", 201, json=body)
+                plan.bot_ids.append(created["id"])
+
+
+def _start_tournaments(api: _Api, plans: list[GamePlan], options: DemoOptions) -> None:
+    for plan in plans:
+        body = {
+            "name": f"{plan.game.title} demo",
+            "game": plan.game.id,
+            "variant": plan.variant,
+            "format": "round_robin",
+            "bots": plan.bot_ids,
+            "seats_per_match": plan.seats,
+            "games_per_pairing": options.games_per_pairing,
+            "seed": options.seed,
+            "time": {"move_ms": options.move_ms, "bank_ms": 0},
+        }
+        plan.tournament = api.call("POST", "/api/v1/tournaments", 202, json=body, headers=api.admin)["id"]
+
+
+def _tournament(api: _Api, plan: GamePlan) -> dict[str, Any]:
+    tournament: dict[str, Any] = api.call("GET", f"/api/v1/tournaments/{plan.tournament}", 200)
+    return tournament
+
+
+def _wait(api: _Api, plans: list[GamePlan], options: DemoOptions, err: TextIO) -> bool:
+    started = time.monotonic()
+    shown = ""
+    while True:
+        progress = [_tournament(api, plan)["progress"] for plan in plans]
+        done, total = sum(p["done"] for p in progress), sum(p["total"] for p in progress)
+        bar = _bar(done, total, started)
+        if bar != shown:  # redraw only on change: a log file gets one line a second at most
+            err.write(bar)
+            err.flush()
+            shown = bar
+        if done == total:
+            err.write("\n")
+            return True
+        if time.monotonic() - started > options.timeout_s:
+            err.write(f"\nstopped waiting after {options.timeout_s:.0f}s with {total - done} matches left\n")
+            return False
+        time.sleep(0.2)
+
+
+def _report(api: _Api, plans: list[GamePlan], out: TextIO) -> None:
+    for plan in plans:
+        tournament = _tournament(api, plan)
+        progress = tournament["progress"]
+        print(
+            f"\n== {plan.game.title} ({plan.game.id} / {plan.variant}, {plan.seats} seats): "
+            f"{progress['finished']} matches finished, {progress['aborted']} aborted",
+            file=out,
+        )
+        rows = [
+            [r["rank"], r["name"], r["points"], r["wins"], r["draws"], r["losses"], r["score_sum"]]
+            for r in tournament["standings"]
+        ]
+        print(_table(rows, ["rank", "bot", "points", "wins", "draws", "losses", "score sum"]), file=out)
+        ladder = api.call("GET", f"/api/v1/ladders/{plan.game.id}?variant={plan.variant}", 200)
+        print(f"\nladder ({ladder['variant']}, ranked by {ladder['ranked_by']}):", file=out)
+        rows = [
+            [
+                e["rank"],
+                e["name"],
+                e["rating"],
+                e["games"],
+                e["wins"],
+                e["draws"],
+                e["losses"],
+                e["team_win_rate"],
+                e["mean_score"],
+            ]
+            for e in ladder["entries"]
+        ]
+        headers = ["rank", "bot", "rating", "games", "wins", "draws", "losses", "team win rate", "mean score"]
+        print(_table(rows, headers), file=out)
+
+
+def _write_replays(api: _Api, plans: list[GamePlan], directory: Path) -> int:
+    directory.mkdir(parents=True, exist_ok=True)
+    written = 0
+    for plan in plans:
+        tournament = _tournament(api, plan)
+        for match in tournament["matches"]:
+            if match["status"] != "finished":
+                continue
+            replay = api.call("GET", f"/api/v1/matches/{match['id']}/replay", 200)
+            (directory / f"{match['id']}.json").write_text(json.dumps(replay) + "\n")
+            written += 1
+    return written

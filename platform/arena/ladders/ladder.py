@@ -1,0 +1,37 @@
+"""One page of a stored ladder, as the API and the web pages both show it.
+
+The rows and their ranking are pure functions (:mod:`arena.ladders.rows`); this reads the page's rows
+from the store and shows each with :func:`arena.ladders.rows.display_row`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.ladders.rows import display_row, ranked_by
+from arena.store import Store
+from referee.game import VariantSpec
+
+
+def page(
+    store: Store, game_id: str, variant: str, spec: VariantSpec, offset: int, limit: int
+) -> dict[str, Any]:
+    """One page of a stored ladder for display: what the API and the web page both show.
+
+    Reads only the page's rows (and names: never the bots' records), whatever the ladder's size.
+    """
+    found = store.ladder_page(game_id, variant, offset, limit)
+    return {
+        "game": game_id,
+        "variant": variant,
+        "rated": spec.rated,
+        "team": spec.team,
+        "ranked_by": ranked_by(spec),
+        "total": found.total,
+        "offset": offset,
+        "limit": limit,
+        "refit": found.refit if spec.rated else None,
+        "entries": [
+            {**display_row(e.bot_id, e.name, e.row, spec, e.refit), "rank": e.rank} for e in found.entries
+        ],
+    }

@@ -1,0 +1,210 @@
+"""Creating matches (checked before anything is queued) and the view of one as it stands.
+
+A match request becomes a :class:`referee.match.MatchSpec` by its one constructor, which refuses a
+wrong game, variant, seat count, seed, option or setup with the field it is about; the bots must
+exist and play the game. Only then is the match stored (its spec beside a small status record) and
+queued.
+
+Statuses (:class:`arena.records.MatchStatus`): ``queued``, ``running``, ``finished`` (result and
+replay stored), ``aborted`` (could not be played: ``error`` says why).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena.accounts.auth import same_token, token_matches
+from arena.errors import (
+    InvalidRequest,
+    QueueUnavailable,
+    Unauthorized,
+    field_error,
+    from_setup_error,
+    merge_errors,
+)
+from arena.records import BotRecord, MatchOrigin, MatchRecord, MatchStatus
+from arena.runtime import Runtime
+from referee.game import Game, SetupError
+from referee.match import MatchSpec, TimeControl
+from referee.registry import get_game
+
+log = logging.getLogger(__name__)
+
+
+def require_organizer(runtime: Runtime, token: str | None) -> None:
+    if not same_token(token, runtime.settings.admin_token):
+        raise Unauthorized("this needs the organizer token: Authorization: Bearer $ARENA_ADMIN_TOKEN")
+
+
+def is_organizer(runtime: Runtime, token: str | None) -> bool:
+    return same_token(token, runtime.settings.admin_token)
+
+
+def authorize(runtime: Runtime, token: str | None, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Who may request this match, and whether it is rated.
+
+    The organizer may request any match (rated unless it says ``rated: false``). A bot's owner may
+    challenge: request an unrated match in which that bot holds a seat, with the bot's own token.
+    Returns the request with ``rated`` and ``origin`` settled.
+    """
+    if is_organizer(runtime, token):
+        return {
+            **data,
+            "rated": True if data.get("rated") is None else data["rated"],
+            "origin": MatchOrigin.ORGANIZER,
+        }
+    seated = runtime.store.get_bots(data["bots"])
+    if token is None or not any(token_matches(token, bot.token_hash) for bot in seated.values()):
+        raise Unauthorized(
+            "this needs the organizer token, or the token of a bot that holds a seat (a challenge): "
+            "Authorization: Bearer <token>"
+        )
+    if data.get("rated"):
+        raise InvalidRequest(
+            "The request has invalid fields.",
+            field_error("rated", "a challenge is unrated: rated matches are the organizer's or the ladder's"),
+        )
+    return {**data, "rated": False, "origin": MatchOrigin.CHALLENGE}
+
+
+def check_bots(
+    runtime: Runtime, game_id: str, bot_ids: Sequence[str], field: str = "bots"
+) -> tuple[dict[str, BotRecord], dict[str, Any]]:
+    """The bots by id, and field errors for those that do not exist or do not play ``game_id``."""
+    found = runtime.store.get_bots(bot_ids)
+    problems: dict[str, list[str]] = {}
+    for index, bot_id in enumerate(bot_ids):
+        bot = found.get(bot_id)
+        if bot is None:
+            problems[str(index)] = [f"no bot with id {bot_id!r}"]
+        elif game_id not in bot.games:
+            problems[str(index)] = [f"bot {bot_id!r} ({bot.name}) does not play {game_id}"]
+    return found, ({field: problems} if problems else {})
+
+
+def build_spec(
+    data: Mapping[str, Any], bots: Sequence[str], seed: int, errors: dict[str, Any]
+) -> MatchSpec | None:
+    """The request's spec, or None with its problem added to ``errors``."""
+    try:
+        return MatchSpec.build(
+            game=data["game"],
+            variant=data.get("variant"),
+            bots=bots,
+            seed=seed,
+            options=data.get("options"),
+            setup=data.get("setup"),
+            time=TimeControl(data["time"]["move_ms"], data["time"]["bank_ms"]),
+            max_faults=data["max_faults"],
+        )
+    except SetupError as error:
+        merge_errors(errors, from_setup_error(error).errors)
+        return None
+
+
+def new_match(
+    spec: MatchSpec,
+    bots: Mapping[str, BotRecord],
+    rated: bool,
+    tournament: str | None = None,
+    origin: MatchOrigin | None = None,
+) -> MatchRecord:
+    return MatchRecord.new(
+        "m-" + secrets.token_hex(8),
+        spec.game,
+        spec.variant,
+        spec.bots,
+        tuple(bots[bot_id].name for bot_id in spec.bots),
+        rated=rated,
+        tournament=tournament,
+        origin=origin,
+    )
+
+
+def new_seed() -> int:
+    return secrets.randbelow(2**62)
+
+
+def create(runtime: Runtime, data: Mapping[str, Any]) -> tuple[MatchRecord, MatchSpec]:
+    """Check, store and queue one match (``data`` as ``MatchSchema`` loads it)."""
+    errors: dict[str, Any] = {}
+    seed = data["seed"] if data.get("seed") is not None else new_seed()
+    spec = build_spec(data, data["bots"], seed, errors)
+    if "game" in errors:  # nothing else can be judged without the game
+        raise InvalidRequest("The request has invalid fields.", errors)
+    bots, bot_errors = check_bots(runtime, data["game"], data["bots"])
+    merge_errors(errors, bot_errors)
+    if errors or spec is None:
+        raise InvalidRequest("The request has invalid fields.", errors)
+    match = new_match(spec, bots, data["rated"], origin=data.get("origin"))
+    runtime.store.add_matches([(match, spec)])
+    enqueue(runtime, [match.id])
+    return match, spec
+
+
+def enqueue(runtime: Runtime, match_ids: Sequence[str]) -> None:
+    """Queue stored matches; if the queue fails, the ones not queued are aborted and 503 raised."""
+    for position, match_id in enumerate(match_ids):
+        try:
+            runtime.queue.enqueue(match_id)
+        except Exception as error:
+            log.exception("could not queue match %s", match_id)
+            for stranded in match_ids[position:]:
+                runtime.store.abort_match(stranded, f"could not be queued: {type(error).__name__}")
+            raise QueueUnavailable("the match queue is unavailable; try again later") from error
+
+
+@dataclass(frozen=True)
+class MatchView:
+    """A match as it stands now: its record, its spec (None if neither Redis nor the archive has
+    it) and, while it runs, the live move count.
+
+    :meth:`to_json` gives everything there is to know; which of it the public sees is the API's
+    ``MatchSchema`` (its fields), which dumps this, so no field is hidden by hand here.
+    """
+
+    record: MatchRecord
+    spec: MatchSpec | None = None
+    moves_now: int | None = None
+
+    @property
+    def moves(self) -> int:
+        """Moves played: live while running (the record has them only once finished)."""
+        if self.moves_now is not None and self.record.status is MatchStatus.RUNNING:
+            return self.moves_now
+        return self.record.moves
+
+    @property
+    def replay_url(self) -> str | None:
+        if self.record.status is MatchStatus.FINISHED:
+            return f"/api/v1/matches/{self.record.id}/replay"
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        base: dict[str, Any] = (
+            dict(self.spec.to_json())
+            if self.spec is not None
+            else {"game": self.record.game, "variant": self.record.variant}
+        )
+        return {
+            **base,
+            **self.record.to_json(),
+            "seats": [seat.to_json() for seat in self.record.seat_records],
+            "moves": self.moves,
+            "replay_url": self.replay_url,
+        }
+
+
+def resolve_game(game_id: str, variant: str | None) -> tuple[Game[Any], str]:
+    """The game and its variant (the default when None) as they exist; 422 naming the field."""
+    try:
+        game = get_game(game_id)
+        name = variant or game.default_variant
+        game.variant(name)
+    except SetupError as error:
+        raise from_setup_error(error) from None
+    return game, name

@@ -1,0 +1,96 @@
+"""Making the next round of a Swiss or knockout tournament once the previous one has ended.
+
+The worker calls :func:`advance` after storing a match's end; creation calls :func:`make_round` for
+round 1. A round is made only when every match of the previous round has ended (finished or
+aborted), and exactly once: a ``SET NX`` mark per round lets only the first of two concurrent
+callers make it. The worker calls :func:`advance` whenever a tournament's match ends, finished or
+aborted, so a round whose last match is aborted is followed all the same. Which bots meet in the
+next round is :func:`arena.tournaments.rounds.next_round`.
+
+A knockout is seeded by rating (:func:`knockout_seeds`): the ladder's conservative estimate of the
+game and variant, best first, bots without a rating last, in entry order.
+Nothing here imports the API.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+
+from arena.ladders import skill
+from arena.records import MatchRecord, TournamentRecord
+from arena.runtime import Runtime
+from arena.tournaments import formats
+from arena.tournaments.rounds import ROUND_FORMATS, next_round
+from referee.game import SetupError
+from referee.match import MatchSpec
+from referee.registry import get_game
+from referee.rng import derive_seed
+
+
+def make_round(
+    runtime: Runtime,
+    tournament: TournamentRecord,
+    round_no: int,
+    pods: Sequence[Sequence[str]],
+    byes: Sequence[str],
+    template: MatchSpec,
+) -> list[str]:
+    """Store and queue one round (the caller holds the round's mark); the new match ids."""
+    matches: list[tuple[MatchRecord, MatchSpec]] = []
+    for index, pod in enumerate(pods):
+        spec = template.reseated(tuple(pod), derive_seed(tournament.seed, "round", round_no, "pod", index))
+        record = MatchRecord.new(
+            "m-" + secrets.token_hex(8),
+            spec.game,
+            spec.variant,
+            spec.bots,
+            tuple(tournament.names.get(bot, bot) for bot in spec.bots),
+            rated=tournament.rated,
+            tournament=tournament.id,
+        )
+        matches.append((record, spec))
+    runtime.store.add_round(tournament.id, round_no, matches, byes)
+    for record, _ in matches:
+        runtime.queue.enqueue(record.id)
+    return [record.id for record, _ in matches]
+
+
+def knockout_seeds(runtime: Runtime, tournament: TournamentRecord) -> tuple[str, ...]:
+    """The tournament's bots in seed order: by their conservative rating on the game and variant's
+    ladder (:func:`arena.tournaments.formats.seed_by_rating`); an unrated variant seeds in entry order."""
+    try:
+        rated = get_game(tournament.game).variant(tournament.variant).rated
+    except SetupError:
+        rated = False
+    rows = runtime.store.ladder_rows_of(tournament.game, tournament.variant, tournament.bots) if rated else {}
+    ratings: dict[str, float | None] = {}
+    for bot, row in rows.items():
+        if row.get("mu") is not None and row.get("sigma") is not None:
+            ratings[bot] = round(skill.Skill(float(row["mu"]), float(row["sigma"])).conservative, 3)
+    return tuple(formats.seed_by_rating(tournament.bots, ratings))
+
+
+def advance(runtime: Runtime, tournament_id: str) -> bool:
+    """Make and queue the next round if the last one has ended; True if this call made it."""
+    store = runtime.store
+    tournament = store.get_tournament(tournament_id)
+    if tournament is None or tournament.format not in ROUND_FORMATS or tournament.cancelled_at:
+        return False
+    made = store.tournament_rounds(tournament_id)
+    if not made:
+        return False
+    ids = [match_id for round_ in made for match_id in round_["matches"]]
+    matches = {match.id: match for match in store.get_matches(ids)}
+    if any(not matches[match_id].status.ended for match_id in made[-1]["matches"]):
+        return False
+    planned = next_round(tournament, made, matches)
+    if planned is None:
+        return False
+    pods, byes = planned
+    round_no = len(made) + 1
+    template = store.get_spec(ids[0])
+    if template is None or not store.take_round_mark(tournament_id, round_no):
+        return False
+    make_round(runtime, tournament, round_no, pods, byes, template)
+    return True

@@ -1,0 +1,244 @@
+"""Creating tournaments (every match checked, stored and queued at once) and their progress.
+
+The schedule and the standings are pure functions in :mod:`arena.tournaments.formats`; this module checks
+the request, turns the schedule into matches (each a :class:`referee.match.MatchSpec` beside its
+status record) and reads them back for ``GET`` (:func:`view`).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from arena.errors import InvalidRequest, NotFound, field_error, merge_errors
+from arena.matches import match_requests
+from arena.records import BotRecord, MatchRecord, TournamentRecord, now_iso
+from arena.runtime import Runtime
+from arena.tournaments import formats, progress
+from arena.tournaments.rounds import ROUND_FORMATS
+from referee.game import SetupError
+from referee.match import MatchSpec
+from referee.registry import get_game
+
+CANCELLED = "tournament cancelled"
+
+
+def _check(runtime: Runtime, data: Mapping[str, Any], seed: int) -> tuple[MatchSpec, dict[str, BotRecord]]:
+    """The spec every match of the tournament shares but for its seats and seed, and the bots."""
+    bot_ids: list[str] = data["bots"]
+    seats: int = data["seats_per_match"]
+    errors: dict[str, Any] = {}
+    placeholder = [bot_ids[0] if bot_ids else "?"] * seats
+    spec_errors: dict[str, Any] = {}
+    spec = match_requests.build_spec({**data, "setup": None}, placeholder, seed, spec_errors)
+    if "bots" in spec_errors:  # the seat-count check names "bots" for a match; here it is seats_per_match
+        spec_errors["seats_per_match"] = spec_errors.pop("bots")
+    merge_errors(errors, spec_errors)
+    if len(set(bot_ids)) != len(bot_ids):
+        merge_errors(errors, field_error("bots", "each bot may enter a tournament once"))
+    elif len(bot_ids) < max(seats, 2) and "seats_per_match" not in errors:
+        merge_errors(errors, field_error("bots", f"needs at least {max(seats, 2)} bots"))
+    bots, bot_errors = match_requests.check_bots(runtime, data["game"], bot_ids)
+    merge_errors(errors, bot_errors)
+    if data["format"] in ROUND_FORMATS:
+        _check_rounds(data, errors)
+    elif not errors:
+        count = formats.match_count(data["format"], len(bot_ids), seats, data["games_per_pairing"])
+        limit = runtime.settings.max_tournament_matches
+        if count > limit:
+            message = f"this tournament would have {count} matches; the limit is {limit}"
+            merge_errors(errors, field_error("games_per_pairing", message))
+    if errors or spec is None:
+        raise InvalidRequest("The request has invalid fields.", errors)
+    return spec, bots
+
+
+def _check_rounds(data: Mapping[str, Any], errors: dict[str, Any]) -> None:
+    seats: int = data["seats_per_match"]
+    if "seats_per_match" in errors:
+        return
+    if seats > 4:
+        merge_errors(errors, field_error("seats_per_match", "swiss and knockout take pods of 2 to 4 seats"))
+        return
+    if data["format"] == "knockout":
+        advance = data.get("advance") or formats.knockout_advance_default(seats)
+        problem = formats.knockout_field_error(len(data["bots"]), seats, advance)
+        if problem is not None:
+            merge_errors(errors, field_error("advance" if problem.startswith("must") else "bots", problem))
+    elif len(data["bots"]) < seats:
+        merge_errors(errors, field_error("bots", f"needs at least {seats} bots"))
+
+
+def create(runtime: Runtime, data: Mapping[str, Any]) -> TournamentRecord:
+    """Check the request, store the tournament and all its matches, and queue them in order."""
+    seed = data["seed"] if data.get("seed") is not None else match_requests.new_seed()
+    template, bots = _check(runtime, data, seed)
+    seats = data["seats_per_match"]
+    tournament_id = "t-" + secrets.token_hex(8)
+    matches: list[tuple[MatchRecord, MatchSpec]] = []
+    in_rounds = data["format"] in ROUND_FORMATS
+    requested = data["games_per_pairing"]
+    planned_matches = (
+        [] if in_rounds else formats.schedule(data["format"], data["bots"], seats, requested, seed)
+    )
+    for planned in planned_matches:
+        spec = template.reseated(planned.bots, planned.seed)
+        matches.append((match_requests.new_match(spec, bots, data["rated"], tournament_id), spec))
+    tournament = TournamentRecord(
+        id=tournament_id,
+        name=data["name"],
+        game=template.game,
+        variant=template.variant,
+        format=data["format"],
+        bots=tuple(data["bots"]),
+        names={bot_id: bot.name for bot_id, bot in bots.items()},
+        seats_per_match=seats,
+        games_per_pairing_requested=data["games_per_pairing"],
+        # a Swiss or knockout pod meets once a round, whatever was asked for
+        games_per_pairing=1 if in_rounds else formats.games_per_pairing(data["games_per_pairing"], seats),
+        seed=seed,
+        options=template.config.options,
+        time=template.time.to_json(),
+        rated=data["rated"],
+        max_faults=template.max_faults,
+        match_count=len(matches),
+        created_at=now_iso(),
+        created_ts=time.time(),
+    )
+    if in_rounds:
+        return _create_in_rounds(runtime, tournament, data, template)
+    runtime.store.add_tournament(tournament, matches)
+    match_requests.enqueue(runtime, [match.id for match, _ in matches])
+    return tournament
+
+
+def _create_in_rounds(
+    runtime: Runtime, tournament: TournamentRecord, data: Mapping[str, Any], template: MatchSpec
+) -> TournamentRecord:
+    """Swiss and knockout: store the tournament and queue round 1; later rounds follow results."""
+    seats, count = tournament.seats_per_match, len(tournament.bots)
+    if tournament.format == "swiss":
+        planned = data.get("rounds") or formats.swiss_rounds_default(count)
+        tournament = replace(tournament, rounds=planned, match_count=0)
+        first = formats.swiss_pairing(tournament.bots, seats, {}, [], {})
+        pods, byes = first.pods, first.byes
+    else:
+        advance = data.get("advance") or formats.knockout_advance_default(seats)
+        planned = formats.knockout_round_count(count, seats, advance)
+        seeds = progress.knockout_seeds(runtime, tournament)
+        tournament = replace(tournament, rounds=planned, advance=advance, match_count=0, seeds=seeds)
+        knock = formats.knockout_round(seeds, seats, advance)
+        pods, byes = knock.pods, knock.byes
+    runtime.store.add_tournament(tournament, [])
+    runtime.store.take_round_mark(tournament.id, 1)
+    progress.make_round(runtime, tournament, 1, pods, byes, template)
+    return tournament
+
+
+def get(runtime: Runtime, tournament_id: str) -> TournamentRecord:
+    tournament = runtime.store.get_tournament(tournament_id)
+    if tournament is None:
+        raise NotFound(f"no tournament with id {tournament_id!r}")
+    return tournament
+
+
+def cancel(runtime: Runtime, tournament_id: str) -> TournamentRecord:
+    """Cancel what is not yet played: queued matches are aborted, running ones finish.
+
+    The record is marked first, so a match that a worker takes meanwhile is still seen as part of a
+    cancelled tournament; cancelling twice changes nothing more.
+    """
+    tournament = get(runtime, tournament_id)
+    if tournament.cancelled_at is None:
+        tournament = replace(tournament, cancelled_at=now_iso())
+        runtime.store.put_tournament(tournament)
+    for match_id in runtime.store.tournament_match_ids(tournament_id):
+        runtime.store.abort_if_queued(match_id, CANCELLED)
+    return tournament
+
+
+@dataclass(frozen=True)
+class TournamentView:
+    """A tournament with its progress, standings, rounds and matches as they stand now.
+
+    :meth:`to_json` gives all of it; which of it the public sees is the API's ``TournamentSchema``
+    (its fields), which dumps this, so no field is hidden by hand here.
+    """
+
+    record: TournamentRecord
+    status: str
+    progress: Mapping[str, int]
+    points: str
+    standings: list[dict[str, Any]]
+    rounds_made: list[dict[str, Any]]
+    matches: list[dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.record.to_json(),
+            "status": self.status,
+            "progress": dict(self.progress),
+            "points": self.points,
+            "standings": self.standings,
+            "rounds_made": self.rounds_made,
+            "matches": self.matches,
+        }
+
+
+def view(runtime: Runtime, tournament: TournamentRecord) -> TournamentView:
+    """The tournament with its progress, standings and matches, read from the store."""
+    match_ids = runtime.store.tournament_match_ids(tournament.id)
+    matches = runtime.store.get_matches(match_ids)
+    specs = runtime.store.get_specs(match_ids)
+    statuses = Counter(match.status.value for match in matches)
+    done = statuses["finished"] + statuses["aborted"]
+    total = len(matches)
+    try:
+        team = get_game(tournament.game).variant(tournament.variant).team
+    except SetupError:  # the game or variant left the registry since: its results still stand
+        team = False
+    status = "finished" if done == total else "running" if done or statuses["running"] else "queued"
+    if tournament.cancelled_at:
+        status = "cancelled"
+    swiss = tournament.format == "swiss"
+    rounds_made = runtime.store.tournament_rounds(tournament.id)
+    return TournamentView(
+        record=tournament,
+        status=status,
+        progress={
+            "done": done,
+            "total": total,
+            "finished": statuses["finished"],
+            "aborted": statuses["aborted"],
+            "running": statuses["running"],
+            "queued": statuses["queued"],
+        },
+        points="one point per match, shared equally by the seats in first place; "
+        + ("a game the team lost gives no points" if team else "a shared first place splits it"),
+        standings=formats.standings(
+            tournament.bots,
+            tournament.names,
+            matches,
+            team,
+            buchholz_first=swiss,
+            byes=Counter(bot for made in rounds_made for bot in made["byes"]) if swiss else None,
+        ),
+        rounds_made=[
+            {"round": number + 1, "matches": made["matches"], "byes": made["byes"]}
+            for number, made in enumerate(rounds_made)
+        ],
+        matches=[
+            {
+                "id": match.id,
+                "status": match.status.value,
+                "bots": list(match.bots),
+                "seed": specs[match.id].seed if match.id in specs else None,
+                "result": None if match.result is None else match.result.to_json(),
+            }
+            for match in matches
+        ],
+    )

@@ -1,0 +1,116 @@
+"""The embedded default: the whole platform in one process, no Redis server, no worker process.
+
+The store is an in-memory Redis (fakeredis), its replays in a temporary directory (or the one
+``ARENA_REPLAY_DIR``/``ARENA_REPLAY_URL`` names); matches go through the very same Celery task and queue
+path as in a deployment, on Celery's in-process memory broker, to a Celery worker (threads pool)
+running in a thread of this process; the continuous ladders' scheduler is a thread too
+(a :class:`arena.worker.periodic.Periodic` calling :func:`arena.ladders.matchmaking.tick_all`, where a
+deployment runs Celery beat). What is stored is lost
+when the process ends.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import threading
+import uuid
+from dataclasses import replace
+from typing import Any
+
+from celery import Celery
+from celery.worker import WorkController
+
+from arena.ladders.matchmaking import tick_all
+from arena.replays import DirectoryStore
+from arena.runtime import Runtime
+from arena.settings import Settings
+from arena.store import Store
+from arena.worker.celery_app import CeleryQueue, make_celery, runtime_of
+from arena.worker.periodic import Periodic
+
+log = logging.getLogger(__name__)
+
+
+class _Worker(WorkController):
+    """A worker that says when its consumer is ready, so the platform starts only then."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.ready = threading.Event()
+        super().__init__(*args, **kwargs)
+
+    def on_consumer_ready(self, consumer: object) -> None:
+        self.ready.set()
+
+
+class EmbeddedPlatform:
+    """An in-memory store, a memory broker and a worker thread; :meth:`close` stops the worker.
+
+    Usable as a context manager. Each instance has its own queue name; still, only one should run
+    in a process at a time, as the worker's threads find their Celery app as the process default.
+    """
+
+    def __init__(self, settings: Settings | None = None, concurrency: int | None = None) -> None:
+        settings = settings or Settings.from_env()
+        settings = replace(settings, redis_url=None, queue=f"{settings.queue}.{uuid.uuid4().hex[:8]}")
+        # a thread per match here, so not the hundreds a gevent worker plays at once
+        settings = replace(
+            settings,
+            worker_pool="threads",
+            worker_concurrency=concurrency
+            if concurrency is not None
+            else min(settings.worker_concurrency, 32),
+        )
+        self._replay_dir: tempfile.TemporaryDirectory[str] | None = None
+        if settings.replay_store:
+            files = settings.file_store()
+        else:  # gone with the process, like the in-memory Redis that points into it
+            self._replay_dir = tempfile.TemporaryDirectory(prefix="arena-replays-")
+            files = DirectoryStore(self._replay_dir.name)
+        store = Store.in_memory(settings.key_prefix, files)
+
+        def build_runtime(app: Celery) -> Runtime:
+            return Runtime(settings, store, CeleryQueue(app, settings.queue))
+
+        self.celery = make_celery(settings, build_runtime)
+        self.runtime = runtime_of(self.celery)
+        # a worker's pool threads find their app as Celery's default app
+        self.celery.set_default()
+        self.worker = _Worker(
+            app=self.celery,
+            hostname=f"embedded-{uuid.uuid4().hex[:8]}@localhost",
+            pool="threads",
+            concurrency=settings.worker_concurrency,
+            loglevel="WARNING",
+            without_heartbeat=True,
+            without_mingle=True,
+            without_gossip=True,
+            queues=[settings.queue],
+        )
+        self.thread = threading.Thread(target=self.worker.start, name="arena-embedded-worker", daemon=True)
+        self.thread.start()
+        if not self.worker.ready.wait(30):
+            raise RuntimeError("the embedded match worker did not start within 30 s")
+        self.ticker = Periodic(
+            "matchmaking", lambda: tick_all(self.runtime), self.runtime.settings.matchmaking_tick_s
+        ).start()
+
+    @property
+    def settings(self) -> Settings:
+        return self.runtime.settings
+
+    def close(self) -> None:
+        """Stop making and taking matches, let running ones end, and stop the worker thread."""
+        self.ticker.stop()
+        self.worker.stop(in_sighandler=False)
+        self.thread.join(30)
+        if self.thread.is_alive():
+            log.warning("the embedded worker did not stop within 30 s")
+        elif self._replay_dir is not None:
+            self._replay_dir.cleanup()
+
+    def __enter__(self) -> EmbeddedPlatform:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

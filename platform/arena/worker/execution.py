@@ -1,0 +1,352 @@
+"""Running one stored match: the whole body of the match task, without Celery.
+
+The task may run more than once for a match (a worker killed mid-match, a broker redelivery), so
+every step is safe to repeat:
+
+1. A match that already ended is left alone.
+2. A lease (a Redis key with a TTL, renewed by a heartbeat while the match runs) makes sure only one
+   worker plays a match at a time; a run that finds a live lease reports :attr:`RunOutcome.BUSY` and
+   does nothing (the lease holder stores the end; if it dies, :mod:`arena.worker.sweeper` queues the match
+   again).
+3. Every run counts an attempt; past ``ARENA_MAX_ATTEMPTS`` the match is aborted rather than
+   killing workers forever.
+4. The end is stored by :meth:`arena.store.Store.finish_match`: result, replay, ladder and fault
+   counts in one transaction guarded by ``applied:<match id>``, so a result counts exactly once
+   even when two runs both reach the end.
+5. No match is left ``running`` by a failure: anything that goes wrong while a match runs or is
+   stored aborts it with the reason, except the store itself failing (:class:`RedisError`), which
+   is raised so the task runs the match again once the store is back (the attempts bound that).
+
+The walk of one match: :meth:`arena.store.Store.begin_match` takes the lease, marks the match
+running and reads its spec and the seats' bots in one transaction; build their agents,
+:func:`referee.runner.run_match` (which returns a typed replay whose header is the spec),
+then :func:`finish` (the ladder reads the replay's result; faults come from the replay's seats,
+counted once by the runner; the end's transaction deletes the lease, which is released only when
+no end was stored).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import uuid
+import weakref
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from enum import StrEnum
+
+from redis.exceptions import RedisError
+
+from arena import metrics
+from arena.ladders import rows
+from arena.records import BotRecord, MatchRecord
+from arena.runtime import Runtime
+from arena.store import Begun, Store
+from arena.tournaments import progress
+from referee.game import SetupError
+from referee.match import MatchSpec
+from referee.registry import get_game
+from referee.replay import MoveRecord, Replay, compress
+from referee.runner import Player, run_match
+
+log = logging.getLogger(__name__)
+PROGRESS_EVERY_S = 0.5
+
+
+class RunOutcome(StrEnum):
+    FINISHED = "finished"
+    ALREADY_ENDED = "already_ended"
+    """The match had ended (or another run stored its end first): nothing changed."""
+    BUSY = "busy"
+    """Another worker holds the match's lease and is playing it: nothing to do."""
+    ABORTED = "aborted"
+    MISSING = "missing"
+
+
+class _LeaseKeeper:
+    """Renews the leases of every match a process plays, on one thread, every third of a lease's
+    life while matches run (bots may think for long); a renewal that fails is logged and the next
+    one tries again.
+
+    A thread of its own per match cost each match a thread start and an event, and a worker playing
+    500 matches 500 sleeping threads (OS threads in the threaded pool); one for all of them costs
+    that once, and renews them all in two round trips (:meth:`arena.store.Store.renew_leases`). A
+    renewal extends only a lease still held by its owner, so one that lands after a match released
+    its lease changes nothing, and dropping a match need not wait for a round of renewals under
+    way. The thread stops when no match is left.
+    """
+
+    def __init__(self, store: Store, lease_s: float) -> None:
+        self.store = store
+        self.lease_s = lease_s
+        self.lock = threading.Lock()
+        self.owners: dict[str, str] = {}  # match id -> the run that holds its lease
+        self.running = False
+
+    def hold(self, match_id: str, owner: str) -> None:
+        with self.lock:
+            self.owners[match_id] = owner
+            if not self.running:
+                self.running = True
+                threading.Thread(target=self._run, name="arena-leases", daemon=True).start()
+
+    def drop(self, match_id: str) -> None:
+        with self.lock:
+            self.owners.pop(match_id, None)
+
+    @contextmanager
+    def holding(self, match_id: str, owner: str) -> Iterator[None]:
+        self.hold(match_id, owner)
+        try:
+            yield
+        finally:
+            self.drop(match_id)
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(self.lease_s / 3)
+            with self.lock:
+                if not self.owners:
+                    self.running = False
+                    return
+                held = dict(self.owners)
+            try:
+                lost = self.store.renew_leases(held, self.lease_s)
+            except RedisError as error:
+                log.warning("could not renew the leases of %d matches: %s", len(held), error)
+                continue
+            except Exception:
+                log.exception("unexpected failure renewing the leases of %d matches", len(held))
+                continue
+            with self.lock:
+                for match_id in lost:
+                    if match_id in self.owners:  # not a match that ended meanwhile
+                        log.warning("match %s: lease lost while running", match_id)
+
+
+_keepers: weakref.WeakKeyDictionary[Store, _LeaseKeeper] = weakref.WeakKeyDictionary()
+_keepers_lock = threading.Lock()
+
+
+def _lease_heartbeat(runtime: Runtime, match_id: str, owner: str) -> AbstractContextManager[None]:
+    """Keeps the match's lease alive while the match plays: the process's one :class:`_LeaseKeeper`
+    for its store renews it with the others."""
+    store, seconds = runtime.store, runtime.settings.lease_s
+    with _keepers_lock:
+        keeper = _keepers.get(store)
+        if keeper is None or keeper.lease_s != seconds:
+            keeper = _keepers[store] = _LeaseKeeper(store, seconds)
+    return keeper.holding(match_id, owner)
+
+
+def execute(runtime: Runtime, match_id: str) -> RunOutcome:
+    """Play a stored match to its end and store the end (see the module's steps)."""
+    store = runtime.store
+    owner = uuid.uuid4().hex
+    start = store.begin_match(match_id, owner, runtime.settings.lease_s)
+    if start.outcome is not Begun.STARTED:
+        if start.outcome is Begun.MISSING:
+            log.warning("match %s does not exist", match_id)
+        return _NOT_STARTED[start.outcome]
+    running, spec = start.match, start.spec
+    assert running is not None and spec is not None
+    outcome = RunOutcome.ABORTED
+    try:
+        if running.attempts > runtime.settings.max_attempts:
+            return _abort(runtime, running, f"gave up after {runtime.settings.max_attempts} attempts")
+        outcome = _play_and_finish(runtime, running, spec, start.bots, owner)
+        return outcome
+    except RedisError:
+        raise  # the store is unreachable: nothing can be recorded now; the task tries again later
+    except Exception as error:  # a failure of ours must end this match, not leave it running
+        log.exception("match %s: the worker failed", match_id)
+        return _abort(runtime, running, f"worker error: {type(error).__name__}: {error}")
+    finally:
+        if outcome is not RunOutcome.FINISHED:  # a stored end took the lease away with it
+            store.release_lease(match_id, owner)
+
+
+_NOT_STARTED = {
+    Begun.MISSING: RunOutcome.MISSING,
+    Begun.ENDED: RunOutcome.ALREADY_ENDED,
+    Begun.BUSY: RunOutcome.BUSY,
+}
+
+
+def _play_and_finish(
+    runtime: Runtime, match: MatchRecord, spec: MatchSpec, bots: dict[str, BotRecord], owner: str
+) -> RunOutcome:
+    missing = [bot_id for bot_id in dict.fromkeys(spec.bots) if bot_id not in bots]
+    if missing:
+        return _abort(runtime, match, f"bot(s) deleted before the match ran: {', '.join(missing)}")
+    # each seat in its own bot's protocol version
+    players = [
+        Player(bots[bot_id].name, runtime.agent(bots[bot_id]), bots[bot_id].protocol) for bot_id in spec.bots
+    ]
+    progress = _ProgressReporter(runtime, match.id)
+    on_move = metrics.counting_moves(spec.game, progress)
+    started = time.monotonic()
+    try:
+        with _lease_heartbeat(runtime, match.id, owner):
+            try:
+                replay = run_match(match.id, spec, players, on_move=on_move)
+            finally:
+                progress.close()
+    except SetupError as error:
+        return _abort(runtime, match, f"could not start: {error}")
+    except RedisError:
+        raise
+    except Exception as error:  # an engine bug must end this match, not the worker
+        log.exception("match %s: the engine failed", match.id)
+        return _abort(runtime, match, f"engine error: {type(error).__name__}: {error}")
+    if not finish(runtime, match, replay):
+        return RunOutcome.ALREADY_ENDED
+    metrics.match_ended(spec.game, "finished", time.monotonic() - started)
+    return RunOutcome.FINISHED
+
+
+def _abort(runtime: Runtime, match: MatchRecord, reason: str) -> RunOutcome:
+    """End the match as aborted (unless it ended meanwhile) and count it; an aborted match may be
+    the last of its tournament's round, so the next round is looked for as after a finish."""
+    if runtime.store.abort_match(match.id, reason) is not None:
+        metrics.match_ended(match.game, "aborted")
+    _advance_tournament(runtime, match)
+    return RunOutcome.ABORTED
+
+
+def _advance_tournament(runtime: Runtime, match: MatchRecord) -> None:
+    if not match.tournament:
+        return
+    try:  # a failure here is retried by the next ended match of the round
+        progress.advance(runtime, match.tournament)
+    except Exception:
+        log.exception("could not make the next round of tournament %s", match.tournament)
+
+
+class _LiveWriter:
+    """Writes the progress of every match a process plays, for spectators, all in one pipeline every
+    :data:`PROGRESS_EVERY_S`.
+
+    A pipeline of its own per match every half second cost a worker playing 500 matches nearly a
+    third of its CPU (redis-py takes and checks a pooled connection for each); one for all of them
+    costs that once. Each match's moves are written in order. A match that ends is forgotten before
+    its end is stored, and forgetting waits for a write under way, so no progress is written after
+    the end cleared it. The writing thread runs while matches report and stops when none is left.
+    """
+
+    def __init__(self, store: Store, every_s: float = PROGRESS_EVERY_S) -> None:
+        self.store = store
+        self.every_s = every_s
+        self.lock = threading.Lock()  # the pending moves and the set of matches
+        self.writing = threading.Lock()  # held through a write; forgetting a match waits for it
+        self.pending: dict[str, tuple[list[MoveRecord], int]] = {}
+        self.matches: set[str] = set()
+        self.running = False
+
+    def start(self, match_id: str) -> None:
+        with self.lock:
+            self.matches.add(match_id)
+            if not self.running:
+                self.running = True
+                threading.Thread(target=self._run, name="live-progress", daemon=True).start()
+
+    def add(self, match_id: str, record: MoveRecord, played: int) -> None:
+        with self.lock:
+            if match_id not in self.matches:
+                return
+            moves = self.pending[match_id][0] if match_id in self.pending else []
+            moves.append(record)
+            self.pending[match_id] = (moves, played)
+
+    def forget(self, match_id: str) -> None:
+        """The match ended: drop what it has not written, after any write under way."""
+        with self.writing, self.lock:
+            self.matches.discard(match_id)
+            self.pending.pop(match_id, None)
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(self.every_s)
+            with self.lock:
+                if not self.matches:
+                    self.running = False
+                    return
+            self.flush()
+
+    def flush(self) -> None:
+        """Write what the matches reported since the last write; on a store failure keep it for
+        the next (progress is only shown: the matches go on)."""
+        with self.writing:
+            with self.lock:
+                batch, self.pending = self.pending, {}
+            if not batch:
+                return
+            try:
+                encoded = {match: ([m.to_json() for m in moves], n) for match, (moves, n) in batch.items()}
+                self.store.append_live_many(encoded)
+            except RedisError as error:
+                log.warning("could not report the progress of %d matches: %s", len(batch), error)
+                with self.lock:
+                    for match_id, (moves, played) in batch.items():
+                        if match_id in self.matches:
+                            newer, latest = self.pending.get(match_id, ([], played))
+                            self.pending[match_id] = (moves + newer, latest)
+
+
+_writers: weakref.WeakKeyDictionary[Store, _LiveWriter] = weakref.WeakKeyDictionary()
+_writers_lock = threading.Lock()
+
+
+def _live_writer(store: Store) -> _LiveWriter:
+    """The store's one writer of progress in this process."""
+    with _writers_lock:
+        writer = _writers.get(store)
+        if writer is None:
+            writer = _writers[store] = _LiveWriter(store)
+        return writer
+
+
+class _ProgressReporter:
+    """Hands the moves played to the process's :class:`_LiveWriter`, for spectators of a running
+    match; :meth:`close` when the match has ended, before its end is stored."""
+
+    def __init__(self, runtime: Runtime, match_id: str) -> None:
+        self.match_id = match_id
+        self.played = 0  # the moves of an earlier run were cleared when this run began
+        self.writer = _live_writer(runtime.store)
+        self.writer.start(match_id)
+
+    def __call__(self, record: MoveRecord) -> None:
+        self.played += 1
+        self.writer.add(self.match_id, record, self.played)
+
+    def close(self) -> None:
+        self.writer.forget(self.match_id)
+
+
+def finish(runtime: Runtime, match: MatchRecord, replay: Replay) -> bool:
+    """Store the end of a match: record, replay, ladder, faults, all at once and exactly once.
+
+    Returns False when the match had already been finished (by this or another run).
+    """
+    spec = replay.spec
+    facts = get_game(spec.game).variant(spec.variant)  # declared facts: rated, team
+
+    def finished(current: MatchRecord) -> MatchRecord:
+        return current.finished(replay.result, replay.seats, len(replay.moves))
+
+    def update_ladder(before: dict[str, rows.Row]) -> dict[str, rows.Row]:
+        return rows.apply_result(before, facts, spec.bots, replay.result, match.id)
+
+    stored = runtime.store.finish_match(
+        match.id,
+        finished,
+        compress(replay),
+        (spec.game, spec.variant) if match.rated else None,
+        update_ladder if match.rated else (lambda before: {}),
+        replay.faults_by_bot(),
+        bots=match.bots,
+    )
+    _advance_tournament(runtime, match)
+    return stored

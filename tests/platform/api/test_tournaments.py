@@ -1,0 +1,306 @@
+"""``/api/v1/tournaments`` and ``/api/v1/ladders``: scheduling, progress, standings, ladder kinds."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+
+from tests.platform.conftest import Arena
+
+ERROR_KEYS = {"code", "status", "message", "errors"}
+
+
+@pytest.fixture
+def trio(arena: Arena) -> list[dict]:
+    return [
+        arena.register("Low", "/first/low", ["nim", "party"]),
+        arena.register("High", "/last/high", ["nim", "party"]),
+        arena.register("Low too", "/first/low2", ["nim", "party"]),
+    ]
+
+
+def create(arena: Arena, **body) -> dict:
+    answer = arena.client.post("/api/v1/tournaments", json=body, headers=arena.admin())
+    assert answer.status_code == 202, answer.get_json()
+    assert answer.headers["Location"].endswith(f"/api/v1/tournaments/{answer.get_json()['id']}")
+    return answer.get_json()
+
+
+def test_creating_a_tournament_needs_the_organizer_token(arena: Arena, trio) -> None:
+    body = {
+        "name": "t",
+        "game": "nim",
+        "format": "round_robin",
+        "bots": [b["id"] for b in trio],
+        "seats_per_match": 2,
+    }
+    answer = arena.client.post("/api/v1/tournaments", json=body)
+    assert answer.status_code == 401 and set(answer.get_json()) == ERROR_KEYS
+
+
+def test_a_round_robin_queues_every_match_and_ends_with_standings(arena: Arena, trio) -> None:
+    ids = [b["id"] for b in trio]
+    created = create(
+        arena,
+        name="Party cup",
+        game="party",
+        format="round_robin",
+        bots=ids,
+        seats_per_match=2,
+        games_per_pairing=1,
+    )
+    assert created["variant"] == "open" and created["games_per_pairing"] == 2
+    assert created["games_per_pairing_requested"] == 1
+    assert created["progress"] == {
+        "done": 0,
+        "total": 6,
+        "finished": 0,
+        "aborted": 0,
+        "running": 0,
+        "queued": 6,
+    }
+    assert created["status"] == "queued"
+    assert len(arena.queue.ids) == 6 == len(created["matches"])
+    seats = Counter((bot, seat) for match in created["matches"] for seat, bot in enumerate(match["bots"]))
+    assert set(seats.values()) == {2} and len(seats) == 6
+    first = arena.get(f"/api/v1/matches/{arena.queue.ids[0]}")
+    assert (first["tournament"], first["origin"]) == (created["id"], "tournament")
+
+    arena.run_queue()
+    done = arena.get(f"/api/v1/tournaments/{created['id']}")
+    assert done["status"] == "finished" and done["progress"]["done"] == done["progress"]["finished"] == 6
+    # party/open: High picks 2 and wins each of its 4 matches; the Lows pick 0 and draw each other
+    table = [
+        (r["rank"], r["name"], r["points"], r["wins"], r["draws"], r["losses"]) for r in done["standings"]
+    ]
+    assert table == [(1, "High", 4.0, 4, 0, 0), (2, "Low", 1.0, 0, 2, 2), (3, "Low too", 1.0, 0, 2, 2)]
+    high = next(r for r in done["standings"] if r["name"] == "High")
+    assert high["score_sum"] == 8.0 and high["played"] == 4
+    assert all(match["status"] == "finished" and match["result"]["places"] for match in done["matches"])
+    assert "first place" in done["points"]
+    listed = arena.get("/api/v1/tournaments")
+    assert [t["id"] for t in listed] == [created["id"]] and listed[0]["match_count"] == 6
+
+
+def test_progress_counts_matches_as_they_end(arena: Arena, trio) -> None:
+    created = create(
+        arena, name="g", game="nim", format="gauntlet", bots=[b["id"] for b in trio], seats_per_match=2
+    )
+    assert created["progress"]["total"] == 4  # first bot against two others, 2 games each
+    assert all(
+        match["bots"][0] == trio[0]["id"] or match["bots"][1] == trio[0]["id"] for match in created["matches"]
+    )
+    from arena.worker.execution import execute
+
+    execute(arena.runtime, arena.queue.ids[0])
+    middle = arena.get(f"/api/v1/tournaments/{created['id']}")
+    assert middle["status"] == "running"
+    assert middle["progress"] == {
+        "done": 1,
+        "total": 4,
+        "finished": 1,
+        "aborted": 0,
+        "running": 0,
+        "queued": 3,
+    }
+
+
+@pytest.mark.parametrize(
+    ("change", "errors"),
+    [
+        ({"seats_per_match": 4}, {"seats_per_match": ["variant standard is played by 2, 3 seats, not 4"]}),
+        ({"format": "ladder"}, {"format": ["Must be one of: round_robin, gauntlet, swiss, knockout."]}),
+        (
+            {"games_per_pairing": 0},
+            {"games_per_pairing": ["Must be greater than or equal to 1 and less than or equal to 1000."]},
+        ),
+        ({"variant": "blitz"}, {"variant": ["game nim has no variant 'blitz' (variants: standard)"]}),
+        ({"name": ""}, {"name": ["Length must be between 1 and 100."]}),
+    ],
+)
+def test_invalid_tournaments_are_refused_with_field_messages(arena: Arena, trio, change, errors) -> None:
+    body = {
+        "name": "t",
+        "game": "nim",
+        "format": "round_robin",
+        "bots": [b["id"] for b in trio],
+        "seats_per_match": 2,
+    }
+    answer = arena.client.post("/api/v1/tournaments", json={**body, **change}, headers=arena.admin())
+    assert answer.status_code == 422
+    assert answer.get_json()["errors"] == errors
+    assert arena.queue.ids == []
+
+
+def test_bots_must_be_distinct_enough_and_the_size_bounded(arena: Arena, trio) -> None:
+    ids = [b["id"] for b in trio]
+    body = {"name": "t", "game": "nim", "format": "round_robin", "seats_per_match": 3}
+    answer = arena.client.post(
+        "/api/v1/tournaments", json={**body, "bots": [ids[0], ids[0], ids[1]]}, headers=arena.admin()
+    )
+    assert answer.get_json()["errors"] == {"bots": ["each bot may enter a tournament once"]}
+    answer = arena.client.post("/api/v1/tournaments", json={**body, "bots": ids[:2]}, headers=arena.admin())
+    assert answer.get_json()["errors"] == {"bots": ["needs at least 3 bots"]}
+    arena.runtime.settings = replace(arena.runtime.settings, max_tournament_matches=5)
+    answer = arena.client.post(
+        "/api/v1/tournaments", json={**body, "bots": ids, "seats_per_match": 2}, headers=arena.admin()
+    )
+    assert answer.get_json()["errors"] == {
+        "games_per_pairing": ["this tournament would have 6 matches; the limit is 5"]
+    }
+
+
+def test_an_unknown_tournament_is_404(arena: Arena) -> None:
+    answer = arena.client.get("/api/v1/tournaments/t-none")
+    assert answer.status_code == 404 and set(answer.get_json()) == ERROR_KEYS
+
+
+def test_an_unrated_team_ladder_shows_team_win_rate_and_mean_score(arena: Arena, trio) -> None:
+    low, high, _ = trio
+    arena.match(game="party", variant="coop", bots=[low["id"], high["id"]])  # 0 + 2 >= 2: won
+    arena.match(game="party", variant="coop", bots=[low["id"]])  # 0 < 1: lost
+    arena.run_queue()
+    ladder = arena.get("/api/v1/ladders/party?variant=coop")
+    assert (ladder["rated"], ladder["team"], ladder["ranked_by"]) == (
+        False,
+        True,
+        "team_win_rate, mean_score",
+    )
+    rows = [
+        (e["rank"], e["name"], e["rating"], e["team_win_rate"], e["mean_score"], e["games"])
+        for e in ladder["entries"]
+    ]
+    assert rows == [(1, "High", None, 1.0, 2.0, 1), (2, "Low", None, 0.5, 0.0, 2)]
+
+
+def test_a_rated_team_ladder_rates_only_won_games(arena: Arena, trio) -> None:
+    low, high, low2 = trio
+    arena.match(game="party", variant="crew", bots=[low["id"], low2["id"]])  # 0 + 0 < 2: lost, all equal
+    arena.run_queue()
+    entries = arena.get("/api/v1/ladders/party?variant=crew")["entries"]
+    assert [(e["rating"], e["rated_games"], e["losses"], e["team_win_rate"]) for e in entries] == [
+        (1500.0, 0, 1, 0.0)
+    ] * 2
+    arena.match(game="party", variant="crew", bots=[low["id"], high["id"]])  # won: High first
+    arena.run_queue()
+    entries = {e["name"]: e for e in arena.get("/api/v1/ladders/party?variant=crew")["entries"]}
+    assert (entries["High"]["rating"], entries["Low"]["rating"], entries["Low too"]["rating"]) == (
+        1520.0,
+        1480.0,
+        1500.0,
+    )
+    assert entries["High"]["team_win_rate"] == 1.0 and entries["Low"]["team_win_rate"] == 0.5
+
+
+def test_ladder_errors(arena: Arena) -> None:
+    assert arena.client.get("/api/v1/ladders/chess").status_code == 404
+    answer = arena.client.get("/api/v1/ladders/party?variant=solo")
+    assert answer.status_code == 422 and "variant" in answer.get_json()["errors"]
+    assert arena.get("/api/v1/ladders/party")["variant"] == "open"
+
+
+def test_a_tournament_of_a_game_no_longer_registered_still_shows(arena: Arena, trio, monkeypatch) -> None:
+    from referee import registry
+
+    created = create(
+        arena, name="old", game="party", format="round_robin", bots=[b["id"] for b in trio], seats_per_match=2
+    )
+    arena.run_queue()
+    monkeypatch.delitem(registry.GAME_MODULES, "party")
+    registry.get_game.cache_clear()
+    shown = arena.get(f"/api/v1/tournaments/{created['id']}")
+    assert shown["status"] == "finished" and shown["standings"][0]["name"] == "High"
+    assert arena.client.get("/api/v1/ladders/party").status_code == 404
+    assert arena.get(f"/api/v1/bots/{trio[0]['id']}")["ratings"] == []  # party's rows are not shown
+
+
+def test_cancel_aborts_queued_matches_lets_running_ones_finish(arena: Arena, trio) -> None:
+    from arena.worker.execution import execute
+
+    created = create(
+        arena, name="c", game="nim", format="round_robin", bots=[b["id"] for b in trio], seats_per_match=2
+    )
+    url = f"/api/v1/tournaments/{created['id']}"
+    first, second = arena.queue.ids[0], arena.queue.ids[1]
+    execute(arena.runtime, first)
+    assert arena.runtime.store.start_match(second) is not None  # a worker has it in hand
+    assert arena.client.delete(url).status_code == 401
+    unknown = "/api/v1/tournaments/t-0000000000000000"
+    assert arena.client.delete(unknown, headers=arena.admin()).status_code == 404
+    assert arena.client.delete(url, headers=arena.admin()).status_code == 204
+    view = arena.get(url)
+    assert view["status"] == "cancelled" and view["cancelled_at"]
+    by_id = {match["id"]: match for match in view["matches"]}
+    assert by_id[first]["status"] == "finished" and by_id[second]["status"] == "running"
+    others = [match for match_id, match in by_id.items() if match_id not in (first, second)]
+    assert others and all(match["status"] == "aborted" for match in others)
+    assert all(arena.runtime.store.get_match(m["id"]).error == "tournament cancelled" for m in others)
+    arena.run_queue()  # the running match finishes and counts; the aborted ones stay unplayed
+    progress = arena.get(url)["progress"]
+    assert (progress["finished"], progress["aborted"], progress["queued"]) == (2, len(others), 0)
+    assert arena.client.delete(url, headers=arena.admin()).status_code == 204  # again: nothing changes
+
+
+def quartet(arena: Arena) -> list[str]:
+    names = [("Low", "/first/low"), ("High", "/last/high"), ("Low 2", "/first/low2")]
+    names.append(("Low 3", "/first/low3"))
+    return [arena.register(name, path, ["nim", "party"])["id"] for name, path in names]
+
+
+def test_a_swiss_makes_each_round_when_the_last_has_ended(arena: Arena) -> None:
+    ids = quartet(arena)
+    created = create(arena, name="s", game="party", format="swiss", bots=ids, seats_per_match=2)
+    assert created["rounds"] == 2 and len(created["rounds_made"]) == 1
+    assert len(created["matches"]) == 2 and created["status"] == "queued"
+    arena.run_queue()
+    done = arena.get(f"/api/v1/tournaments/{created['id']}")
+    assert len(done["rounds_made"]) == 2 and len(done["matches"]) == 4
+    assert done["status"] == "finished"
+    pairs = [frozenset(match["bots"]) for match in done["matches"]]
+    assert len(set(pairs)) == 4, "no pair met twice"
+    assert done["standings"][0]["name"] == "High" and done["standings"][0]["points"] == 2.0
+
+
+def test_a_knockout_plays_down_to_the_final(arena: Arena) -> None:
+    ids = quartet(arena)
+    created = create(arena, name="k", game="party", format="knockout", bots=ids, seats_per_match=2)
+    assert created["rounds"] == 2 and [len(r["matches"]) for r in created["rounds_made"]] == [2]
+    arena.run_queue()
+    done = arena.get(f"/api/v1/tournaments/{created['id']}")
+    assert [len(r["matches"]) for r in done["rounds_made"]] == [2, 1]
+    final = next(m for m in done["matches"] if m["id"] == done["rounds_made"][1]["matches"][0])
+    assert ids[1] in final["bots"], "High wins its semi-final"
+
+
+def test_the_next_round_is_made_once_when_two_finishes_race(arena: Arena) -> None:
+    from arena.tournaments import progress
+
+    ids = quartet(arena)
+    created = create(arena, name="r", game="party", format="swiss", bots=ids, seats_per_match=2, rounds=3)
+    for match_id in created["rounds_made"][0]["matches"]:
+        arena.runtime.store.abort_match(match_id, "test")
+    made = [progress.advance(arena.runtime, created["id"]), progress.advance(arena.runtime, created["id"])]
+    assert made == [True, False]
+    assert len(arena.runtime.store.tournament_rounds(created["id"])) == 2
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"format": "knockout", "bots": 3, "seats_per_match": 4}, "bots"),
+        ({"format": "knockout", "seats_per_match": 2, "advance": 2}, "advance"),
+        ({"format": "swiss", "rounds": 0}, "rounds"),
+        ({"format": "swiss", "rounds": 65}, "rounds"),
+    ],
+)
+def test_bad_swiss_and_knockout_requests_are_422(arena: Arena, change: dict, field: str) -> None:
+    ids = quartet(arena)
+    body = {"name": "x", "game": "party", "format": "swiss", "bots": ids, "seats_per_match": 2}
+    body.update(change)
+    if isinstance(body["bots"], int):
+        body["bots"] = ids[: body["bots"]]
+    answer = arena.client.post("/api/v1/tournaments", json=body, headers=arena.admin())
+    assert answer.status_code == 422, answer.get_json()
+    assert field in str(answer.get_json()["errors"])

@@ -1,0 +1,123 @@
+"""``arena demo``, ``arena worker`` and ``arena serve`` as the CLI runs them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from arena.cli import demo
+from arena.cli.main import build_parser, main
+from arena.settings import Settings, SettingsError
+from arena.wsgi import build
+from bots import server
+from bots.base import RandomBot
+from referee.replay import verify_replay
+
+
+@pytest.fixture
+def nim_reference_bots(toy_games: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nim gets one reference bot; every other game none, so the demo plays Nim only."""
+
+    def bots_for(game_id: str) -> dict:
+        return {"random": RandomBot} if game_id == "nim" else {}
+
+    monkeypatch.setattr(demo, "bots_for", bots_for)
+    monkeypatch.setattr(server, "bots_for", bots_for)
+    monkeypatch.delenv("REDIS_URL", raising=False)
+
+
+@pytest.mark.usefixtures("nim_reference_bots")
+def test_demo_registers_bots_runs_a_round_robin_and_writes_replays(tmp_path: Path, capsys) -> None:
+    code = main(["demo", "--game", "nim", "--games", "3", "--out", str(tmp_path), "--move-ms", "500"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    # one reference bot, two seats: a second copy joins; 1 pairing, 3 games rounded up to 4
+    replays = sorted(tmp_path.glob("m-*.json"))
+    assert len(replays) == 4
+    for path in replays:
+        replay = json.loads(path.read_text())
+        assert verify_replay(replay) == []
+        assert {seat["name"] for seat in replay["seats"]} == {"nim/random", "nim/random #2"}
+        assert all(move["fault"] is None for move in replay["moves"])  # each copy's signature checked
+    assert "4/4 matches" in err
+    assert "ladder (standard, ranked by conservative)" in out and "nim/random #2" in out
+    assert f"4 replays written under {tmp_path}/" in out
+
+
+@pytest.mark.usefixtures("nim_reference_bots")
+def test_demo_refuses_unknown_games(capsys) -> None:
+    assert main(["demo", "--game", "chess"]) == 2
+    assert "unknown game(s): chess" in capsys.readouterr().err
+
+
+def test_demo_plans_skip_games_without_bots_and_use_two_seats_where_possible(
+    toy_games, monkeypatch, capsys
+) -> None:
+    monkeypatch.setattr(demo, "bots_for", lambda game_id: {"a": RandomBot} if game_id == "party" else {})
+    (plan,) = demo.plan_games(["nim", "party"], notes=__import__("sys").stderr)
+    assert (plan.game.id, plan.variant, plan.seats, plan.copies) == ("party", "open", 2, 2)
+    assert "skipping nim: it has no reference bots" in capsys.readouterr().err
+
+
+def test_worker_needs_redis_url(monkeypatch, capsys) -> None:
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    assert main(["worker"]) == 2
+    assert "needs REDIS_URL" in capsys.readouterr().err
+
+
+def test_serve_reports_a_bad_setting_and_a_busy_port(monkeypatch, capsys) -> None:
+    monkeypatch.setenv("ARENA_WORKER_CONCURRENCY", "many")
+    assert main(["serve"]) == 2
+    assert "ARENA_WORKER_CONCURRENCY must be an integer" in capsys.readouterr().err
+    monkeypatch.delenv("ARENA_WORKER_CONCURRENCY")
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    assert main(["serve", "--host", "203.0.113.1", "--port", "1"]) == 2  # not an address of this machine
+    assert "cannot listen on 203.0.113.1:1" in capsys.readouterr().err
+
+
+def test_the_wsgi_app_insists_on_redis_and_an_organizer_token() -> None:
+    with pytest.raises(SettingsError, match="REDIS_URL"):
+        build(Settings(admin_token="x"))
+    with pytest.raises(SettingsError, match="ARENA_ADMIN_TOKEN"):
+        build(Settings(redis_url="redis://127.0.0.1:6379/0"))
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["serve", "--port", "99999"], "argument --port: a port is 0 to 65535, not 99999"),
+        (["serve", "--port", "http"], "argument --port: not a port number: 'http'"),
+        (["bots", "serve", "--port", "-1"], "argument --port: a port is 0 to 65535, not -1"),
+        (["worker", "--concurrency", "-3"], "argument --concurrency: must be at least 1, not -3"),
+        (["demo", "--games", "0"], "argument --games: must be at least 1, not 0"),
+        (["demo", "--move-ms", "0"], "argument --move-ms: must be at least 1, not 0"),
+        (["demo", "--concurrency", "0"], "argument --concurrency: must be at least 1, not 0"),
+    ],
+)
+def test_numbers_out_of_range_are_usage_errors_not_tracebacks(argv, message, capsys) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def _commands(parser: argparse.ArgumentParser, prefix: str = "") -> dict[str, argparse.ArgumentParser]:
+    """Every leaf command of the ``arena`` parser, by its words (``"bots serve"``)."""
+    choices = parser._subparsers._group_actions[0].choices if parser._subparsers else {}
+    if not choices:
+        return {prefix.strip(): parser}
+    found = {}
+    for name, command in choices.items():
+        found.update(_commands(command, f"{prefix}{name} "))
+    return found
+
+
+def test_every_option_says_what_it_does() -> None:
+    commands = _commands(build_parser())
+    assert {"serve", "worker", "demo", "play", "replay verify", "bots serve"} <= set(commands)
+    for name, command in commands.items():
+        for action in command._actions:
+            assert action.help, f"arena {name}: {action.option_strings or action.dest} has no help"

@@ -1,0 +1,372 @@
+"""The worker side: a match's end counts exactly once, however often its task runs."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import threading
+import time
+from dataclasses import replace
+
+import pytest
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from arena.records import MatchRecord, MatchStatus
+from arena.worker import celery_app, execution
+from arena.worker.celery_app import TASK_NAME, make_celery, wait_for_store
+from arena.worker.execution import RunOutcome, execute, finish
+from referee.agents import LocalAgent
+from referee.replay import MoveRecord, Replay
+from referee.runner import Player, run_match
+from tests.platform import bot_server
+from tests.platform.conftest import Arena, ListQueue, make_runtime
+from tests.platform.round_trips import counting_round_trips
+
+
+class TakeOne:
+    def choose(self, request: dict) -> dict:
+        return {"take": 1}
+
+
+@pytest.fixture
+def pair(arena: Arena) -> tuple[dict, dict]:
+    return arena.register("A", "/first/a", ["nim"]), arena.register("B", "/first/b", ["nim"])
+
+
+def played(arena: Arena, match: MatchRecord) -> Replay:
+    spec = arena.runtime.store.get_spec(match.id)
+    assert spec is not None
+    return run_match(match.id, spec, [Player(name, LocalAgent(TakeOne())) for name in match.names])
+
+
+def set_status(arena: Arena, match_id: str, status: MatchStatus, **changes: object) -> None:
+    arena.runtime.store.update_match(match_id, lambda m: replace(m, status=status, **changes))
+
+
+def test_running_the_finishing_step_twice_counts_the_match_once(arena: Arena, pair) -> None:
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+    record = arena.runtime.store.get_match(match["id"])
+    replay = played(arena, record)
+    assert finish(arena.runtime, record, replay) is True
+    assert finish(arena.runtime, record, replay) is False
+    rows = arena.runtime.store.ladder_rows("nim", "standard")
+    assert rows[a["id"]]["games"] == rows[b["id"]]["games"] == 1
+    assert rows[a["id"]]["rating"] == 1520.0
+    assert arena.runtime.store.is_applied(match["id"])
+
+
+def test_a_second_delivery_of_a_finished_match_does_nothing(arena: Arena, pair) -> None:
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+    assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
+    assert execute(arena.runtime, match["id"]) is RunOutcome.ALREADY_ENDED
+    assert arena.get(f"/api/v1/matches/{match['id']}")["attempts"] == 1
+    assert arena.runtime.store.ladder_rows("nim", "standard")[a["id"]]["games"] == 1
+
+
+def test_the_applied_mark_alone_stops_a_second_count(arena: Arena, pair) -> None:
+    """Two runs of one match both reach the end (the first run's worker was thought dead)."""
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+    record = arena.runtime.store.get_match(match["id"])
+    replay = played(arena, record)
+    assert finish(arena.runtime, record, replay) is True
+    # the slower run still sees the match running: only applied:<match id> stands in its way
+    set_status(arena, match["id"], MatchStatus.RUNNING)
+    assert finish(arena.runtime, record, replay) is False
+    assert arena.runtime.store.ladder_rows("nim", "standard")[a["id"]]["games"] == 1
+    assert arena.runtime.store.bot_faults(a["id"]) == {}
+
+
+def test_a_live_lease_held_elsewhere_makes_the_run_wait(arena: Arena, pair) -> None:
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+    assert arena.runtime.store.acquire_lease(match["id"], "another-worker", 30)
+    assert execute(arena.runtime, match["id"]) is RunOutcome.BUSY
+    assert arena.get(f"/api/v1/matches/{match['id']}")["status"] == "queued"
+    arena.runtime.store.release_lease(match["id"], "someone-else")  # not the holder: no effect
+    assert execute(arena.runtime, match["id"]) is RunOutcome.BUSY
+    arena.runtime.store.release_lease(match["id"], "another-worker")
+    assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
+
+
+def test_a_match_is_aborted_after_too_many_attempts(arena: Arena, pair) -> None:
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+    limit = arena.runtime.settings.max_attempts
+    set_status(arena, match["id"], MatchStatus.RUNNING, attempts=limit)
+    assert execute(arena.runtime, match["id"]) is RunOutcome.ABORTED
+    done = arena.get(f"/api/v1/matches/{match['id']}")
+    assert done["status"] == "aborted" and done["error"] == f"gave up after {limit} attempts"
+    assert arena.runtime.store.ladder_rows("nim", "standard") == {}
+
+
+def test_a_bot_deleted_before_the_match_runs_aborts_it(arena: Arena, pair) -> None:
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+    arena.client.delete(f"/api/v1/bots/{b['id']}", headers={"Authorization": f"Bearer {b['token']}"})
+    assert execute(arena.runtime, match["id"]) is RunOutcome.ABORTED
+    done = arena.get(f"/api/v1/matches/{match['id']}")
+    assert done["status"] == "aborted" and b["id"] in done["error"]
+
+
+def test_an_engine_failure_aborts_the_match_not_the_worker(arena: Arena, pair, monkeypatch) -> None:
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("engine bug")
+
+    monkeypatch.setattr(execution, "run_match", broken)
+    assert execute(arena.runtime, match["id"]) is RunOutcome.ABORTED
+    assert (
+        arena.get(f"/api/v1/matches/{match['id']}")["error"] == "engine error: ZeroDivisionError: engine bug"
+    )
+    assert execute(arena.runtime, "m-unknown") is RunOutcome.MISSING
+
+
+def test_a_result_that_cannot_be_stored_aborts_the_match_instead_of_leaving_it_running(
+    arena: Arena, pair, monkeypatch
+) -> None:
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+
+    def broken(*args, **kwargs):
+        raise KeyError("places")
+
+    monkeypatch.setattr(execution.rows, "apply_result", broken)
+    assert execute(arena.runtime, match["id"]) is RunOutcome.ABORTED
+    done = arena.get(f"/api/v1/matches/{match['id']}")
+    assert done["status"] == "aborted" and done["error"] == "worker error: KeyError: 'places'"
+    assert not arena.runtime.store.is_applied(match["id"])
+    assert arena.runtime.store.redis.get(arena.runtime.store.key("match", match["id"], "lease")) is None
+
+
+class FlakyStore:
+    """Makes one store method raise a Redis connection error the first ``times`` calls."""
+
+    def __init__(self, monkeypatch, store, method: str, times: int = 1) -> None:
+        self.left = times
+        real = getattr(store, method)
+
+        def flaky(*args, **kwargs):
+            if self.left:
+                self.left -= 1
+                raise RedisConnectionError("connection reset by peer")
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(store, method, flaky)
+
+
+def test_a_store_failure_at_the_end_is_raised_and_the_task_plays_the_match_again(
+    arena: Arena, pair, monkeypatch
+) -> None:
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+    FlakyStore(monkeypatch, arena.runtime.store, "finish_match")
+    with pytest.raises(RedisConnectionError):
+        execute(arena.runtime, match["id"])
+    assert arena.get(f"/api/v1/matches/{match['id']}")["status"] == "running"  # nothing could be stored
+
+    celery = make_celery(arena.runtime.settings, lambda app: arena.runtime)
+    FlakyStore(monkeypatch, arena.runtime.store, "finish_match")
+    celery.tasks[TASK_NAME].apply(args=[match["id"]])  # eager: the retry runs at once
+    done = arena.get(f"/api/v1/matches/{match['id']}")
+    assert done["status"] == "finished" and done["attempts"] == 3
+    assert arena.runtime.store.ladder_rows("nim", "standard")[a["id"]]["games"] == 1
+
+
+def test_after_a_store_failure_the_task_waits_for_the_store_before_its_retry_goes_to_the_broker(
+    arena: Arena, pair, monkeypatch
+) -> None:
+    """A retry sent, or an acknowledgement made, while Redis is away fails; the failed acknowledgement
+    would keep a prefetch slot taken for good. So the task first waits for the store to answer."""
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+    FlakyStore(monkeypatch, arena.runtime.store, "finish_match")
+    away = FlakyStore(monkeypatch, arena.runtime.store, "ping", times=3)
+    slept: list[float] = []
+    monkeypatch.setattr(celery_app, "wait_for_store", functools.partial(wait_for_store, sleep=slept.append))
+    celery = make_celery(arena.runtime.settings, lambda app: arena.runtime)
+    celery.tasks[TASK_NAME].apply(args=[match["id"]])
+    assert away.left == 0 and slept == [0.5, 0.5, 0.5], "three failed pings, then the retry"
+    assert arena.get(f"/api/v1/matches/{match['id']}")["status"] == "finished"
+
+
+def test_the_wait_for_the_store_is_bounded(arena: Arena, monkeypatch) -> None:
+    def away() -> bool:
+        raise RedisConnectionError("connection refused")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(arena.runtime.store, "ping", away)
+        slept: list[float] = []
+        assert wait_for_store(arena.runtime, bound_s=0.0, sleep=slept.append) is False and slept == []
+        assert wait_for_store(arena.runtime, bound_s=0.05, every_s=0.01) is False
+    assert wait_for_store(arena.runtime, bound_s=0.0) is True
+
+
+def test_progress_the_store_cannot_take_does_not_stop_the_match(arena: Arena, pair, monkeypatch) -> None:
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+    FlakyStore(monkeypatch, arena.runtime.store, "append_live_many", times=100)
+    assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
+    assert arena.get(f"/api/v1/matches/{match['id']}")["status"] == "finished"
+
+
+def _move(turn: int) -> MoveRecord:
+    return MoveRecord(turn, turn % 2, {"take": 1}, "bot", None, 1.0, None)
+
+
+def test_the_progress_of_every_match_is_written_in_one_round_trip_in_order(arena: Arena, monkeypatch) -> None:
+    store = arena.runtime.store
+    writes: list[dict] = []
+    real = store.append_live_many
+    monkeypatch.setattr(store, "append_live_many", lambda batch: (writes.append(dict(batch)), real(batch)))
+    writer = execution._LiveWriter(store, every_s=3600)  # its thread stays asleep: the test flushes
+    for match_id in ("m1", "m2"):
+        writer.start(match_id)
+    writer.add("m1", _move(0), 1)
+    writer.add("m2", _move(0), 1)
+    writer.add("m1", _move(1), 2)
+    writer.flush()
+    writer.add("m1", _move(2), 3)
+    writer.flush()
+    writer.flush()  # nothing new: no round trip
+    assert [sorted(write) for write in writes] == [["m1", "m2"], ["m1"]]
+    assert [move["turn"] for move in store.live_moves("m1")] == [0, 1, 2]
+    assert [move["turn"] for move in store.live_moves("m2")] == [0]
+    assert store.progress(["m1", "m2"]) == {"m1": 3, "m2": 1}
+    writer.forget("m1")
+    writer.forget("m2")
+
+
+def test_a_match_forgotten_writes_nothing_more_and_a_failed_write_is_kept(arena: Arena, monkeypatch) -> None:
+    store = arena.runtime.store
+    writer = execution._LiveWriter(store, every_s=3600)  # its thread stays asleep: the test flushes
+    writer.start("ended")
+    writer.start("going")
+    writer.add("ended", _move(0), 1)
+    writer.add("going", _move(0), 1)
+    FlakyStore(monkeypatch, store, "append_live_many")
+    writer.flush()  # fails: both kept
+    writer.forget("ended")  # its end is stored now: what it had not written is dropped
+    writer.add("ended", _move(1), 2)  # a late report of an ended match is ignored
+    writer.add("going", _move(1), 2)
+    writer.flush()
+    assert store.live_moves("ended") == []
+    assert [move["turn"] for move in store.live_moves("going")] == [0, 1]
+    writer.forget("going")
+
+
+@pytest.mark.parametrize("path", sorted(bot_server.RAW))
+def test_answers_no_http_library_would_send_are_faults_not_a_failed_match(arena: Arena, path) -> None:
+    odd = arena.register("odd", path, ["nim"])
+    good = arena.register("good", "/first/good", ["nim"])
+    match = arena.match(game="nim", bots=[odd["id"], good["id"]], max_faults=2)
+    assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
+    done = arena.get(f"/api/v1/matches/{match['id']}")
+    assert done["status"] == "finished" and done["error"] is None
+    assert (done["seats"][0]["faults"], done["seats"][0]["forfeited"]) == (2, True)
+    faults = arena.get(f"/api/v1/bots/{odd['id']}")["faults"]["by_kind"]
+    assert faults == {"invalid_response": 2, "forfeit": 1}
+
+
+def test_a_log_utf8_cannot_encode_is_kept_with_a_replacement_and_no_fault(arena: Arena) -> None:
+    odd = arena.register("odd", "/oddlog/1", ["nim"])
+    good = arena.register("good", "/first/good", ["nim"])
+    match = arena.match(game="nim", bots=[odd["id"], good["id"]], options={"stones": 2})
+    assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
+    replay = arena.client.get(f"/api/v1/matches/{match['id']}/replay").get_json()
+    first = replay["moves"][0]
+    assert (first["source"], first["fault"]) == ("bot", None)
+    assert first["log"] == "? a lone surrogate: JSON can carry it, UTF-8 cannot"
+
+
+def _sample(name: str, **labels: str) -> float:
+    from prometheus_client import REGISTRY
+
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+def test_a_run_counts_its_end_its_moves_and_its_faults_in_the_worker_metrics(arena: Arena) -> None:
+    broken = arena.register("broken", "/deep/x", ["nim"])
+    good = arena.register("good", "/first/good", ["nim"])
+    before = {
+        "finished": _sample("arena_matches_total", game="nim", outcome="finished"),
+        "aborted": _sample("arena_matches_total", game="nim", outcome="aborted"),
+        "moves": _sample("arena_move_think_seconds_count", game="nim"),
+        "faults": _sample("arena_faults_total", game="nim", kind="invalid_response"),
+    }
+    # 9 stones: seat 0 moves at least twice before the pile is gone, whatever its fallbacks take
+    match = arena.match(game="nim", bots=[broken["id"], good["id"]], max_faults=2)
+    assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
+    assert _sample("arena_matches_total", game="nim", outcome="finished") == before["finished"] + 1
+    moves = arena.client.get(f"/api/v1/matches/{match['id']}/replay").get_json()["moves"]
+    kinds = [move["fault"]["kind"] if move["fault"] else None for move in moves]
+    assert kinds.count("invalid_response") == 2  # the broken seat's two faults, then it forfeits
+    assert _sample("arena_faults_total", game="nim", kind="invalid_response") == before["faults"] + 2
+    asked = len([kind for kind in kinds if kind != "forfeited"])  # a forfeited seat is not asked
+    assert _sample("arena_move_think_seconds_count", game="nim") == before["moves"] + asked
+    aborted = arena.match(game="nim", bots=[broken["id"], good["id"]])
+    arena.runtime.store.abort_match(aborted["id"], "by hand")  # not a run of a worker: not counted
+    assert _sample("arena_matches_total", game="nim", outcome="aborted") == before["aborted"]
+
+
+def test_a_running_match_keeps_its_lease_past_the_lease_time_and_gives_it_up_at_the_end() -> None:
+    runtime = make_runtime(ListQueue(), lease_s=1)
+    store = runtime.store
+    assert store.acquire_lease("m-1", "me", 1)
+    with execution._lease_heartbeat(runtime, "m-1", "me"):
+        time.sleep(1.6)  # past the lease's second: only the renewals (every third of it) keep it
+        assert store.redis.get(store.key("match", "m-1", "lease")) == "me"
+    store.release_lease("m-1", "me")
+    assert store.redis.get(store.key("match", "m-1", "lease")) is None
+
+
+def test_one_thread_keeps_the_leases_of_every_match_of_the_process() -> None:
+    runtime = make_runtime(ListQueue(), lease_s=1)
+    store = runtime.store
+    matches = [f"m-{number}" for number in range(20)]
+    for match_id in matches:
+        assert store.acquire_lease(match_id, f"run-{match_id}", 1)
+    threads_before = threading.active_count()
+    with contextlib.ExitStack() as held:
+        for match_id in matches:
+            held.enter_context(execution._lease_heartbeat(runtime, match_id, f"run-{match_id}"))
+        assert threading.active_count() <= threads_before + 1
+        time.sleep(1.6)  # past the leases' second: the one thread renewed them all
+        leases = [store.redis.get(store.key("match", match_id, "lease")) for match_id in matches]
+        assert leases == [f"run-{match_id}" for match_id in matches]
+    time.sleep(1.2)  # no match is held: the thread stops and the leases lapse
+    assert [store.redis.get(store.key("match", match_id, "lease")) for match_id in matches] == [None] * 20
+    assert threading.active_count() <= threads_before
+
+
+def test_leases_are_renewed_together_and_only_where_their_owner_still_holds_them(monkeypatch) -> None:
+    store = make_runtime(ListQueue()).store
+    for number in range(5):
+        assert store.acquire_lease(f"m-{number}", f"run-{number}", 1)
+    assert store.acquire_lease("m-taken", "another run", 30)
+    held = {f"m-{number}": f"run-{number}" for number in range(5)}
+    held |= {"m-taken": "a run that lost it", "m-gone": "a run whose match ended"}
+    with counting_round_trips(store, monkeypatch) as trips:
+        lost = store.renew_leases(held, 30)
+    assert sorted(lost) == ["m-gone", "m-taken"] and len(trips) == 2
+    for number in range(5):
+        assert 1_000 < store.redis.pttl(store.key("match", f"m-{number}", "lease")) <= 30_000
+    assert store.redis.get(store.key("match", "m-taken", "lease")) == "another run"
+    assert store.redis.get(store.key("match", "m-gone", "lease")) is None  # not brought back
+    assert store.renew_leases({}, 30) == []
+
+
+def test_a_renewal_after_the_release_does_not_bring_the_lease_back() -> None:
+    # why dropping a match from the lease keeper need not wait for a round of renewals under way
+    store = make_runtime(ListQueue()).store
+    assert store.acquire_lease("m-1", "me", 30)
+    store.release_lease("m-1", "me")
+    assert store.renew_leases({"m-1": "me"}, 30) == ["m-1"]
+    assert store.redis.get(store.key("match", "m-1", "lease")) is None
+    assert store.acquire_lease("m-1", "another worker", 30)
+    assert store.renew_leases({"m-1": "me"}, 30) == ["m-1"]
+    assert store.redis.get(store.key("match", "m-1", "lease")) == "another worker"
