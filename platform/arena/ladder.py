@@ -199,7 +199,13 @@ def display_row(
 def competition_ranks(keys: Sequence[float], first_rank: int = 1, offset: int = 0) -> list[int]:
     """Ranks of rows sorted best first with these keys: equal keys share a rank, the next distinct
     key ranks by its position (1, 2, 2, 4). A page starting at ``offset`` whose first row ranks
-    ``first_rank`` (which the store counts: 1 + rows with a better key) goes on from there."""
+    ``first_rank`` (which the store counts: 1 + rows with a better key) goes on from there.
+
+    >>> competition_ranks([9.0, 7.0, 7.0, 5.0])
+    [1, 2, 2, 4]
+    >>> competition_ranks([7.0, 7.0, 5.0], first_rank=2, offset=3)
+    [2, 2, 6]
+    """
     ranks: list[int] = []
     for position, key in enumerate(keys):
         if position and key == keys[position - 1]:
@@ -207,23 +213,6 @@ def competition_ranks(keys: Sequence[float], first_rank: int = 1, offset: int = 
         else:
             ranks.append(first_rank if position == 0 else offset + position + 1)
     return ranks
-
-
-def ranked(rows: Mapping[str, Row], names: Mapping[str, str], spec: VariantSpec) -> list[dict[str, Any]]:
-    """A whole ladder for display, best first, with competition ranks (the rules above).
-
-    The reference the store's pages are checked against. Rows of bots missing from ``names``
-    (deleted bots) are left out.
-    """
-    kept = sorted(
-        ((rank_key(row, spec), bot) for bot, row in rows.items() if bot in names and bot != GAME_ENTRANT),
-        key=lambda pair: (-pair[0], pair[1]),
-    )
-    ranks = competition_ranks([key for key, _ in kept])
-    return [
-        {**display_row(bot, names[bot], rows[bot], spec), "rank": rank}
-        for (_, bot), rank in zip(kept, ranks, strict=True)
-    ]
 
 
 def page(

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 from redis.client import Pipeline
 
-from arena.ladder import GAME_ENTRANT
+from arena.ladder import GAME_ENTRANT, competition_ranks
 from arena.records import MatchRecord
 from arena.storage.base import StoreBase, dumps
 from arena.storage.transaction import watch
@@ -103,8 +103,8 @@ class Ladders(StoreBase):
 
         Two round trips whatever the ladder's size: the page's ids and scores; then the total, the
         last refit, the count of rows ranked above the page, and the page's rows, names and refits.
-        Ranks come from the sorted set's scores alone (a tie that spans pages shares its rank on
-        both).
+        Ranks come from the sorted set's scores alone, ranked as :func:`arena.ladder.competition_ranks`
+        says (a tie that spans pages shares its rank on both).
         """
         ladder = (game_id, variant)
         rank_key = self._ladder_key(ladder, "rank")
@@ -129,13 +129,10 @@ class Ladders(StoreBase):
         if not ids:
             return LadderPage(int(total), [], refit_about)
         better, names, refits, rows = found
+        keys = [-score for score in scores]
+        ranks = competition_ranks(keys, first_rank=int(better) + 1, offset=offset)
         entries: list[LadderEntry] = []
-        rank = int(better) + 1
-        for position, (bot, score, name, refit, raw) in enumerate(
-            zip(ids, scores, names, refits, rows, strict=True)
-        ):
-            if position and score != scores[position - 1]:
-                rank = offset + position + 1
+        for bot, rank, name, refit, raw in zip(ids, ranks, names, refits, rows, strict=True):
             row = parse_row(raw)
             if row is None:  # the row went between the two reads (its bot was deleted)
                 continue

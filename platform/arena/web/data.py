@@ -3,7 +3,7 @@ the store or the runtime.
 
 The pages show the same data as the JSON API, so where the API has a function that builds a view
 (``bot_accounts.view``, ``match_requests.MatchView``, ``tournament_requests.view``,
-``ladder.ranked``) it is used here too. Each function returns None for a thing that does not
+``ladder.page``) it is used here too. Each function returns None for a thing that does not
 exist; the views turn that into a 404 page.
 
 Filtering matches (by game, bot, status) and a bot's recent matches read the newest
