@@ -189,10 +189,6 @@ class Ladders(StoreBase):
             pipe.set(self._ladder_key(ladder, "refit", "at"), dumps(about))
             pipe.execute()
 
-    def ladder_refit_about(self, game_id: str, variant: str) -> dict[str, Any] | None:
-        raw = self.redis.get(self._ladder_key((game_id, variant), "refit", "at"))
-        return None if raw is None else dict(json.loads(raw))
-
     def ladder_legacy_rows(self, game_id: str, variant: str) -> dict[str, LadderRow]:
         """The rows of a ladder kept the old way (one hash ``ladder:<game>:<variant>`` of JSON rows)."""
         key = self.key("ladder", game_id, variant)

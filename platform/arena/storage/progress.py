@@ -16,9 +16,6 @@ LIVE_TTL_S = 7 * 24 * 3600
 
 
 class Progress(StoreBase):
-    def set_progress(self, match_id: str, moves: int) -> None:
-        self.redis.set(self.key("match", match_id, "progress"), moves, ex=LIVE_TTL_S)
-
     def progress(self, match_ids: Sequence[str]) -> dict[str, int]:
         if not match_ids:
             return {}
