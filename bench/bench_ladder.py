@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena import ladder  # noqa: E402
 from arena.records import BotRecord, MatchRecord, now_iso
-from arena.store import Store
+from arena.storage import Store
 from bench import rig  # noqa: E402
 from referee.match import MatchSpec
 from referee.registry import get_game

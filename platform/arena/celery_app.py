@@ -49,7 +49,7 @@ from arena import matchmaking
 from arena.execution import execute
 from arena.runtime import Runtime
 from arena.settings import Settings
-from arena.store import Store
+from arena.storage import Store
 from arena.sweeper import Sweeper
 
 TASK_NAME = "arena.run_match"

@@ -25,7 +25,7 @@ from arena.matchmaking import ticker
 from arena.replays import DirectoryStore
 from arena.runtime import Runtime
 from arena.settings import Settings
-from arena.store import Store
+from arena.storage import Store
 
 log = logging.getLogger(__name__)
 

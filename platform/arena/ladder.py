@@ -1,7 +1,7 @@
 """Ladder rows: how a finished match changes them, and how a ladder is ranked for display.
 
 One row per bot, game and variant (the store keeps each as a small hash, and each ladder's ranking
-keys in a sorted set: see :mod:`arena.store`). The rules:
+keys in a sorted set: see :mod:`arena.storage`). The rules:
 
 - A match created with ``rated: false`` never reaches this module.
 - Every bot of a counted match gets one more game, a win, draw or loss (:mod:`arena.scoring`),
@@ -33,7 +33,7 @@ from referee.game import VariantSpec
 from referee.replay import MatchResult
 
 if TYPE_CHECKING:
-    from arena.store import Store
+    from arena.storage import Store
 
 Row = dict[str, Any]
 

@@ -1,7 +1,7 @@
 """``arena ratings refit GAME VARIANT``: refit a ladder's results in one batch, with intervals;
 ``arena ratings migrate``: move ladders stored the old way to the paged layout, once, after upgrading.
 
-It reads the ladder's list of counted results (kept by :meth:`arena.store.Store.finish_match`, one
+It reads the ladder's list of counted results (kept by :meth:`arena.storage.Store.finish_match`, one
 entry per match that reached the ladder: match id, bot ids by seat, places, team_won), turns each
 into teams and ranks exactly as the online skill model does (:func:`arena.skill.match_teams`),
 fits them by maximum likelihood with bootstrap 95% intervals (:mod:`arena.refit`) and stores the
@@ -22,7 +22,7 @@ from arena import ladder, refit, skill
 from arena.local_play import UsageError
 from arena.records import now_iso
 from arena.settings import Settings
-from arena.store import Store
+from arena.storage import Store
 from referee.game import SetupError, VariantSpec
 from referee.registry import GAME_MODULES, get_game
 

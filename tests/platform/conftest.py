@@ -13,7 +13,7 @@ from arena.api import create_app
 from arena.execution import RunOutcome, execute
 from arena.runtime import Runtime
 from arena.settings import Settings
-from arena.store import Store
+from arena.storage import Store
 from referee import registry
 from referee.endpoints import EndpointPolicy
 from referee.protocol import new_secret

@@ -1,4 +1,4 @@
-"""A run's start (:meth:`arena.store.Store.begin_match`): the lease, the running mark, the spec and
+"""A run's start (:meth:`arena.storage.Store.begin_match`): the lease, the running mark, the spec and
 the bots in one transaction, nothing written when the match cannot start, and few round trips."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from arena import archive
 from arena.archive import archive_ended
 from arena.records import BotRecord, MatchRecord, MatchStatus
 from arena.replays import MemoryStore
-from arena.store import Begun, Store
+from arena.storage import Begun, Store
 from referee.match import MatchSpec
 from tests.platform.round_trips import counting_round_trips
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from arena import ladder, ratings_cli
 from arena.ladder import GAME_ENTRANT, display_row, new_row, rank_key
-from arena.store import Store
+from arena.storage import Store
 from referee.game import VariantSpec
 from tests.platform.conftest import Arena
 

@@ -179,7 +179,7 @@ def test_a_store_on_s3_finishes_archives_and_reads_back_matches(
 
     from arena.archive import archive_ended
     from arena.records import MatchRecord
-    from arena.store import Store
+    from arena.storage import Store
     from referee.match import MatchSpec
 
     files = open_file_store(f"s3://{s3_bucket}/arena", moto_endpoint)

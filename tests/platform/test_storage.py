@@ -20,7 +20,7 @@ from arena.cli import main
 from arena.records import MatchRecord, MatchStatus
 from arena.replays import DirectoryStore, MemoryStore, StorageUnavailable, record_name, replay_name
 from arena.settings import Settings
-from arena.store import Store
+from arena.storage import Store
 from referee.match import MatchSpec
 from referee.replay import decompress
 from tests.platform.conftest import Arena
