@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from arena.ladders import ladder  # noqa: E402
 from arena.ladders.rows import apply_result, new_row, rank_key  # noqa: E402
 from arena.records import BotRecord, MatchRecord, now_iso
-from arena.store import Store
+from arena.storage import Store
 from bench import rig  # noqa: E402
 from referee.match import MatchSpec
 from referee.registry import get_game

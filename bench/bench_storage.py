@@ -7,7 +7,7 @@ the benchmark's own (a free loopback port, no persistence), three ways, each on 
 
 - ``old``: the layout before replays left Redis, written key by key as its ``finish_match`` wrote
   it: record, spec, the gzip replay, the ``applied`` mark and the ``matches`` index entry;
-- ``files``: :meth:`arena.store.Store.finish_match` now, replays in a directory: record, spec,
+- ``files``: :meth:`arena.storage.Store.finish_match` now, replays in a directory: record, spec,
   the run token, the mark and the index entry stay in Redis;
 - ``archived``: the same, then :func:`arena.matches.archive.archive_ended` (age 0): only the index entry
   stays.
@@ -40,8 +40,8 @@ from redis import Redis
 
 from arena.matches.archive import archive_ended
 from arena.records import MatchRecord
-from arena.replays import DirectoryStore
-from arena.store import Store
+from arena.storage import Store
+from arena.storage.files import DirectoryStore
 from bots.registry import bots_for, make_bot
 from referee.agents import LocalAgent
 from referee.match import MatchSpec

@@ -170,7 +170,6 @@ on them, never the other way round. Their I/O-doing neighbours (``ladders.ladder
 store around them."""
 
 IO_IMPORTS = (
-    "arena.store",
     "arena.storage",
     "redis",
     "fakeredis",
@@ -217,12 +216,12 @@ def test_pure_modules_import_no_storage_web_queue_or_network() -> None:
 def test_the_purity_check_sees_an_io_import_behind_another_module() -> None:
     targets = {
         "arena.pure": {"arena.helper", "referee.game"},
-        "arena.helper": {"arena.store.Store", "math"},
-        "arena.store": {"redis"},
+        "arena.helper": {"arena.storage.Store", "math"},
+        "arena.storage": {"redis"},
         "referee.game": set(),
     }
     assert _io_imports_reached("arena.pure", targets) == [
-        "arena.helper imports arena.store.Store",
-        "arena.store imports redis",
+        "arena.helper imports arena.storage.Store",
+        "arena.storage imports redis",
     ]
     assert _io_imports_reached("referee.game", targets) == []

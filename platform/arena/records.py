@@ -19,6 +19,10 @@ from typing import Any, TypedDict
 from referee.protocol import PROTOCOL_VERSION
 from referee.replay import MatchResult, SeatRecord
 
+GAME_ENTRANT = "@game"
+"""The id of the game itself as the opponent of a team variant's team: it has a ladder row (its
+skill) but is no bot and never ranked (bot ids never start with @)."""
+
 
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")

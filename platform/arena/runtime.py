@@ -13,7 +13,7 @@ from typing import Protocol
 
 from arena.records import BotRecord
 from arena.settings import Settings
-from arena.store import Store
+from arena.storage import Store
 from referee.agents import Agent, HttpAgent
 
 

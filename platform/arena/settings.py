@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from arena.cores import processes_from_env
-from arena.replays import DEPLOYMENT_DIR, FileStore, check_location, open_file_store
+from arena.storage.files import DEPLOYMENT_DIR, FileStore, check_location, open_file_store
 from referee.endpoints import ALLOWLIST_ENV, EndpointPolicy
 from referee.ping import PING_TIMEOUT_S
 

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from arena.api import create_app
 from arena.runtime import Runtime
 from arena.settings import Settings
-from arena.store import Store
+from arena.storage import Store
 from arena.worker.execution import RunOutcome, execute
 from referee import registry
 from referee.endpoints import EndpointPolicy

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from arena.store import Store
+from arena.storage import Store
 
 
 @contextmanager

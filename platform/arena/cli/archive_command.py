@@ -36,7 +36,7 @@ def _archive(args: argparse.Namespace) -> int:
     from redis.exceptions import RedisError
 
     from arena.matches.archive import archive_ended
-    from arena.store import Store
+    from arena.storage import Store
 
     try:
         settings = Settings.from_env()

@@ -1,7 +1,7 @@
 """``arena ratings refit GAME VARIANT``: refit a ladder's results in one batch, with intervals;
 ``arena ratings migrate``: move ladders stored the old way to the paged layout, once, after upgrading.
 
-It reads the ladder's list of counted results (kept by :meth:`arena.store.Store.finish_match`, one
+It reads the ladder's list of counted results (kept by :meth:`arena.storage.Store.finish_match`, one
 entry per match that reached the ladder: match id, bot ids by seat, places, team_won), turns each
 into teams and ranks exactly as the online skill model does (:func:`arena.ladders.skill.match_teams`),
 fits them by maximum likelihood with bootstrap 95% intervals (:mod:`arena.ladders.refit`) and stores the
@@ -21,9 +21,9 @@ from redis.exceptions import RedisError
 from arena.cli.local_play import UsageError
 from arena.ladders import refit, skill
 from arena.ladders.rows import new_row, rank_key
-from arena.records import now_iso
+from arena.records import GAME_ENTRANT, now_iso
 from arena.settings import Settings
-from arena.store import Store
+from arena.storage import Store
 from referee.game import SetupError, VariantSpec
 from referee.registry import GAME_MODULES, get_game
 
@@ -61,7 +61,7 @@ def refit_ladder(store: Store, game_id: str, variant: str, samples: int, seed: i
     fits = {
         bot: {"rating": round(i.rating, 1), "low": round(i.low, 1), "high": round(i.high, 1)}
         for bot, i in intervals.items()
-        if bot != skill.GAME_ENTRANT
+        if bot != GAME_ENTRANT
     }
     about = {"matches": len(found), "samples": samples, "seed": seed, "at": now_iso()}
     store.ladder_put_refit(game_id, variant, fits, about)

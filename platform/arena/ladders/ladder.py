@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.ladders.rows import display_row, ranked_by
-from arena.store import Store
+from arena.ladders.rows import competition_ranks, display_row, ranked_by
+from arena.storage import Store
 from referee.game import VariantSpec
 
 
@@ -21,6 +21,7 @@ def page(
     Reads only the page's rows (and names: never the bots' records), whatever the ladder's size.
     """
     found = store.ladder_page(game_id, variant, offset, limit)
+    ranks = competition_ranks([e.key for e in found.entries], first_rank=found.first_rank, offset=offset)
     return {
         "game": game_id,
         "variant": variant,
@@ -32,6 +33,7 @@ def page(
         "limit": limit,
         "refit": found.refit if spec.rated else None,
         "entries": [
-            {**display_row(e.bot_id, e.name, e.row, spec, e.refit), "rank": e.rank} for e in found.entries
+            {**display_row(e.bot_id, e.name, e.row, spec, e.refit), "rank": rank}
+            for e, rank in zip(found.entries, ranks, strict=True)
         ],
     }

@@ -1,7 +1,7 @@
 """Ladder rows, pure functions: how a finished match changes them, and how a ladder is ranked.
 
 One row per bot, game and variant (the store keeps each as a small hash, and each ladder's ranking
-keys in a sorted set: see :mod:`arena.store`; one page of it for display is
+keys in a sorted set: see :mod:`arena.storage`; one page of it for display is
 :func:`arena.ladders.ladder.page`). The rules:
 
 - A match created with ``rated: false`` never reaches this module.
@@ -30,12 +30,13 @@ from typing import Any
 from arena.ladders import skill
 from arena.ladders.elo import START_RATING, rating_changes
 from arena.ladders.scoring import seat_verdicts
+from arena.records import GAME_ENTRANT
 from referee.game import VariantSpec
 from referee.replay import MatchResult
 
 Row = dict[str, Any]
 
-GAME_ENTRANT = skill.GAME_ENTRANT
+
 """In a rated team variant, :func:`apply_result` also returns the game's own skill under this id:
 the store keeps it beside the ladder, never as a row of it."""
 
@@ -197,7 +198,13 @@ def display_row(
 def competition_ranks(keys: Sequence[float], first_rank: int = 1, offset: int = 0) -> list[int]:
     """Ranks of rows sorted best first with these keys: equal keys share a rank, the next distinct
     key ranks by its position (1, 2, 2, 4). A page starting at ``offset`` whose first row ranks
-    ``first_rank`` (which the store counts: 1 + rows with a better key) goes on from there."""
+    ``first_rank`` (which the store counts: 1 + rows with a better key) goes on from there.
+
+    >>> competition_ranks([9.0, 7.0, 7.0, 5.0])
+    [1, 2, 2, 4]
+    >>> competition_ranks([7.0, 7.0, 5.0], first_rank=2, offset=3)
+    [2, 2, 6]
+    """
     ranks: list[int] = []
     for position, key in enumerate(keys):
         if position and key == keys[position - 1]:
@@ -205,20 +212,3 @@ def competition_ranks(keys: Sequence[float], first_rank: int = 1, offset: int = 
         else:
             ranks.append(first_rank if position == 0 else offset + position + 1)
     return ranks
-
-
-def ranked(rows: Mapping[str, Row], names: Mapping[str, str], spec: VariantSpec) -> list[dict[str, Any]]:
-    """A whole ladder for display, best first, with competition ranks (the rules above).
-
-    The reference the store's pages are checked against. Rows of bots missing from ``names``
-    (deleted bots) are left out.
-    """
-    kept = sorted(
-        ((rank_key(row, spec), bot) for bot, row in rows.items() if bot in names and bot != GAME_ENTRANT),
-        key=lambda pair: (-pair[0], pair[1]),
-    )
-    ranks = competition_ranks([key for key, _ in kept])
-    return [
-        {**display_row(bot, names[bot], rows[bot], spec), "rank": rank}
-        for (_, bot), rank in zip(kept, ranks, strict=True)
-    ]

@@ -28,10 +28,8 @@ from functools import cache
 
 from openskill.models import PlackettLuce
 
+from arena.records import GAME_ENTRANT
 from referee.game import VariantSpec
-
-GAME_ENTRANT = "@game"
-"""The id of the game itself as the opponent of a team variant's team (bot ids never start with @)."""
 
 
 @dataclass(frozen=True)

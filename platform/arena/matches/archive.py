@@ -2,7 +2,7 @@
 
 Every match stays in Redis while it may still change (queued, running) and for
 ``ARENA_ARCHIVE_AFTER_DAYS`` after it ended (default 30), when pages and ladders read it most. Then
-:meth:`arena.store.Store.archive_match` writes its record, spec and replay token as one JSON document
+:meth:`arena.storage.Store.archive_match` writes its record, spec and replay token as one JSON document
 (``matches/<id>.json`` beside the replays) and deletes its keys; Redis keeps only its id in the
 ``matches`` index, by which the store finds it again: the API, the pages and tournaments read an
 archived match as before.
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from arena.records import MatchRecord
-from arena.store import Store
+from arena.storage import Store
 
 log = logging.getLogger(__name__)
 DAY_S = 24 * 3600

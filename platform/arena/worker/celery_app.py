@@ -49,7 +49,7 @@ from redis.exceptions import RedisError
 from arena.ladders import matchmaking
 from arena.runtime import Runtime
 from arena.settings import Settings
-from arena.store import Store
+from arena.storage import Store
 from arena.worker.execution import execute
 from arena.worker.sweeper import Sweeper
 

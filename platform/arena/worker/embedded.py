@@ -22,10 +22,10 @@ from celery import Celery
 from celery.worker import WorkController
 
 from arena.ladders.matchmaking import tick_all
-from arena.replays import DirectoryStore
 from arena.runtime import Runtime
 from arena.settings import Settings
-from arena.store import Store
+from arena.storage import Store
+from arena.storage.files import DirectoryStore
 from arena.worker.celery_app import CeleryQueue, make_celery, runtime_of
 from arena.worker.periodic import Periodic
 

@@ -10,14 +10,14 @@ every step is safe to repeat:
    again).
 3. Every run counts an attempt; past ``ARENA_MAX_ATTEMPTS`` the match is aborted rather than
    killing workers forever.
-4. The end is stored by :meth:`arena.store.Store.finish_match`: result, replay, ladder and fault
+4. The end is stored by :meth:`arena.storage.Store.finish_match`: result, replay, ladder and fault
    counts in one transaction guarded by ``applied:<match id>``, so a result counts exactly once
    even when two runs both reach the end.
 5. No match is left ``running`` by a failure: anything that goes wrong while a match runs or is
    stored aborts it with the reason, except the store itself failing (:class:`RedisError`), which
    is raised so the task runs the match again once the store is back (the attempts bound that).
 
-The walk of one match: :meth:`arena.store.Store.begin_match` takes the lease, marks the match
+The walk of one match: :meth:`arena.storage.Store.begin_match` takes the lease, marks the match
 running and reads its spec and the seats' bots in one transaction; build their agents,
 :func:`referee.runner.run_match` (which returns a typed replay whose header is the spec),
 then :func:`finish` (the ladder reads the replay's result; faults come from the replay's seats,
@@ -42,7 +42,7 @@ from arena import metrics
 from arena.ladders import rows
 from arena.records import BotRecord, MatchRecord
 from arena.runtime import Runtime
-from arena.store import Begun, Store
+from arena.storage import Begun, Store
 from arena.tournaments import progress
 from referee.game import SetupError
 from referee.match import MatchSpec
@@ -71,7 +71,7 @@ class _LeaseKeeper:
 
     A thread of its own per match cost each match a thread start and an event, and a worker playing
     500 matches 500 sleeping threads (OS threads in the threaded pool); one for all of them costs
-    that once, and renews them all in two round trips (:meth:`arena.store.Store.renew_leases`). A
+    that once, and renews them all in two round trips (:meth:`arena.storage.Store.renew_leases`). A
     renewal extends only a lease still held by its owner, so one that lands after a match released
     its lease changes nothing, and dropping a match need not wait for a round of renewals under
     way. The thread stops when no match is left.

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from arena.cli import ratings_command
 from arena.ladders import ladder
-from arena.ladders.rows import GAME_ENTRANT, new_row, rank_key, ranked
-from arena.store import Store
+from arena.ladders.rows import display_row, new_row, rank_key
+from arena.records import GAME_ENTRANT
+from arena.storage import Store
 from referee.game import VariantSpec
 from tests.platform.conftest import Arena
 
@@ -54,10 +55,11 @@ def test_pages_concatenate_to_the_whole_ladder_with_competition_ranks(raw, spec,
     pages = [ladder.page(store, "g", "v", spec, offset, size) for offset in range(0, len(rows) + size, size)]
     assert all(p["total"] == len(rows) for p in pages)
     joined = [entry for p in pages for entry in p["entries"]]
-    assert joined == ranked(rows, names, spec)  # the reference: a whole ladder ranked in memory
-    keys = {e["bot_id"]: rank_key(rows[e["bot_id"]], spec) for e in joined}
+    assert [e["bot_id"] for e in joined] == sorted(rows, key=lambda bot: (-rows[bot]["key"], bot))
     for entry in joined:  # competition rank: 1 + how many rank strictly above
-        assert entry["rank"] == 1 + sum(1 for other in keys.values() if other > keys[entry["bot_id"]])
+        bot = entry["bot_id"]
+        assert entry == {**display_row(bot, names[bot], rows[bot], spec), "rank": entry["rank"]}
+        assert entry["rank"] == 1 + sum(1 for other in rows.values() if other["key"] > rows[bot]["key"])
 
 
 def test_unrated_ladders_rank_by_win_rate_then_mean_score_in_one_key() -> None:

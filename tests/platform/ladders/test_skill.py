@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.ladders.skill import GAME_ENTRANT, Skill, match_teams, rate, start
+from arena.ladders.skill import Skill, match_teams, rate, start
+from arena.records import GAME_ENTRANT
 from referee.game import VariantSpec
 
 _ENDS = {"end_reasons": frozenset({"end"}), "max_moves": 10}

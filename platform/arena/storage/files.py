@@ -18,7 +18,7 @@ whole document or none.
 
 Why a replay's name holds a run token (``replays/<match id>/<run>.json.gz``): two runs of one match
 can both reach its end (a worker that was thought dead finishes after all). The end that counts is
-the one whose Redis transaction commits (:meth:`arena.store.Store.finish_match`). Each run writes its
+the one whose Redis transaction commits (:meth:`arena.storage.Store.finish_match`). Each run writes its
 replay first, under a name of its own, and the transaction records that name's token beside the
 result. The stored result and the replay it points to are therefore always the same run's, whichever
 run wins, and a run that crashes between the two writes loses nothing that counted: its match is
@@ -41,7 +41,7 @@ from urllib.parse import urlsplit
 
 from redis.exceptions import RedisError
 
-from arena.off_loop import call_off_loop
+from arena.storage.off_loop import call_off_loop
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client

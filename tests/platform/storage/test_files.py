@@ -1,4 +1,4 @@
-"""The replay store (arena.replays): directory, memory and S3 (on a moto server) share one contract:
+"""The replay store (arena.storage.files): directory, memory and S3 (on a moto server) share one contract:
 write-once names, whole documents, nothing for an absent name."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.replays import (
+from arena.settings import Settings, SettingsError
+from arena.storage.files import (
     DirectoryStore,
     FileStore,
     MemoryStore,
@@ -23,7 +24,6 @@ from arena.replays import (
     open_file_store,
     read,
 )
-from arena.settings import Settings, SettingsError
 
 
 def _free_port() -> int:
@@ -179,7 +179,7 @@ def test_a_store_on_s3_finishes_archives_and_reads_back_matches(
 
     from arena.matches.archive import archive_ended
     from arena.records import MatchRecord
-    from arena.store import Store
+    from arena.storage import Store
     from referee.match import MatchSpec
 
     files = open_file_store(f"s3://{s3_bucket}/arena", moto_endpoint)
@@ -226,7 +226,7 @@ from gevent import monkey
 monkey.patch_all()
 import os, time
 import gevent
-from arena.replays import DirectoryStore
+from arena.storage.files import DirectoryStore
 real_sleep = monkey.get_original("time", "sleep")
 real_fsync = os.fsync
 def slow_fsync(descriptor):

@@ -1,4 +1,4 @@
-"""A run's start (:meth:`arena.store.Store.begin_match`): the lease, the running mark, the spec and
+"""A run's start (:meth:`arena.storage.Store.begin_match`): the lease, the running mark, the spec and
 the bots in one transaction, nothing written when the match cannot start, and few round trips."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 from arena.matches import archive
 from arena.matches.archive import archive_ended
 from arena.records import BotRecord, MatchRecord, MatchStatus
-from arena.replays import MemoryStore
-from arena.store import Begun, Store
+from arena.storage import Begun, Store
+from arena.storage.files import MemoryStore
 from referee.match import MatchSpec
 from tests.platform.round_trips import counting_round_trips
 

@@ -17,9 +17,9 @@ from arena.cli.main import main
 from arena.matches import archive
 from arena.matches.archive import archive_ended
 from arena.records import MatchRecord, MatchStatus
-from arena.replays import DirectoryStore, MemoryStore, StorageUnavailable, record_name, replay_name
 from arena.settings import Settings
-from arena.store import Store
+from arena.storage import Store
+from arena.storage.files import DirectoryStore, MemoryStore, StorageUnavailable, record_name, replay_name
 from arena.worker.celery_app import redis_runtime
 from referee.match import MatchSpec
 from referee.replay import decompress

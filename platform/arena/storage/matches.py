@@ -1,0 +1,286 @@
+"""Matches: a spec and a status record side by side, the lists that find them, and status changes.
+
+A match is its spec (``match:<id>:spec``, written once) and its status record (``match:<id>``); it
+is listed in ``matches`` by creation time and in lists by bot, game and variant (which never
+change) and by status (which follow the record in the same transaction as each change). A run's
+start takes the match's lease, marks it running and reads its spec and bots in one transaction.
+Once archived, the record and spec are read from the files (:mod:`arena.storage.archive`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from redis.client import Pipeline
+
+from arena.records import BotRecord, MatchRecord, MatchStatus
+from arena.storage.archive import Archive
+from arena.storage.base import dumps
+from arena.storage.bots import found_bots
+from arena.storage.transaction import optimistic
+from referee.match import MatchSpec
+
+
+class Begun(StrEnum):
+    """What :meth:`Matches.begin_match` found."""
+
+    STARTED = "started"
+    """The lease is this run's and the match is marked running, one attempt more."""
+    MISSING = "missing"
+    """No such match (or its spec is gone)."""
+    ENDED = "ended"
+    """The match has ended: nothing to play."""
+    BUSY = "busy"
+    """Another run holds the match's lease."""
+
+
+@dataclass(frozen=True)
+class MatchStart:
+    """A run's start: the outcome, and for a started match its running record, its spec and the
+    seats' bots that still exist (by id)."""
+
+    outcome: Begun
+    match: MatchRecord | None = None
+    spec: MatchSpec | None = None
+    bots: dict[str, BotRecord] = field(default_factory=dict)
+
+
+class Matches(Archive):
+    def add_matches(self, matches: Sequence[tuple[MatchRecord, MatchSpec]]) -> None:
+        """Store new matches, each its status record and its spec."""
+        with self.redis.pipeline() as pipe:
+            self._add_matches(pipe, matches)
+            pipe.execute()
+
+    def _add_matches(self, pipe: Pipeline, matches: Sequence[tuple[MatchRecord, MatchSpec]]) -> None:
+        for match, spec in matches:
+            pipe.set(self.key("match", match.id), dumps(match.to_json()))
+            pipe.set(self.key("match", match.id, "spec"), dumps(spec.to_json()))
+            pipe.zadd(self.key("matches"), {match.id: match.created_ts})
+            pipe.zadd(self.key("queued"), {match.id: match.created_ts})
+            for index in self._match_indexes(match):
+                pipe.zadd(index, {match.id: match.created_ts})
+
+    def _match_indexes(self, match: MatchRecord) -> list[str]:
+        """The lists a match is found in by its bots, its game and its variant (never change)."""
+        bots = [self.key("matches", "bot", bot_id) for bot_id in dict.fromkeys(match.bots)]
+        return [
+            *bots,
+            self.key("matches", "game", match.game),
+            self.key("matches", "game", match.game, match.variant),
+        ]
+
+    def match_ids_page(
+        self,
+        *,
+        bot: str | None = None,
+        game: str | None = None,
+        variant: str | None = None,
+        status: MatchStatus | None = None,
+        offset: int = 0,
+        limit: int = 10,
+    ) -> tuple[list[str], int]:
+        """One page of match ids, newest first, of the matches that fit every filter given, and how
+        many fit. ``variant`` counts only with ``game``."""
+        indexes: list[tuple[str, float]] = [(self.key("matches"), 1.0)]
+        if bot:
+            indexes.append((self.key("matches", "bot", bot), 0.0))
+        if game:
+            game_index = (
+                self.key("matches", "game", game, variant) if variant else self.key("matches", "game", game)
+            )
+            indexes.append((game_index, 0.0))
+        if status is not None:
+            indexes.append((self._status_index(status), 0.0))
+        if len(indexes) == 1:
+            source = indexes[0][0]
+        else:
+            source = self.key("tmp", "matches", os.urandom(8).hex())
+            with self.redis.pipeline(transaction=False) as pipe:
+                pipe.zinterstore(source, dict(indexes), aggregate="SUM")
+                pipe.expire(source, 30)
+                pipe.execute()
+        try:
+            total = int(self.redis.zcard(source))
+            if offset >= total:
+                return [], total
+            ids = [str(match_id) for match_id in self.redis.zrevrange(source, offset, offset + limit - 1)]
+            return ids, total
+        finally:
+            if source != indexes[0][0]:
+                self.redis.delete(source)
+
+    def _status_index(self, status: MatchStatus) -> str:
+        return {
+            MatchStatus.QUEUED: self.key("queued"),
+            MatchStatus.RUNNING: self.key("running"),
+            MatchStatus.FINISHED: self.key("matches", "status", "finished"),
+            MatchStatus.ABORTED: self.key("matches", "status", "aborted"),
+        }[status]
+
+    def get_match(self, match_id: str) -> MatchRecord | None:
+        """The match's record, from Redis or, once archived, from the files."""
+        raw = self.redis.get(self.key("match", match_id))
+        if raw is not None:
+            return MatchRecord.from_json(json.loads(raw))
+        archived = self._archived([match_id]).get(match_id)
+        return None if archived is None else MatchRecord.from_json(archived["record"])
+
+    def get_spec(self, match_id: str) -> MatchSpec | None:
+        return self.get_specs([match_id]).get(match_id)
+
+    def get_specs(self, match_ids: Sequence[str]) -> dict[str, MatchSpec]:
+        if not match_ids:
+            return {}
+        raws = self.redis.mget([self.key("match", match_id, "spec") for match_id in match_ids])
+        found = {
+            match_id: json.loads(raw)
+            for match_id, raw in zip(match_ids, raws, strict=True)
+            if raw is not None
+        }
+        missing = [match_id for match_id in match_ids if match_id not in found]
+        for match_id, document in self._archived(missing).items():
+            if document is not None and document.get("spec") is not None:
+                found[match_id] = document["spec"]
+        return {match_id: MatchSpec.from_json(found[match_id]) for match_id in match_ids if match_id in found}
+
+    def get_matches(self, match_ids: Sequence[str]) -> list[MatchRecord]:
+        """The matches among ``match_ids`` that exist (in Redis or archived), in the given order."""
+        if not match_ids:
+            return []
+        raws = self.redis.mget([self.key("match", match_id) for match_id in match_ids])
+        found = {
+            match_id: json.loads(raw)
+            for match_id, raw in zip(match_ids, raws, strict=True)
+            if raw is not None
+        }
+        missing = [match_id for match_id in match_ids if match_id not in found]
+        for match_id, document in self._archived(missing).items():
+            if document is not None:
+                found[match_id] = document["record"]
+        return [MatchRecord.from_json(found[match_id]) for match_id in match_ids if match_id in found]
+
+    def unarchived_matches(self, match_ids: Sequence[str]) -> dict[str, MatchRecord]:
+        """The records still in Redis among ``match_ids`` (archived ones are not looked up)."""
+        if not match_ids:
+            return {}
+        raws = self.redis.mget([self.key("match", match_id) for match_id in match_ids])
+        return {
+            match_id: MatchRecord.from_json(json.loads(raw))
+            for match_id, raw in zip(match_ids, raws, strict=True)
+            if raw is not None
+        }
+
+    def recent_match_ids(self, limit: int, offset: int = 0) -> list[str]:
+        return [
+            str(match_id)
+            for match_id in self.redis.zrevrange(self.key("matches"), offset, offset + limit - 1)
+        ]
+
+    def match_count(self) -> int:
+        return int(self.redis.zcard(self.key("matches")))
+
+    def update_match(
+        self, match_id: str, change: Callable[[MatchRecord], MatchRecord | None]
+    ) -> MatchRecord | None:
+        """Apply ``change`` to the stored match atomically (retrying on conflict).
+
+        ``change`` gets the current record and returns the new one, or None to leave it as it is;
+        returns what was written (None when nothing was, or the match does not exist). The lists of
+        matches by status (running, queued, finished, aborted) and a running match's live moves
+        follow the new status in the same transaction.
+        """
+        key = self.key("match", match_id)
+
+        def write_change(pipe: Pipeline) -> MatchRecord | None:
+            raw = pipe.get(key)
+            updated = None if raw is None else change(MatchRecord.from_json(json.loads(raw)))
+            if updated is None:
+                return None
+            pipe.multi()
+            self._write_match(pipe, updated)
+            pipe.execute()
+            return updated
+
+        return optimistic(self.redis, [key], write_change)
+
+    def _write_match(self, pipe: Pipeline, match: MatchRecord) -> None:
+        """Queue, in a transaction, the record's write and the lists of matches by status following
+        its status (running, queued, finished, aborted; an ended match's live moves go)."""
+        match_id = match.id
+        pipe.set(self.key("match", match_id), dumps(match.to_json()))
+        if match.status is MatchStatus.RUNNING:
+            pipe.sadd(self.key("running"), match_id)
+        else:
+            pipe.srem(self.key("running"), match_id)
+        if match.status is MatchStatus.QUEUED:
+            pipe.zadd(self.key("queued"), {match_id: time.time()})
+        else:
+            pipe.zrem(self.key("queued"), match_id)
+        if match.status.ended:
+            pipe.delete(self.key("match", match_id, "live"))
+            pipe.zadd(self._status_index(match.status), {match_id: match.created_ts})
+
+    def start_match(self, match_id: str) -> MatchRecord | None:
+        """Mark a match running (one more attempt) and list it among the running; None if it ended."""
+        return self.update_match(match_id, lambda match: None if match.status.ended else match.started())
+
+    def begin_match(self, match_id: str, owner: str, lease_s: float) -> MatchStart:
+        """Start a run of a match for ``owner``: take its lease for ``lease_s`` seconds, mark it
+        running (one more attempt, listed among the running, moves of an earlier run cleared) and
+        read its spec and its bots, all in one transaction guarded by the record and the lease.
+
+        Three round trips (watch; read the record, the spec and the lease; the transaction, which
+        reads the bots too) where reading, leasing, starting, clearing and loading the bots one
+        after the other took eight: a worker playing short matches spent a tenth of its time on
+        them. Nothing is written for a match that is missing, has ended or is leased to another
+        run; a record changed meanwhile (an abort) makes the transaction start over.
+        """
+        key = self.key("match", match_id)
+        spec_key = self.key("match", match_id, "spec")
+        lease_key = self.key("match", match_id, "lease")
+
+        def start(pipe: Pipeline) -> MatchStart | None:
+            raw, raw_spec, holder = pipe.mget(key, spec_key, lease_key)
+            if raw is None:
+                return None  # not in Redis: perhaps archived
+            if raw_spec is None:
+                return MatchStart(Begun.MISSING)
+            match = MatchRecord.from_json(json.loads(raw))
+            if match.status.ended or holder is not None:
+                return MatchStart(Begun.ENDED if match.status.ended else Begun.BUSY, match)
+            spec = MatchSpec.from_json(json.loads(raw_spec))
+            running = match.started()
+            bot_ids = list(dict.fromkeys(spec.bots))
+            pipe.multi()
+            pipe.set(lease_key, owner, px=int(lease_s * 1000))
+            self._write_match(pipe, running)
+            pipe.delete(self.key("match", match_id, "live"), self.key("match", match_id, "progress"))
+            pipe.mget([self.key("bot", bot_id) for bot_id in bot_ids])
+            bots = found_bots(bot_ids, pipe.execute()[-1])
+            return MatchStart(Begun.STARTED, running, spec, bots)
+
+        started = optimistic(self.redis, [key, lease_key], start)
+        if started is not None:
+            return started
+        archived = self.get_match(match_id)  # an archived match has ended
+        if archived is not None and archived.status.ended:
+            return MatchStart(Begun.ENDED, archived)
+        return MatchStart(Begun.MISSING)
+
+    def abort_match(self, match_id: str, reason: str) -> MatchRecord | None:
+        """Mark a match aborted unless it already ended; its live moves go."""
+        return self.update_match(
+            match_id, lambda match: None if match.status.ended else match.aborted(reason)
+        )
+
+    def abort_if_queued(self, match_id: str, reason: str) -> MatchRecord | None:
+        """Abort a match only while it is still queued (atomic): a running match plays on."""
+        return self.update_match(
+            match_id, lambda match: match.aborted(reason) if match.status is MatchStatus.QUEUED else None
+        )

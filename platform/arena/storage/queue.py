@@ -1,0 +1,64 @@
+"""The queue as the store sees it: the matches waiting for a worker and since when, those running, and
+putting back those whose worker went away (for the sweeper, :mod:`arena.sweeper`)."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import replace
+
+from redis.client import Pipeline
+
+from arena.records import MatchRecord, MatchStatus
+from arena.storage.base import dumps
+from arena.storage.matches import Matches
+from arena.storage.transaction import optimistic
+
+
+class Queue(Matches):
+    def running_match_ids(self) -> list[str]:
+        return sorted(str(match_id) for match_id in self.redis.smembers(self.key("running")))
+
+    def requeue_if_stranded(self, match_id: str) -> bool:
+        """Put a ``running`` match whose lease lapsed (its worker died, or the store went away under
+        it) back to ``queued``; True when it did, and the caller must then queue it again."""
+        key = self.key("match", match_id)
+        lease = self.key("match", match_id, "lease")
+
+        def requeue(pipe: Pipeline) -> bool:
+            raw = pipe.get(key)
+            match = None if raw is None else MatchRecord.from_json(json.loads(raw))
+            if match is None or match.status is not MatchStatus.RUNNING or pipe.exists(lease):
+                if match is None or match.status.ended:
+                    self.redis.srem(self.key("running"), match_id)
+                return False
+            pipe.multi()
+            pipe.set(key, dumps(replace(match, status=MatchStatus.QUEUED).to_json()))
+            pipe.srem(self.key("running"), match_id)
+            pipe.zadd(self.key("queued"), {match_id: time.time()})
+            pipe.execute()
+            return True
+
+        return optimistic(self.redis, [key, lease], requeue)
+
+    def back_to_running(self, match_id: str) -> None:
+        """Undo :meth:`requeue_if_stranded` when the match could not be queued: the next sweep
+        finds it running without a lease again."""
+        self.update_match(
+            match_id,
+            lambda match: (
+                replace(match, status=MatchStatus.RUNNING) if match.status is MatchStatus.QUEUED else None
+            ),
+        )
+
+    def queued_before(self, moment: float) -> list[str]:
+        """The matches still waiting for a worker that were queued before ``moment`` (a timestamp)."""
+        return [str(match_id) for match_id in self.redis.zrangebyscore(self.key("queued"), "-inf", moment)]
+
+    def requeued_now(self, match_id: str) -> None:
+        """Note that a waiting match was just queued again (its wait starts over)."""
+        self.redis.zadd(self.key("queued"), {match_id: time.time()}, xx=True)
+
+    def take_sweeper_lock(self, owner: str, seconds: float) -> bool:
+        """One sweeper at a time across the workers: True when ``owner`` may sweep now."""
+        return bool(self.redis.set(self.key("sweeper"), owner, nx=True, px=int(seconds * 1000)))

@@ -1,0 +1,76 @@
+"""The store as callers use it: every part in one class, on a Redis at a URL or in memory."""
+
+from __future__ import annotations
+
+import fakeredis
+from redis import BlockingConnectionPool, Redis
+
+from arena.storage import files as file_stores
+from arena.storage.bots import Bots
+from arena.storage.finishing import Finishing
+from arena.storage.matchmaking import Matchmaking
+from arena.storage.progress import Progress
+from arena.storage.queue import Queue
+from arena.storage.tournaments import Tournaments
+
+
+class Store(Bots, Queue, Finishing, Matchmaking, Tournaments, Progress):
+    """Reads and writes the platform's records; knows nothing of games, ratings or HTTP."""
+
+    @classmethod
+    def connect(
+        cls,
+        url: str,
+        prefix: str = "arena:",
+        files: file_stores.FileStore | None = None,
+        connections: int = 64,
+        timeout_s: float = 10.0,
+    ) -> Store:
+        """A store on the Redis at ``url`` (``redis://[:password@]host:port/db``), replays in ``files``.
+
+        At most ``connections`` connections (sized to the matches played at once): past that a
+        command waits for a free connection (up to 20 s) instead of failing with "Too many
+        connections", which at high concurrency used to fail stores and replay matches.
+
+        A command, or a new connection, fails with a ``RedisError`` after ``timeout_s`` without an
+        answer: a Redis cut off without the connection being closed (a network partition) would
+        otherwise hold every command, and the match waiting on it, until TCP gave up hours later.
+        """
+        timeouts = {"socket_timeout": timeout_s, "socket_connect_timeout": timeout_s}
+        text = Redis(
+            connection_pool=BlockingConnectionPool.from_url(
+                url,
+                decode_responses=True,
+                health_check_interval=30,
+                max_connections=connections,
+                timeout=20,
+                **timeouts,
+            )
+        )
+        blobs = Redis(
+            connection_pool=BlockingConnectionPool.from_url(
+                url,
+                health_check_interval=30,
+                max_connections=max(4, connections // 8),
+                timeout=20,
+                **timeouts,
+            )
+        )
+        return cls(text, blobs, prefix, files)
+
+    @classmethod
+    def in_memory(cls, prefix: str = "arena:", files: file_stores.FileStore | None = None) -> Store:
+        """A store on a fresh in-process Redis (fakeredis): the embedded default and the tests.
+
+        Replays go to ``files``, by default a dict that goes with the process like the Redis.
+        """
+        server = fakeredis.FakeServer()
+        return cls(
+            fakeredis.FakeRedis(server=server, decode_responses=True),
+            fakeredis.FakeRedis(server=server),
+            prefix,
+            files,
+        )
+
+    def ping(self) -> bool:
+        return bool(self.redis.ping())

@@ -1,0 +1,68 @@
+"""Tournaments: their records, their matches (stored with them, round by round) and their rounds."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from arena.records import MatchRecord, RoundRecord, TournamentRecord
+from arena.storage.base import dumps
+from arena.storage.matches import Matches
+from referee.match import MatchSpec
+
+
+class Tournaments(Matches):
+    def add_tournament(
+        self, tournament: TournamentRecord, matches: Sequence[tuple[MatchRecord, MatchSpec]]
+    ) -> None:
+        """Store a tournament with all its matches in one go (nothing is enqueued here)."""
+        with self.redis.pipeline() as pipe:
+            pipe.set(self.key("tournament", tournament.id), dumps(tournament.to_json()))
+            pipe.zadd(self.key("tournaments"), {tournament.id: tournament.created_ts})
+            if matches:
+                pipe.rpush(self.key("tournament", tournament.id, "matches"), *[m.id for m, _ in matches])
+            self._add_matches(pipe, matches)
+            pipe.execute()
+
+    def get_tournament(self, tournament_id: str) -> TournamentRecord | None:
+        raw = self.redis.get(self.key("tournament", tournament_id))
+        return None if raw is None else TournamentRecord.from_json(json.loads(raw))
+
+    def tournament_match_ids(self, tournament_id: str) -> list[str]:
+        return [str(m) for m in self.redis.lrange(self.key("tournament", tournament_id, "matches"), 0, -1)]
+
+    def recent_tournament_ids(self, limit: int, offset: int = 0) -> list[str]:
+        return [str(t) for t in self.redis.zrevrange(self.key("tournaments"), offset, offset + limit - 1)]
+
+    def tournament_count(self) -> int:
+        return int(self.redis.zcard(self.key("tournaments")))
+
+    def put_tournament(self, tournament: TournamentRecord) -> None:
+        """Store a changed tournament record (its matches are not touched)."""
+        self.redis.set(self.key("tournament", tournament.id), dumps(tournament.to_json()))
+
+    def take_round_mark(self, tournament_id: str, round_no: int) -> bool:
+        """True for the one caller that may make this round (SET NX): a round is made exactly once."""
+        mark = self.key("tournament", tournament_id, "made", str(round_no))
+        return bool(self.redis.set(mark, "1", nx=True))
+
+    def add_round(
+        self,
+        tournament_id: str,
+        round_no: int,
+        matches: Sequence[tuple[MatchRecord, MatchSpec]],
+        byes: Sequence[str],
+    ) -> None:
+        """Store one round's matches under the tournament, with the round's list of matches and byes."""
+        with self.redis.pipeline() as pipe:
+            if matches:
+                pipe.rpush(self.key("tournament", tournament_id, "matches"), *[m.id for m, _ in matches])
+            round_json: RoundRecord = {"matches": [m.id for m, _ in matches], "byes": list(byes)}
+            pipe.rpush(self.key("tournament", tournament_id, "rounds"), dumps(round_json))
+            self._add_matches(pipe, matches)
+            pipe.execute()
+
+    def tournament_rounds(self, tournament_id: str) -> list[RoundRecord]:
+        """The rounds made so far, each ``{"matches": [ids], "byes": [bot ids]}``."""
+        raw = self.redis.lrange(self.key("tournament", tournament_id, "rounds"), 0, -1)
+        return [json.loads(item) for item in raw]
