@@ -1,7 +1,7 @@
 """What the state keeps between moves never shows: cached observations, listed moves and copies.
 
 The state keeps each seat's observation, the townspeople's views and the legal moves until the next
-``apply`` (``referee/boulderville/view.py``, ``game.py``); these tests hold it to the plain
+``apply`` (``referee/boulderville/observer.py``, ``game.py``); these tests hold it to the plain
 functions that work everything out from the table alone, and to the interface's contract for
 ``copy()`` and for moves that only look like legal ones.
 """
