@@ -141,15 +141,23 @@ class VolcanoState(State):
         self.passes_in_row = passes_in_row
         self.last_eruption = None if last_eruption is None else freeze(copy_json(last_eruption))
         self.result = result
+        self._options_view = freeze(dict(options))
+        self.forget_kept()
+
+    # ----- what is kept between moves, and its mutators -------------------------------------------
+
+    def forget_kept(self) -> None:
+        """Work everything kept between moves out afresh from the facts (the board, the captures,
+        this turn's moves), as a new state does: the counters and the capped squares recounted,
+        every view dropped. The cache tests and the bench's baseline call it to compare with."""
         self._steps = sum(1 for move in self.turn_moves if move["type"] == STEP)
         self._power_played = any(move["type"] == POWER_PLAY for move in self.turn_moves)
-        self._options_view = freeze(dict(options))
+        self._capped = tuple(index for index in SQUARES if self.board.caps[index] is not None)
         self._squares: list[FrozenDict | None] = [None] * len(SQUARES)
         self._rows: list[FrozenList | None] = [None] * BOARD_SIZE
-        self._trios: list[Trios | None] = [None] * seats
-        self._held_views: list[FrozenList | None] = [None] * seats
-        self._trios_views: list[FrozenDict | None] = [None] * seats
-        self._capped = tuple(index for index in SQUARES if board.caps[index] is not None)
+        self._trios: list[Trios | None] = [None] * self.seats
+        self._held_views: list[FrozenList | None] = [None] * self.seats
+        self._trios_views: list[FrozenDict | None] = [None] * self.seats
         self._forget_position()
 
     def _forget_position(self) -> None:
@@ -159,6 +167,17 @@ class VolcanoState(State):
         self._board_view: FrozenList | None = None
         self._table_view: tuple[FrozenList, FrozenList] | None = None
         self._turn_view: FrozenList | None = None
+
+    def _changed_captures(self, seat: int) -> None:
+        """Forget what was built from this seat's captures: its trios, and their view and theirs."""
+        self._trios[seat] = self._trios_views[seat] = self._held_views[seat] = None
+
+    def _touched(self, *squares: int) -> None:
+        """Forget the views of these squares (and of their rows) and everything built for the position."""
+        for square in squares:
+            self._squares[square] = None
+            self._rows[square // BOARD_SIZE] = None
+        self._forget_position()
 
     def copy(self) -> VolcanoState:
         """An independent copy, sharing only read-only parts (cached views, the options)."""
@@ -290,16 +309,6 @@ class VolcanoState(State):
         self._touched(square)
         self.turn_moves.append(POWER_PLAY_MOVES[piece][square])
         self._power_played = True
-
-    def _changed_captures(self, seat: int) -> None:
-        self._trios[seat] = self._trios_views[seat] = self._held_views[seat] = None
-
-    def _touched(self, *squares: int) -> None:
-        """Forget the views of these squares (and of their rows) and everything built for the position."""
-        for square in squares:
-            self._squares[square] = None
-            self._rows[square // BOARD_SIZE] = None
-        self._forget_position()
 
     # ----- turns and the end --------------------------------------------------------------------
 
