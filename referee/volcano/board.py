@@ -95,17 +95,10 @@ class Board:
     def cap_squares(self) -> list[int]:
         return [index for index in SQUARES if self.caps[index] is not None]
 
-    def to_json(self) -> list[list[dict[str, Any]]]:
-        """Rows of squares, each ``{"stack": [pieces bottom to top], "cap": null|"black"|"white"}``."""
-        squares = [
-            {"stack": [{"colour": p.colour.value, "size": p.size} for p in stack], "cap": _cap_json(cap)}
-            for stack, cap in zip(self.stacks, self.caps, strict=True)
-        ]
-        return [squares[row * BOARD_SIZE : (row + 1) * BOARD_SIZE] for row in range(BOARD_SIZE)]
-
     @classmethod
     def from_json(cls, data: Any, where: str) -> Board:
-        """Read :meth:`to_json`'s shape. Raises :class:`BoardError` naming the field that is wrong."""
+        """Read rows of squares, each ``{"stack": [pieces bottom to top], "cap": null|"black"|"white"}``
+        (the board of a state's JSON). Raises :class:`BoardError` naming the field that is wrong."""
         if not isinstance(data, list) or len(data) != BOARD_SIZE:
             raise BoardError(f"{where} must be a list of {BOARD_SIZE} rows", where)
         board = cls()
@@ -131,10 +124,6 @@ class Board:
             self.caps[index] = parse_cap(cell.get("cap"))
         except PieceError as error:
             raise BoardError(f"{here}.cap: {error}", f"{here}.cap") from None
-
-
-def _cap_json(cap: CapColour | None) -> str | None:
-    return None if cap is None else cap.value
 
 
 class BoardError(ValueError):
