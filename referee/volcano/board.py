@@ -47,11 +47,14 @@ def on_board(row: int, column: int) -> bool:
 
 
 def parse_square(data: Any) -> int | None:
-    """``[row, column]`` (list or tuple of two ints on the board) to an index, else None."""
-    if not isinstance(data, list | tuple) or len(data) != 2:
+    """``[row, column]`` (a JSON list of two whole numbers on the board) to an index, else None.
+
+    A list as JSON reads it, or a read-only one the engine handed out (a ``list`` subclass); not a
+    tuple, and no bool or float in it (``True == 1`` in Python, not in JSON)."""
+    if not isinstance(data, list) or len(data) != 2:
         return None
     row, column = data
-    if any(isinstance(v, bool) or not isinstance(v, int) for v in (row, column)):
+    if type(row) is not int or type(column) is not int:
         return None
     return index_of(row, column) if on_board(row, column) else None
 

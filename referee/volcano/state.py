@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.game import JSON, IllegalMove, Move, Outcome, State, places_from_keys
-from referee.volcano.board import DIRECTIONS, SQUARES, Board
+from referee.volcano.board import DIRECTIONS, SQUARES, Board, parse_square
 from referee.volcano.edition import BOARD_SIZE, CALDERA
 from referee.volcano.ends import VolcanoEnd
 from referee.volcano.eruption import can_step, step_cap
@@ -91,18 +91,6 @@ def _placement(capped: tuple[int, ...]) -> _Placement:
             _PLACEMENTS.clear()
         placement = _PLACEMENTS[capped] = _Placement(capped)
     return placement
-
-
-def _square_index(data: Any) -> int | None:
-    """``[row, column]`` on the board to an index, else None (bools and floats are not ints here)."""
-    if type(data) not in (list, FrozenList) or len(data) != 2:
-        return None
-    row, column = data
-    if type(row) is not int or type(column) is not int:
-        return None
-    if 0 <= row < BOARD_SIZE and 0 <= column < BOARD_SIZE:
-        return row * BOARD_SIZE + column
-    return None
 
 
 class VolcanoState(State):
@@ -183,7 +171,7 @@ class VolcanoState(State):
         """An independent copy, sharing only read-only parts (cached views, the options)."""
         twin = object.__new__(VolcanoState)
         twin.__dict__.update(self.__dict__)
-        twin.board = Board([list(stack) for stack in self.board.stacks], list(self.board.caps))
+        twin.board = self.board.copy()
         twin.captures = [list(held) for held in self.captures]
         twin.turn_moves = list(self.turn_moves)
         twin._squares = list(self._squares)
@@ -260,7 +248,7 @@ class VolcanoState(State):
     def _play_step(self, move: Move) -> None:
         if move.keys() != _STEP_KEYS:
             raise IllegalMove('a step is {"type": "step", "from": [row, column], "dir": "N"|"NE"|...}')
-        origin, direction = _square_index(move["from"]), move["dir"]
+        origin, direction = parse_square(move["from"]), move["dir"]
         if origin is None or not isinstance(direction, str) or direction not in DIRECTIONS:
             raise IllegalMove(f"not a square and a direction: {move!r}")
         self._step(origin, direction, move)
@@ -292,7 +280,7 @@ class VolcanoState(State):
             piece = Piece.from_json(move["piece"])
         except PieceError as error:
             raise IllegalMove(f"not a piece: {error}") from None
-        square = _square_index(move["to"])
+        square = parse_square(move["to"])
         if square is None:
             raise IllegalMove(f"not a square: {move!r}")
         self._power_play(piece, square, move)
