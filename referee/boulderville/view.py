@@ -13,10 +13,7 @@ the state's event log: read them, never change them.
 from __future__ import annotations
 
 from referee.boulderville.attributes import (
-    AURA,
-    PRINTED,
     Standing,
-    aura_of,
 )
 from referee.boulderville.edition import EDITION
 from referee.boulderville.hazards import bridge_standing
@@ -58,48 +55,8 @@ def townsperson_view(
 def townspeople_views(
     people: list[Person], standing: Standing, memo: dict[PersonKey, dict[str, JSON]]
 ) -> list[dict[str, JSON]]:
-    """Every townsperson as seen: :func:`townsperson_view` of each, in one loop (asked once a turn or more),
-    with :meth:`Standing.numbers` written out in it (the tests hold the numbers shown to the
-    per-person functions of :mod:`~referee.boulderville.attributes`)."""
-    get = memo.get
-    belief_off = standing.belief_off
-    willingness_off = standing.aura_willingness
-    shared_at = standing.sharing_at.get
-    rush = standing.rush
-    views = []
-    for person in people:
-        status = person.status
-        if status in ON_BOARD:
-            pid = person.id
-            space = person.space
-            belief, willingness, speed = PRINTED[pid]
-            belief -= person.belief_down + belief_off
-            willingness -= person.willingness_down + willingness_off
-            speed += person.speed_up
-            shared = shared_at(space)
-            if shared is not None:
-                belief -= shared.belief
-                willingness -= shared.willingness
-                speed += shared.speed
-            if pid in AURA:
-                own = aura_of(person)
-                belief += own[0]
-                willingness += own[1]
-            if rush:
-                speed += rush.get(pid, 0)
-            key = (
-                pid,
-                space,
-                status,
-                belief if belief > 0 else 0,
-                willingness if willingness > 0 else 0,
-                speed,
-            )
-        else:
-            key = (person.id, person.space, status, -1, -1, -1)
-        view = get(key)
-        views.append(_new_view(key, memo) if view is None else view)
-    return views
+    """Every townsperson as seen: :func:`townsperson_view` of each."""
+    return [townsperson_view(person, standing, memo) for person in people]
 
 
 def _new_view(key: PersonKey, memo: dict[PersonKey, dict[str, JSON]]) -> dict[str, JSON]:
