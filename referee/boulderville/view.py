@@ -81,7 +81,7 @@ def _new_view(key: PersonKey, memo: dict[PersonKey, dict[str, JSON]]) -> dict[st
 
 
 ScientistKey = tuple[int, str, str | None, int, int, int, bool, bool]
-_SCIENTIST_VIEWS: dict[ScientistKey, dict[str, JSON]] = {}
+SCIENTIST_VIEWS: dict[ScientistKey, dict[str, JSON]] = {}
 """Scientist views made so far, by everything they show; read-only like every observation. Bounded:
 tokens and renown stay small in play, and past ``MEMO_LIMIT`` views it starts afresh."""
 MEMO_LIMIT = 50_000
@@ -99,12 +99,12 @@ def scientist_view(table: Table, seat: int) -> dict[str, JSON]:
         scientist.clearing,
         scientist.missed_turn == table.turn,
     )
-    view = _SCIENTIST_VIEWS.get(key)
+    view = SCIENTIST_VIEWS.get(key)
     if view is None:
-        if len(_SCIENTIST_VIEWS) >= MEMO_LIMIT:
-            _SCIENTIST_VIEWS.clear()
+        if len(SCIENTIST_VIEWS) >= MEMO_LIMIT:
+            SCIENTIST_VIEWS.clear()
         name, kind = _SCIENTISTS[scientist.id]
-        view = _SCIENTIST_VIEWS[key] = {
+        view = SCIENTIST_VIEWS[key] = {
             "seat": seat,
             "id": scientist.id,
             "name": name,
@@ -130,7 +130,7 @@ def ongoing_view(effect: Ongoing) -> dict[str, JSON]:
     }
 
 
-def _event(event: dict[str, JSON], seat: int) -> dict[str, JSON]:
+def event_view(event: dict[str, JSON], seat: int) -> dict[str, JSON]:
     if "private" in event and event.get("seat") != seat:
         return {key: value for key, value in event.items() if key != "private"}
     return event
@@ -206,7 +206,7 @@ def observation(table: Table, seat: int) -> dict[str, JSON]:
     memo: dict[PersonKey, dict[str, JSON]] = {}
     townspeople = townspeople_views(table.people, Standing(table), memo)
     scientists = [scientist_view(table, s) for s in range(table.seats)]
-    events = [_event(e, seat) for e in table.events]
+    events = [event_view(e, seat) for e in table.events]
     ongoing = [ongoing_view(o) for o in table.ongoing]
     return assemble(
         table, seat, settled_parts(table), townspeople, scientists, events, ground_view(table), ongoing
