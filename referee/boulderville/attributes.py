@@ -105,6 +105,18 @@ class Standing:
         self.belief_off = self.hall_and_meeting + belief
         """What every belief loses to the Town Hall, meetings and auras (an aura holder's own aside)."""
 
+    def add_scientist(self, scientist_id: str, space: str) -> bool:
+        """Follow a scientist placed on ``space`` that stood on no space when the terms were summed:
+        it shares that space, and in the Town Hall lowers every belief. Returns whether it did the
+        latter (every townsperson's numbers changed, not only those of one sharing the space)."""
+        self.sharing_at[space] = SHARING[scientist_id]
+        if space not in TOWN_HALL:
+            return False
+        lowered = HALL_BELIEF[scientist_id]
+        self.hall_and_meeting += lowered
+        self.belief_off += lowered
+        return True
+
     def numbers(self, person: Person) -> tuple[int, int, int]:
         """(belief, willingness, speed) of a townsperson on the board.
 

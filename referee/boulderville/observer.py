@@ -12,7 +12,7 @@ from __future__ import annotations
 from operator import is_
 
 from referee.boulderville.actions import LASTING
-from referee.boulderville.attributes import AURA, HALL_BELIEF, SHARING, TOWN_HALL, Standing
+from referee.boulderville.attributes import AURA, Standing
 from referee.boulderville.edition import EDITION
 from referee.boulderville.table import Table
 from referee.boulderville.view import (
@@ -226,14 +226,9 @@ class Observer:
                 self.townspeople = self.standing = None
                 return
             self.placed[seat] = True
-            scientist_id = table.scientists[seat].id
-            # the placed scientist shares only this space: the one term of the numbers it changes,
-            # and in the Town Hall every belief's too (townspeople stay where they are: where holds)
-            standing.sharing_at[space] = SHARING[scientist_id]
-            if space in TOWN_HALL:
-                lowered = HALL_BELIEF[scientist_id]
-                standing.hall_and_meeting += lowered
-                standing.belief_off += lowered
+            # townspeople stay where they are (``where`` holds): only the one sharing the space, or
+            # in the Town Hall every one, shows other numbers
+            if standing.add_scientist(table.scientists[seat].id, space):
                 self.townspeople = townspeople_views(table.people, standing, self.memo)
                 return
             at = self.where.get(space)

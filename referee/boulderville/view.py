@@ -141,12 +141,7 @@ Ground = tuple[dict[str, str], bool, str]
 
 
 def ground_view(table: Table) -> Ground:
-    terrain = table.terrain  # nothing covered (the first turns): the bridge stands, the station too
-    return (
-        dict(terrain),
-        bridge_standing(table) if terrain else True,
-        cashing_place(table) if terrain else "science_station",
-    )
+    return dict(table.terrain), bridge_standing(table), cashing_place(table)
 
 
 def settled_parts(table: Table) -> dict[str, JSON]:
