@@ -89,10 +89,6 @@ class Rng:
         """A uniform integer in ``[low, high]``, both ends included (a die: ``randint(1, 6)``)."""
         return low + self.below(high - low + 1)
 
-    def random(self) -> float:
-        """A float in ``[0, 1)`` with 53 random bits."""
-        return (self.next_u64() >> 11) / float(1 << 53)
-
     def choice(self, items: Sequence[T]) -> T:
         if not items:
             raise IndexError("choice() from an empty sequence")
