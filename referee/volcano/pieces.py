@@ -40,6 +40,8 @@ class CapColour(StrEnum):
 SIZES: tuple[int, ...] = (1, 2, 3)
 """Piece sizes, small to large. A nest stacks them in this order, the large one on top."""
 
+SIZE_NAMES: dict[int, str] = {1: "small", 2: "medium", 3: "large"}
+
 COLOUR_ORDER: dict[Colour, int] = {colour: index for index, colour in enumerate(Colour)}
 _COLOUR_NAMES = frozenset(colour.value for colour in Colour)
 _CAP_NAMES = frozenset(cap.value for cap in CapColour)
