@@ -50,6 +50,8 @@ class Rng:
         self.state = state & _MASK
 
     def next_u64(self) -> int:
+        """SplitMix64's step, the one place it is written: the state moves on by the golden gamma,
+        and the output is the new state mixed (two xor-shift-multiplies and a last xor-shift)."""
         self.state = z = (self.state + _GOLDEN) & _MASK
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
@@ -60,14 +62,13 @@ class Rng:
 
         The first draw is tried without the bound's limit: below :data:`_SAFE` a draw is kept
         whatever the bound (up to :data:`_SAFE_BOUND`), and nearly every draw is. Otherwise the
-        draw is made again from the same state the general way, so the stream is the same."""
-        state = (self.state + _GOLDEN) & _MASK
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        z ^= z >> 31
-        if z < _SAFE and 0 < n <= _SAFE_BOUND:
+        state is put back and the draw made again the general way, so the stream is the same."""
+        if 0 < n <= _SAFE_BOUND:
+            state = self.state
+            z = self.next_u64()
+            if z < _SAFE:
+                return z % n
             self.state = state
-            return z % n
         return self._below(n)
 
     def _below(self, n: int) -> int:
@@ -79,23 +80,14 @@ class Rng:
             if len(_LIMITS) > 4096:
                 _LIMITS.clear()
             limit = _LIMITS[n] = _MASK - (_MASK + 1) % n
-        state = self.state
-        while True:  # next_u64 written out: the engines draw often enough for the call to count
-            state = (state + _GOLDEN) & _MASK
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            z ^= z >> 31
+        while True:
+            z = self.next_u64()
             if z <= limit:
-                self.state = state
                 return z % n
 
     def randint(self, low: int, high: int) -> int:
         """A uniform integer in ``[low, high]``, both ends included (a die: ``randint(1, 6)``)."""
         return low + self.below(high - low + 1)
-
-    def random(self) -> float:
-        """A float in ``[0, 1)`` with 53 random bits."""
-        return (self.next_u64() >> 11) / float(1 << 53)
 
     def choice(self, items: Sequence[T]) -> T:
         if not items:

@@ -18,7 +18,6 @@ from __future__ import annotations
 from referee.boulderville.edition import EDITION, Sharing
 from referee.boulderville.table import DEAD, PROGRESS, Person, Table
 
-NO_SHARING = Sharing(0, 0, 0)
 TOWN_HALL = frozenset(EDITION.board.spaces_of("town_hall"))
 SHARING = {card.id: card.abilities.sharing for card in EDITION.scientists.values()}
 HALL_BELIEF = {card.id: card.abilities.town_hall_belief for card in EDITION.scientists.values()}
@@ -35,19 +34,14 @@ PRINTED = {card.id: (card.belief, card.willingness, card.speed) for card in EDIT
 """Townsperson id to the card's printed (belief, willingness, speed), for :meth:`Standing.numbers`."""
 
 
-def sharing(table: Table, person: Person) -> Sharing:
-    """What the scientist sharing this townsperson's space does for them (nothing if alone)."""
-    if person.space is None:
-        return NO_SHARING
-    scientist = table.scientist_at(person.space)
-    if scientist is None:
-        return NO_SHARING
-    return SHARING[scientist.id]
-
-
 def town_hall_lowering(table: Table) -> int:
     """How much the scientists in the Town Hall lower every belief."""
     return sum(HALL_BELIEF[s.id] for s in table.scientists if s.space in TOWN_HALL)
+
+
+def sharing_at(table: Table) -> dict[str | None, Sharing]:
+    """Space to what the scientist standing there does for a townsperson sharing it."""
+    return {s.space: SHARING[s.id] for s in table.scientists if s.space is not None}
 
 
 def aura_of(person: Person) -> tuple[int, int]:
@@ -61,60 +55,29 @@ def aura_of(person: Person) -> tuple[int, int]:
     return 0, 0
 
 
-def aura(table: Table, person: Person) -> tuple[int, int]:
-    """(belief, willingness) lowering from the other townspeople's roles."""
-    belief = willingness = 0
-    for other in table.people:
-        if other is not person:
-            lowered = aura_of(other)
-            belief += lowered[0]
-            willingness += lowered[1]
-    return belief, willingness
-
-
-def _ongoing(table: Table, effect: str, target: str | None = None) -> int:
-    """The amounts of the lasting cards of ``effect`` (on ``target``, if given) still working.
-
-    A plain loop: phases 4 to 6 ask this for every townsperson, mostly of an empty list."""
-    total = 0
-    turn = table.turn
-    for o in table.ongoing:
-        if o.effect == effect and o.last_turn >= turn and (target is None or o.target == target):
-            total += o.amount
-    return total
-
-
 def belief(table: Table, person: Person) -> int:
     """The belief the eruption counter must exceed for this townsperson to believe."""
-    base = EDITION.townspeople[person.id].belief - person.belief_down
-    lowered = (
-        town_hall_lowering(table)
-        + sharing(table, person).belief
-        + aura(table, person)[0]
-        + _ongoing(table, "meeting")
-    )
-    return max(0, base - lowered)
+    return Standing(table).numbers(person)[0]
 
 
 def willingness(table: Table, person: Person) -> int:
     """The score a d10 must exceed for this believer to start moving."""
-    base = EDITION.townspeople[person.id].willingness - person.willingness_down
-    return max(0, base - sharing(table, person).willingness - aura(table, person)[1])
+    return Standing(table).numbers(person)[1]
 
 
 def speed(table: Table, person: Person) -> int:
     """Spaces this townsperson may move this turn."""
-    card = EDITION.townspeople[person.id]
-    return card.speed + person.speed_up + sharing(table, person).speed + _ongoing(table, "rush", person.id)
+    return Standing(table).numbers(person)[2]
 
 
 class Standing:
     """Every townsperson's numbers at one moment, each table-wide term worked out once.
 
-    :func:`belief`, :func:`willingness` and :func:`speed` look at the whole table for one person;
-    the observation and phases 5 and 6 want everyone's, so this sums the Town Hall, the auras and
-    the lasting cards once and then answers each person in constant time. Valid until the table
-    changes.
+    :meth:`numbers` is the one place the terms above are put together; :func:`belief`,
+    :func:`willingness` and :func:`speed` ask it for one person. The observation and phases 5 and
+    6 want everyone's, so the Town Hall, the auras and the lasting cards are summed once and each
+    person is then answered in constant time. Valid until the table changes (the observations'
+    cache follows a placement in place: :meth:`referee.boulderville.observer.Observer.moved`).
     """
 
     __slots__ = ("hall_and_meeting", "aura_belief", "aura_willingness", "sharing_at", "rush", "belief_off")
@@ -123,36 +86,39 @@ class Standing:
         turn = table.turn
         meeting = 0
         self.rush: dict[str | None, int] = {}
-        for o in table.ongoing:
+        """Townsperson id to the speed the lasting rush cards (a bus, a helicopter) add."""
+        for o in table.ongoing:  # the lasting cards still working: a meeting lowers every belief
             if o.last_turn >= turn:
                 if o.effect == "meeting":
                     meeting += o.amount
                 elif o.effect == "rush":
                     self.rush[o.target] = self.rush.get(o.target, 0) + o.amount
-        hall = 0  # town_hall_lowering and the sharing scientists, in one pass over the scientists
-        sharing_at: dict[str | None, Sharing] = {}
-        for scientist in table.scientists:
-            space = scientist.space
-            if space is not None:
-                sharing_at[space] = SHARING[scientist.id]
-                if space in TOWN_HALL:
-                    hall += HALL_BELIEF[scientist.id]
-        self.sharing_at = sharing_at
-        self.hall_and_meeting = hall + meeting
+        self.sharing_at = sharing_at(table)
+        self.hall_and_meeting = town_hall_lowering(table) + meeting
         belief = willingness = 0
-        aura = AURA
         for person in table.people:
-            if person.id in aura:
-                role, active_from = aura[person.id]
-                if person.status != DEAD and PROGRESS[person.status] >= active_from:
-                    belief += role.belief
-                    willingness += role.willingness
+            if person.id in AURA:
+                lowered = aura_of(person)
+                belief += lowered[0]
+                willingness += lowered[1]
         self.aura_belief, self.aura_willingness = belief, willingness
         self.belief_off = self.hall_and_meeting + belief
         """What every belief loses to the Town Hall, meetings and auras (an aura holder's own aside)."""
 
+    def add_scientist(self, scientist_id: str, space: str) -> bool:
+        """Follow a scientist placed on ``space`` that stood on no space when the terms were summed:
+        it shares that space, and in the Town Hall lowers every belief. Returns whether it did the
+        latter (every townsperson's numbers changed, not only those of one sharing the space)."""
+        self.sharing_at[space] = SHARING[scientist_id]
+        if space not in TOWN_HALL:
+            return False
+        lowered = HALL_BELIEF[scientist_id]
+        self.hall_and_meeting += lowered
+        self.belief_off += lowered
+        return True
+
     def numbers(self, person: Person) -> tuple[int, int, int]:
-        """(belief, willingness, speed) of a townsperson on the board, as the functions above give.
+        """(belief, willingness, speed) of a townsperson on the board.
 
         Asked for every townsperson on most moves, so the usual case (no one sharing the space, no
         aura of their own, no rush) does the least: plain integer sums, in any order, floored at 0.
@@ -175,9 +141,3 @@ class Standing:
         if rush:
             speed += rush.get(pid, 0)
         return belief if belief > 0 else 0, willingness if willingness > 0 else 0, speed
-
-    def belief(self, person: Person) -> int:
-        return self.numbers(person)[0]
-
-    def willingness(self, person: Person) -> int:
-        return self.numbers(person)[1]

@@ -20,6 +20,7 @@ from operator import is_
 from referee.boulderville import notation
 from referee.boulderville.deal import explicit_table, seeded_table
 from referee.boulderville.edition import EDITION
+from referee.boulderville.observer import Observer
 from referee.boulderville.table import DEAD, SAVED, Table
 from referee.boulderville.turn import (
     MAX_MOVES,
@@ -31,7 +32,6 @@ from referee.boulderville.turn import (
     find_move,
     legal_moves,
 )
-from referee.boulderville.view import Observer
 from referee.game import (
     JSON,
     Game,

@@ -51,13 +51,6 @@ class Person:
     def on_board(self) -> bool:
         return self.status in ON_BOARD
 
-    @property
-    def board_space(self) -> str:
-        """The space of a townsperson on the board, typed as one: only a saved or dead one has none."""
-        if self.space is None:
-            raise ValueError(f"townsperson {self.id} is not on the board")
-        return self.space
-
 
 @dataclass
 class Scientist:

@@ -47,11 +47,14 @@ def on_board(row: int, column: int) -> bool:
 
 
 def parse_square(data: Any) -> int | None:
-    """``[row, column]`` (list or tuple of two ints on the board) to an index, else None."""
-    if not isinstance(data, list | tuple) or len(data) != 2:
+    """``[row, column]`` (a JSON list of two whole numbers on the board) to an index, else None.
+
+    A list as JSON reads it, or a read-only one the engine handed out (a ``list`` subclass); not a
+    tuple, and no bool or float in it (``True == 1`` in Python, not in JSON)."""
+    if not isinstance(data, list) or len(data) != 2:
         return None
     row, column = data
-    if any(isinstance(v, bool) or not isinstance(v, int) for v in (row, column)):
+    if type(row) is not int or type(column) is not int:
         return None
     return index_of(row, column) if on_board(row, column) else None
 
@@ -95,17 +98,10 @@ class Board:
     def cap_squares(self) -> list[int]:
         return [index for index in SQUARES if self.caps[index] is not None]
 
-    def to_json(self) -> list[list[dict[str, Any]]]:
-        """Rows of squares, each ``{"stack": [pieces bottom to top], "cap": null|"black"|"white"}``."""
-        squares = [
-            {"stack": [{"colour": p.colour.value, "size": p.size} for p in stack], "cap": _cap_json(cap)}
-            for stack, cap in zip(self.stacks, self.caps, strict=True)
-        ]
-        return [squares[row * BOARD_SIZE : (row + 1) * BOARD_SIZE] for row in range(BOARD_SIZE)]
-
     @classmethod
     def from_json(cls, data: Any, where: str) -> Board:
-        """Read :meth:`to_json`'s shape. Raises :class:`BoardError` naming the field that is wrong."""
+        """Read rows of squares, each ``{"stack": [pieces bottom to top], "cap": null|"black"|"white"}``
+        (the board of a state's JSON). Raises :class:`BoardError` naming the field that is wrong."""
         if not isinstance(data, list) or len(data) != BOARD_SIZE:
             raise BoardError(f"{where} must be a list of {BOARD_SIZE} rows", where)
         board = cls()
@@ -131,10 +127,6 @@ class Board:
             self.caps[index] = parse_cap(cell.get("cap"))
         except PieceError as error:
             raise BoardError(f"{here}.cap: {error}", f"{here}.cap") from None
-
-
-def _cap_json(cap: CapColour | None) -> str | None:
-    return None if cap is None else cap.value
 
 
 class BoardError(ValueError):

@@ -65,10 +65,6 @@ class Eruption(NamedTuple):
     left_behind: int
 
     @property
-    def erupted(self) -> bool:
-        return bool(self.flow)
-
-    @property
     def captured(self) -> list[Piece]:
         return [landing.piece for landing in self.flow if landing.captured]
 

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.game import JSON, IllegalMove, Move, Outcome, State, places_from_keys
-from referee.volcano.board import DIRECTIONS, SQUARES, Board
+from referee.volcano.board import DIRECTIONS, SQUARES, Board, parse_square
 from referee.volcano.edition import BOARD_SIZE, CALDERA
 from referee.volcano.ends import VolcanoEnd
 from referee.volcano.eruption import can_step, step_cap
@@ -93,18 +93,6 @@ def _placement(capped: tuple[int, ...]) -> _Placement:
     return placement
 
 
-def _square_index(data: Any) -> int | None:
-    """``[row, column]`` on the board to an index, else None (bools and floats are not ints here)."""
-    if type(data) not in (list, FrozenList) or len(data) != 2:
-        return None
-    row, column = data
-    if type(row) is not int or type(column) is not int:
-        return None
-    if 0 <= row < BOARD_SIZE and 0 <= column < BOARD_SIZE:
-        return row * BOARD_SIZE + column
-    return None
-
-
 class VolcanoState(State):
     """One game. Build it with :meth:`referee.volcano.game.VolcanoGame.new_state`.
 
@@ -141,15 +129,23 @@ class VolcanoState(State):
         self.passes_in_row = passes_in_row
         self.last_eruption = None if last_eruption is None else freeze(copy_json(last_eruption))
         self.result = result
+        self._options_view = freeze(dict(options))
+        self.forget_kept()
+
+    # ----- what is kept between moves, and its mutators -------------------------------------------
+
+    def forget_kept(self) -> None:
+        """Work everything kept between moves out afresh from the facts (the board, the captures,
+        this turn's moves), as a new state does: the counters and the capped squares recounted,
+        every view dropped. The cache tests and the bench's baseline call it to compare with."""
         self._steps = sum(1 for move in self.turn_moves if move["type"] == STEP)
         self._power_played = any(move["type"] == POWER_PLAY for move in self.turn_moves)
-        self._options_view = freeze(dict(options))
+        self._capped = tuple(index for index in SQUARES if self.board.caps[index] is not None)
         self._squares: list[FrozenDict | None] = [None] * len(SQUARES)
         self._rows: list[FrozenList | None] = [None] * BOARD_SIZE
-        self._trios: list[Trios | None] = [None] * seats
-        self._held_views: list[FrozenList | None] = [None] * seats
-        self._trios_views: list[FrozenDict | None] = [None] * seats
-        self._capped = tuple(index for index in SQUARES if board.caps[index] is not None)
+        self._trios: list[Trios | None] = [None] * self.seats
+        self._held_views: list[FrozenList | None] = [None] * self.seats
+        self._trios_views: list[FrozenDict | None] = [None] * self.seats
         self._forget_position()
 
     def _forget_position(self) -> None:
@@ -160,11 +156,22 @@ class VolcanoState(State):
         self._table_view: tuple[FrozenList, FrozenList] | None = None
         self._turn_view: FrozenList | None = None
 
+    def _changed_captures(self, seat: int) -> None:
+        """Forget what was built from this seat's captures: its trios, and their view and theirs."""
+        self._trios[seat] = self._trios_views[seat] = self._held_views[seat] = None
+
+    def _touched(self, *squares: int) -> None:
+        """Forget the views of these squares (and of their rows) and everything built for the position."""
+        for square in squares:
+            self._squares[square] = None
+            self._rows[square // BOARD_SIZE] = None
+        self._forget_position()
+
     def copy(self) -> VolcanoState:
         """An independent copy, sharing only read-only parts (cached views, the options)."""
         twin = object.__new__(VolcanoState)
         twin.__dict__.update(self.__dict__)
-        twin.board = Board([list(stack) for stack in self.board.stacks], list(self.board.caps))
+        twin.board = self.board.copy()
         twin.captures = [list(held) for held in self.captures]
         twin.turn_moves = list(self.turn_moves)
         twin._squares = list(self._squares)
@@ -241,7 +248,7 @@ class VolcanoState(State):
     def _play_step(self, move: Move) -> None:
         if move.keys() != _STEP_KEYS:
             raise IllegalMove('a step is {"type": "step", "from": [row, column], "dir": "N"|"NE"|...}')
-        origin, direction = _square_index(move["from"]), move["dir"]
+        origin, direction = parse_square(move["from"]), move["dir"]
         if origin is None or not isinstance(direction, str) or direction not in DIRECTIONS:
             raise IllegalMove(f"not a square and a direction: {move!r}")
         self._step(origin, direction, move)
@@ -273,7 +280,7 @@ class VolcanoState(State):
             piece = Piece.from_json(move["piece"])
         except PieceError as error:
             raise IllegalMove(f"not a piece: {error}") from None
-        square = _square_index(move["to"])
+        square = parse_square(move["to"])
         if square is None:
             raise IllegalMove(f"not a square: {move!r}")
         self._power_play(piece, square, move)
@@ -290,16 +297,6 @@ class VolcanoState(State):
         self._touched(square)
         self.turn_moves.append(POWER_PLAY_MOVES[piece][square])
         self._power_played = True
-
-    def _changed_captures(self, seat: int) -> None:
-        self._trios[seat] = self._trios_views[seat] = self._held_views[seat] = None
-
-    def _touched(self, *squares: int) -> None:
-        """Forget the views of these squares (and of their rows) and everything built for the position."""
-        for square in squares:
-            self._squares[square] = None
-            self._rows[square // BOARD_SIZE] = None
-        self._forget_position()
 
     # ----- turns and the end --------------------------------------------------------------------
 

@@ -1,9 +1,10 @@
 """What the state keeps between moves never shows: cached observations, listed moves and copies.
 
-The state keeps each seat's observation, the townspeople's views and the legal moves until the next
-``apply`` (``referee/boulderville/view.py``, ``game.py``); these tests hold it to the plain
-functions that work everything out from the table alone, and to the interface's contract for
-``copy()`` and for moves that only look like legal ones.
+The state keeps each seat's observation, the parts it is made of and the legal moves until the
+next ``apply`` (``referee/boulderville/observer.py``, ``game.py``), and the process keeps the
+townspeople's and scientists' views by what they show (``view.py``); these tests hold every one
+of them to the plain functions that work everything out from the table alone, and to the
+interface's contract for ``copy()`` and for moves that only look like legal ones.
 """
 
 from __future__ import annotations
@@ -14,10 +15,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.boulderville import GAME, BouldervilleState
-from referee.boulderville.attributes import belief, speed, willingness
+from referee.boulderville import GAME, BouldervilleState, view
+from referee.boulderville.attributes import Standing, belief, speed, willingness
 from referee.boulderville.turn import legal_moves
-from referee.boulderville.view import observation
+from referee.boulderville.view import (
+    observation,
+    ongoing_view,
+    scientist_view,
+    settled_parts,
+    townspeople_views,
+)
 from referee.game import IllegalMove, canonical_json
 from referee.rng import Rng
 from tests.referee.boulderville.helpers import FAR, place, position, scientist
@@ -139,3 +146,63 @@ def test_a_seat_number_must_be_a_whole_number_as_json_spells_it() -> None:
     state = reviewing()
     state.apply(review)
     assert state.table.scientists[1].tokens == 2  # the review takes two tokens
+
+
+STANDING_TERMS = ("hall_and_meeting", "aura_belief", "aura_willingness", "sharing_at", "rush", "belief_off")
+
+
+def from_scratch(state: BouldervilleState, seat: int) -> str:
+    """``seat``'s observation worked out from the table alone, the process's kept views emptied first
+    (so nothing kept in them, right or stale, goes into it)."""
+    view.PERSON_VIEWS.clear()
+    view.SCIENTIST_VIEWS.clear()
+    return canonical_json(observation(state.table, seat))
+
+
+def check_kept_parts(state: BouldervilleState) -> None:
+    """Each part the observer and the state keep now (those not dropped) equals one worked out afresh."""
+    table, kept = state.table, state._observer
+    if kept.townspeople is not None:
+        standing = Standing(table)
+        assert kept.standing is not None
+        for term in STANDING_TERMS:
+            assert getattr(kept.standing, term) == getattr(standing, term), term
+        assert kept.placed == [s.space is not None for s in table.scientists]
+        assert kept.where == {p.space: index for index, p in enumerate(table.people) if p.space is not None}
+        assert kept.townspeople == townspeople_views(table.people, standing, {})
+    if kept.scientists is not None:
+        assert kept.scientists == [scientist_view(table, seat) for seat in range(table.seats)]
+    if kept.log is table.events:
+        for seat, events in enumerate(kept.views):
+            assert events == [view.event_view(event, seat) for event in table.events[: kept.logged]]
+    if kept.ground is not None:
+        assert kept.ground == view.ground_view(table)
+    if kept.settled is not None:
+        assert kept.settled == settled_parts(table)
+    if kept.ongoing is not None:
+        assert kept.ongoing == [ongoing_view(effect) for effect in table.ongoing]
+    for seat, seen in kept.seen.items():
+        assert canonical_json(seen) == canonical_json(observation(table, seat))
+    if state._legal is not None:
+        assert state._legal == legal_moves(table)
+
+
+@FAST
+@given(seed=seeds, chooser=seeds, max_turns=st.sampled_from([None, 1, 3]))
+def test_every_kept_part_equals_one_worked_out_afresh(seed: int, chooser: int, max_turns: int | None) -> None:
+    """After every move of random games (the one variant, its default turn limit and short ones),
+    before and after the seats look: every part kept equals its plain function's, and every
+    observation one made with the process's kept views emptied."""
+    options = None if max_turns is None else {"max_turns": max_turns}
+    state = GAME.start("standard", seats=4, seed=seed, options=options)
+    rng = Rng(chooser)
+    while state.outcome() is None:
+        check_kept_parts(state)
+        seat = state.current_seat
+        assert seat is not None
+        viewers = (seat, rng.below(4))
+        seen = [canonical_json(state.observation(viewer)) for viewer in viewers]
+        check_kept_parts(state)
+        assert seen == [from_scratch(state, viewer) for viewer in viewers]
+        state.apply(rng.choice(state.legal_moves()))
+    check_kept_parts(state)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from referee.boulderville.edition import EDITION
 from tests.referee.boulderville.helpers import (
     FAR,
     SCEPTIC,
@@ -238,3 +239,29 @@ def test_tokens_are_cashed_at_the_science_station_or_three_for_two_at_the_town_h
     play_turn(state, FAR | {0: space})
     cashed = state.table.scientists[0]
     assert (cashed.tokens, cashed.renown) == tokens, renown
+
+
+STATION_RATE = EDITION.rules.cash_rates["science_station"]
+HALL_RATE = EDITION.rules.cash_rates["town_hall"]
+STATION_LOST = {"station_lab": "lava", "station_yard": "lava"}
+
+
+@pytest.mark.parametrize(
+    ("space", "terrain", "held", "left_and_cashed"),
+    [
+        ("station_lab", {}, STATION_RATE[0], (0, STATION_RATE[1])),
+        ("town_hall_steps", STATION_LOST, HALL_RATE[0], (0, HALL_RATE[1])),
+        ("town_hall_steps", STATION_LOST, HALL_RATE[0] - 1, (HALL_RATE[0] - 1, 0)),
+        ("town_hall_steps", STATION_LOST, 2 * HALL_RATE[0] + 1, (1, 2 * HALL_RATE[1])),
+    ],
+)
+def test_a_scientist_holding_exactly_the_rate_cashes_it_and_one_token_short_cashes_nothing(
+    space: str, terrain: dict, held: int, left_and_cashed: tuple[int, int]
+) -> None:
+    """ "Any Scientist in the Science Station can trade in renown tokens" (one for one), and at the
+    Town Hall "three tokens for two points": tokens are traded in whole lots of the rate, so holding
+    the rate exactly is one lot, and one token fewer is none."""
+    state = position(stage="place", lead=3, terrain=terrain, scientists=cast("seismologist", tokens=held))
+    play_turn(state, FAR | {0: space})
+    cashed = state.table.scientists[0]
+    assert (cashed.tokens, cashed.renown) == left_and_cashed
