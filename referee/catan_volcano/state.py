@@ -1,8 +1,9 @@
 """One game of Catan in progress: every fact as flat lists of ints, declared once in :data:`FIELDS`.
 
 The state is a plain record: the rules live in the stage modules (:mod:`.building`,
-:mod:`.production`, :mod:`.robber`, :mod:`.cards`, :mod:`.trading`, :mod:`.flow`), which read and
-write these lists, and :mod:`.moves` ties moves to them. Serialising, loading and copying all walk
+:mod:`.production`, :mod:`.robber`, :mod:`.cards`, :mod:`.trading`, :mod:`.flow`), which read
+these lists and change the pieces, the cards and the awards through the mutators of
+:mod:`.changes` (which keep the caches' marks), and :mod:`.moves` ties moves to them. Serialising, loading and copying all walk
 :data:`FIELDS`, so a new fact is declared in one place.
 
 Indexing conventions: ``hands[seat][resource]``, ``devs[seat][kind]`` (see
