@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from referee.catan_volcano import changes
 from referee.catan_volcano.edition import EDITION, KNIGHT, VICTORY_POINT
 from referee.catan_volcano.events import record
 from referee.catan_volcano.geometry import EDGE_NODES, NODE_EDGES
@@ -23,14 +24,6 @@ if TYPE_CHECKING:
 
 _SETTLEMENTS = EDITION.pieces["settlements"]
 _CITIES = EDITION.pieces["cities"]
-
-
-def settlements_on_board(state: CatanState, seat: int) -> int:
-    return _SETTLEMENTS - state.pieces[seat][1]
-
-
-def cities_on_board(state: CatanState, seat: int) -> int:
-    return _CITIES - state.pieces[seat][2]
 
 
 def visible_points(state: CatanState, seat: int) -> int:
@@ -269,8 +262,7 @@ def _award_longest_road(state: CatanState) -> None:
     leaders = [seat for seat, length in enumerate(lengths) if length == best]
     new = leaders[0] if best >= EDITION.longest_road_minimum and len(leaders) == 1 else -1
     if new != holder:
-        state.longest_road = new
-        state.score_moves += 1
+        changes.give_longest_road(state, new)
         record(state, {"type": "longest_road", "seat": None if new < 0 else new, "length": best})
 
 
@@ -281,6 +273,5 @@ def update_largest_army(state: CatanState, seat: int) -> None:
     if holder == seat or knights < EDITION.largest_army_minimum:
         return
     if holder < 0 or knights > state.played[holder][KNIGHT]:
-        state.largest_army = seat
-        state.score_moves += 1
+        changes.give_largest_army(state, seat)
         record(state, {"type": "largest_army", "seat": seat, "knights": knights})

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from referee.catan_volcano import awards, flow
+from referee.catan_volcano import awards, changes, flow
+from referee.catan_volcano.changes import ROADS
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.events import named, record
 from referee.catan_volcano.geometry import EDGE_NODES, NODE_COUNT, NODE_EDGES, NODE_HEXES, NODE_NODES
@@ -18,9 +19,6 @@ from referee.catan_volcano.geometry import EDGE_NODES, NODE_COUNT, NODE_EDGES, N
 if TYPE_CHECKING:
     from referee.catan_volcano.state import CatanState
     from referee.game import Move
-
-ROADS, SETTLEMENTS, CITIES = 0, 1, 2
-"""Indexes into ``state.pieces[seat]``."""
 
 ROAD_COST = EDITION.costs["road"]
 SETTLEMENT_COST = EDITION.costs["settlement"]
@@ -37,16 +35,6 @@ def can_pay(hand: list[int], cost: tuple[int, ...]) -> bool:
         and wheat >= need_wheat
         and ore >= need_ore
     )
-
-
-def pay(state: CatanState, seat: int, cost: tuple[int, ...]) -> None:
-    """Move ``cost`` from the seat's hand to the bank."""
-    hand, bank = state.hands[seat], state.bank
-    state.cards_moved |= 1 << seat
-    for resource, amount in enumerate(cost):
-        if amount:
-            hand[resource] -= amount
-            bank[resource] += amount
 
 
 def own_road_ends(state: CatanState, seat: int) -> set[int]:
@@ -107,12 +95,7 @@ def city_spots(state: CatanState, seat: int) -> list[int]:
 
 def place_building(state: CatanState, seat: int, node: int) -> None:
     """A settlement goes on ``node``; roads of other seats through it may be broken."""
-    state.node_owner[node] = seat
-    state.node_level[node] = 1
-    state.board_moves += 1
-    state.built_at = node
-    state.score_moves += 1
-    state.pieces[seat][SETTLEMENTS] -= 1
+    changes.put_settlement(state, seat, node)
     edge_owner = state.edge_owner
     cut = {edge_owner[edge] for edge in NODE_EDGES[node]} - {-1, seat}
     if cut:
@@ -164,15 +147,12 @@ def place_settlement(state: CatanState, move: Move) -> None:
     place_building(state, seat, node)
     record(state, {"type": "place_settlement", "seat": seat, "node": node})
     if state.setup_step >= state.seats:
-        production = state.tables.production
-        hand, bank = state.hands[seat], state.bank
-        state.cards_moved |= 1 << seat
+        production, bank = state.tables.production, state.bank
         gained = [0] * len(EDITION.resources)
         for hex_id in NODE_HEXES[node]:
             resource = production[hex_id]
             if 0 <= resource < len(gained) and bank[resource]:
-                bank[resource] -= 1
-                hand[resource] += 1
+                changes.from_bank(state, seat, resource, 1)
                 gained[resource] += 1
         record(state, {"type": "starting_resources", "seat": seat, "resources": named(gained)})
     state.phase = "place_road"
@@ -181,10 +161,7 @@ def place_settlement(state: CatanState, move: Move) -> None:
 def place_road(state: CatanState, move: Move) -> None:
     """A free road: in the setup, or from a road building card."""
     seat, edge = state.current, move["edge"]
-    state.edge_owner[edge] = seat
-    state.board_moves += 1
-    state.road_built = edge
-    state.pieces[seat][ROADS] -= 1
+    changes.put_road(state, seat, edge)
     record(state, {"type": "place_road", "seat": seat, "edge": edge})
     awards.add_road(state, seat, edge)
     if state.phase == "road_building":
@@ -206,30 +183,21 @@ def place_road(state: CatanState, move: Move) -> None:
 
 def build_road(state: CatanState, move: Move) -> None:
     seat, edge = state.current, move["edge"]
-    pay(state, seat, ROAD_COST)
-    state.edge_owner[edge] = seat
-    state.board_moves += 1
-    state.road_built = edge
-    state.pieces[seat][ROADS] -= 1
+    changes.pay_bank(state, seat, ROAD_COST)
+    changes.put_road(state, seat, edge)
     record(state, {"type": "build_road", "seat": seat, "edge": edge})
     awards.add_road(state, seat, edge)
 
 
 def build_settlement(state: CatanState, move: Move) -> None:
     seat, node = state.current, move["node"]
-    pay(state, seat, SETTLEMENT_COST)
+    changes.pay_bank(state, seat, SETTLEMENT_COST)
     place_building(state, seat, node)
     record(state, {"type": "build_settlement", "seat": seat, "node": node})
 
 
 def build_city(state: CatanState, move: Move) -> None:
     seat, node = state.current, move["node"]
-    pay(state, seat, CITY_COST)
-    state.node_level[node] = 2
-    state.board_moves += 1
-    state.built_at = node
-    state.score_moves += 1
-    pieces = state.pieces[seat]
-    pieces[CITIES] -= 1
-    pieces[SETTLEMENTS] += 1
+    changes.pay_bank(state, seat, CITY_COST)
+    changes.upgrade_city(state, seat, node)
     record(state, {"type": "build_city", "seat": seat, "node": node})

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from referee.catan_volcano import awards, building, robber
+from referee.catan_volcano import awards, changes, robber
 from referee.catan_volcano import move_table as table
-from referee.catan_volcano.building import ROADS
+from referee.catan_volcano.changes import ROADS
 from referee.catan_volcano.derived import derived
 from referee.catan_volcano.edition import (
     DEV_CARDS,
@@ -32,25 +32,16 @@ RESOURCES = EDITION.resources
 CARD_COST = EDITION.costs["development_card"]
 
 
-def can_buy(state: CatanState, seat: int) -> bool:
-    return building.can_pay(state.hands[seat], CARD_COST) and any(state.deck)
-
-
 def buy(state: CatanState, move: Move) -> None:
     seat = state.current
-    building.pay(state, seat, CARD_COST)
+    changes.pay_bank(state, seat, CARD_COST)
     deck = state.deck
     pick = state.rng.below(sum(deck))
     kind = 0
     while pick >= deck[kind]:
         pick -= deck[kind]
         kind += 1
-    deck[kind] -= 1
-    state.cards_moved |= 1 << seat
-    state.devs_moved |= 1 << seat
-    state.score_moves += 1  # a victory point card counts at once
-    state.devs[seat][kind] += 1
-    state.new_devs[seat][kind] += 1
+    changes.draw_development_card(state, seat, kind)
     record(
         state,
         {"type": "buy_development_card", "seat": seat},
@@ -59,15 +50,12 @@ def buy(state: CatanState, move: Move) -> None:
     )
 
 
-def playable(state: CatanState, seat: int, kind: int) -> bool:
-    return not state.dev_played and state.devs[seat][kind] > state.new_devs[seat][kind]
-
-
 def play_moves(state: CatanState, seat: int) -> list[Move]:
-    """The development cards the seat may play now (before or after the roll)."""
-    if state.dev_played:
-        return []
+    """The development cards the seat may play now (before or after the roll): one a turn, and
+    of each kind only the cards held from before this turn (``new_devs``: bought this turn)."""
     devs, new = state.devs[seat], state.new_devs[seat]
+    if state.dev_played or devs == new:  # (most often: no card but those bought this turn)
+        return []
     moves: list[Move] = []
     if devs[KNIGHT] > new[KNIGHT]:
         moves.append(table.PLAY_KNIGHT)
@@ -87,17 +75,9 @@ def play_moves(state: CatanState, seat: int) -> list[Move]:
     return moves
 
 
-def _played(state: CatanState, seat: int, kind: int) -> None:
-    state.cards_moved |= 1 << seat  # the seat's resources too, for the cards played for them
-    state.devs_moved |= 1 << seat
-    state.devs[seat][kind] -= 1
-    state.played[seat][kind] += 1
-    state.dev_played = True
-
-
 def play_knight(state: CatanState, move: Move) -> None:
     seat = state.current
-    _played(state, seat, KNIGHT)
+    changes.play_development_card(state, seat, KNIGHT)
     record(state, {"type": "play_knight", "seat": seat})
     awards.update_largest_army(state, seat)
     robber.start(state, state.phase)
@@ -105,7 +85,7 @@ def play_knight(state: CatanState, move: Move) -> None:
 
 def play_road_building(state: CatanState, move: Move) -> None:
     seat = state.current
-    _played(state, seat, ROAD_BUILDING)
+    changes.play_development_card(state, seat, ROAD_BUILDING)
     record(state, {"type": "play_road_building", "seat": seat})
     state.free_roads = min(2, state.pieces[seat][ROADS])
     state.resume = state.phase
@@ -120,25 +100,22 @@ def road_building_moves(state: CatanState) -> list[Move]:
 
 def play_year_of_plenty(state: CatanState, move: Move) -> None:
     seat = state.current
-    _played(state, seat, YEAR_OF_PLENTY)
+    changes.play_development_card(state, seat, YEAR_OF_PLENTY)
     taken = [0] * 5
     for name in (move["first"], move["second"]):
         resource = RESOURCES.index(name)
-        state.bank[resource] -= 1
-        state.hands[seat][resource] += 1
+        changes.from_bank(state, seat, resource, 1)
         taken[resource] += 1
     record(state, {"type": "play_year_of_plenty", "seat": seat, "resources": named(taken)})
 
 
 def play_monopoly(state: CatanState, move: Move) -> None:
     seat = state.current
-    _played(state, seat, MONOPOLY)
+    changes.play_development_card(state, seat, MONOPOLY)
     resource = RESOURCES.index(move["resource"])
     taken = [0] * state.seats
     for other, hand in enumerate(state.hands):
         if other != seat and hand[resource]:
-            state.cards_moved |= 1 << other
             taken[other] = hand[resource]
-            state.hands[seat][resource] += hand[resource]
-            hand[resource] = 0
+            changes.move_cards(state, other, seat, resource, hand[resource])
     record(state, {"type": "play_monopoly", "seat": seat, "resource": move["resource"], "taken": taken})

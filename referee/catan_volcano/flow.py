@@ -22,19 +22,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from referee.catan_volcano import awards
-from referee.catan_volcano.edition import EDITION, VICTORY_POINT
+from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.events import forget_before, record
 from referee.catan_volcano.variants import CatanEnd
 from referee.game import Move, Outcome, places_from_keys
 
 if TYPE_CHECKING:
     from referee.catan_volcano.state import CatanState
-
-_SETTLEMENTS = EDITION.pieces["settlements"]
-_CITIES = EDITION.pieces["cities"]
-_LONGEST_POINTS = EDITION.longest_road_points
-_ARMY_POINTS = EDITION.largest_army_points
-_TO_WIN = EDITION.points_to_win
 
 
 def next_owed(state: CatanState, owed: list[int]) -> int:
@@ -67,7 +61,7 @@ def end_turn(state: CatanState, move: Move) -> None:
     """The turn ends: cards bought become playable, the turn count moves on, the limit may end it."""
     seat = state.turn_seat
     state.new_devs[seat] = [0, 0, 0, 0, 0]
-    state.events.append({"type": "end_turn", "seat": seat, "turn": state.turn})  # record, written out
+    record(state, {"type": "end_turn", "seat": seat})
     state.turn += 1
     forget_before(state, state.turn - state.seats)
     if state.turn >= state.options["turn_limit"]:
@@ -91,7 +85,7 @@ def check_win(state: CatanState) -> None:
     """Ten points on one's own turn win: only the turn's seat is checked.
 
     Looked at only when something that counts towards points may have moved since this seat's
-    last look (``state.score_moves``, see there): this runs after every move, and points change on
+    last look (``state.score_moves``, see :mod:`.changes`): this runs after every move, and points change on
     few moves and in few turns."""
     moved, seat = state.score_moves, state.turn_seat
     if moved == state.win_checked[seat]:
@@ -99,13 +93,7 @@ def check_win(state: CatanState) -> None:
     state.win_checked[seat] = moved
     if state.phase == "over":
         return
-    pieces = state.pieces[seat]  # awards.points written out: this runs after every move
-    points = (_SETTLEMENTS - pieces[1]) + 2 * (_CITIES - pieces[2]) + state.devs[seat][VICTORY_POINT]
-    if state.longest_road == seat:
-        points += _LONGEST_POINTS
-    if state.largest_army == seat:
-        points += _ARMY_POINTS
-    if points >= _TO_WIN:
+    if awards.points(state, seat) >= EDITION.points_to_win:
         finish(state, seat, CatanEnd.POINTS)
 
 

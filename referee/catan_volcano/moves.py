@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from referee.catan_volcano import building, cards, flow, production, robber, trading
 from referee.catan_volcano import move_table as table
-from referee.catan_volcano.building import CITIES, ROADS, SETTLEMENTS
+from referee.catan_volcano.building import CITY_COST, ROAD_COST, SETTLEMENT_COST, can_pay
+from referee.catan_volcano.changes import CITIES, ROADS, SETTLEMENTS
 from referee.catan_volcano.derived import derived
 from referee.catan_volcano.edition import EDITION
 from referee.game import Move
@@ -40,14 +41,6 @@ Key = tuple[Any, ...]
 
 _BEST_RATE = EDITION.resource_harbour_rate
 """The fewest cards a bank trade takes: a hand with no more of any resource lists none."""
-
-if (
-    building.ROAD_COST != (1, 1, 0, 0, 0)
-    or building.SETTLEMENT_COST != (1, 1, 1, 1, 0)
-    or building.CITY_COST != (0, 0, 0, 2, 3)
-    or cards.CARD_COST != (0, 0, 1, 1, 1)
-):
-    raise ImportError("main_moves reads the edition's costs as written out in it: update it")
 
 
 @dataclass(frozen=True)
@@ -106,36 +99,28 @@ def key_of(move: Any) -> Key | None:
 
 def roll_phase_moves(state: CatanState) -> list[Move]:
     """Before the roll: roll, or play a development card first."""
-    seat = state.current
-    if state.devs[seat] == state.new_devs[seat]:  # no card but those bought this turn: none to play
-        return [table.ROLL]
-    return [table.ROLL, *cards.play_moves(state, seat)]
+    return [table.ROLL, *cards.play_moves(state, state.current)]
 
 
 def main_moves(state: CatanState) -> list[Move]:
     """After the roll: end the turn, build, buy, play a card, trade."""
     seat = state.current
     hand, pieces = state.hands[seat], state.pieces[seat]
-    wood, brick, sheep, wheat, ore = hand
     moves: list[Move] = [table.END_TURN]
-    can_road, can_city, can_trade = wood and brick, wheat >= 2 and ore >= 3, max(hand) >= _BEST_RATE
-    placed = None
+    can_road, can_trade = can_pay(hand, ROAD_COST), max(hand) >= _BEST_RATE
+    can_city = can_pay(hand, CITY_COST)
     if can_road or can_city or can_trade:
-        placed = state.placed
-        if placed is None or state.placed_at != state.board_moves:  # derived()'s test, written out
-            placed = derived(state)
-    if placed is not None:
+        placed = derived(state)
         if can_road and pieces[ROADS]:
             moves.extend(placed.road_moves(state, seat))
-        if can_road and sheep and wheat and pieces[SETTLEMENTS]:
+        if can_road and pieces[SETTLEMENTS] and can_pay(hand, SETTLEMENT_COST):
             moves.extend(placed.settlement_moves(state, seat))
         if can_city and pieces[CITIES]:
             moves.extend(placed.city_moves(state, seat))
-    if sheep and wheat and ore and any(state.deck):  # cards.can_buy written out (the costs checked at import)
+    if can_pay(hand, cards.CARD_COST) and any(state.deck):
         moves.append(table.BUY_CARD)
-    if not state.dev_played and state.devs[seat] != state.new_devs[seat]:  # else none to play
-        moves.extend(cards.play_moves(state, seat))
-    if can_trade and placed is not None:  # placed is made whenever can_trade
+    moves.extend(cards.play_moves(state, seat))
+    if can_trade:  # (placed is made above whenever can_trade)
         moves.extend(trading.maritime_moves(state, seat, placed))
     if state.options["trades"]:
         moves.extend(trading.offer_moves(state, seat))
@@ -203,8 +188,7 @@ its one move, so that how often a seat is asked never tells the others about its
 def settle(state: CatanState) -> list[Move]:
     """Check the win, then play decisions that are forced in public view until a seat must be asked."""
     while True:
-        if state.score_moves != state.win_checked[state.turn_seat]:  # check_win's own first test
-            flow.check_win(state)
+        flow.check_win(state)
         phase = state.phase
         legal = PHASES[phase](state)
         if len(legal) != 1 or not FORCED_IN_PUBLIC[phase](state):

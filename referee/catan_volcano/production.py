@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from referee.catan_volcano import flow, robber, volcano
+from referee.catan_volcano import changes, flow, robber, volcano
 from referee.catan_volcano import move_table as table
 from referee.catan_volcano.derived import derived
 from referee.catan_volcano.edition import EDITION
@@ -65,7 +65,7 @@ def roll(state: CatanState, move: Move) -> None:
     dice = next_dice(state)
     total = dice[0] + dice[1]
     state.dice = dice
-    state.events.append({"type": "roll", "seat": state.turn_seat, "dice": list(dice), "turn": state.turn})
+    record(state, {"type": "roll", "seat": state.turn_seat, "dice": list(dice)})
     if total == 7:
         robber.seven(state)
         return
@@ -87,11 +87,8 @@ def roll(state: CatanState, move: Move) -> None:
 
 def produce(state: CatanState, number: int) -> None:
     """Pay every building on the hexes carrying ``number``; count the gold owed."""
-    placed = state.placed
-    if placed is None or state.placed_at != state.board_moves:  # derived()'s test, written out
-        placed = derived(state)
-    plan = placed.plan(state, number, state.robber)
-    bank, hands = state.bank, state.hands
+    plan = derived(state).plan(state, number, state.robber)
+    bank = state.bank
     short: list[str] = []
     gains: list[dict[str, int]] | None = None
     for resource, name, takers, total in plan.shares:
@@ -103,26 +100,22 @@ def produce(state: CatanState, number: int) -> None:
             if single_takes_rest and len(takers) == 1 and bank[resource]:
                 seat = takers[0][0]  # the one seat owed it takes what is left
                 gains[seat][name] = bank[resource]
-                hands[seat][resource] += bank[resource]
-                bank[resource] = 0
+                changes.from_bank(state, seat, resource, bank[resource])
             else:
                 for seat, _ in takers:
                     del gains[seat][name]  # paid to no one
             continue
-        bank[resource] -= total
-        for seat, cards in takers:
-            hands[seat][resource] += cards
-    state.cards_moved |= plan.takers
+        changes.bank_pays(state, resource, takers, total)
     state.gold_owed = list(plan.gold)
-    state.events.append(  # record, written out
+    record(
+        state,
         {
             "type": "production",
             "number": number,
             "gains": plan.gains if gains is None else gains,
             "bank_short": short,
             "gold": list(plan.gold),
-            "turn": state.turn,
-        }
+        },
     )
 
 
@@ -149,9 +142,7 @@ def gold_moves(state: CatanState) -> list[Move]:
 
 def choose_gold(state: CatanState, move: Move) -> None:
     seat, resource = state.current, RESOURCES.index(move["resource"])
-    state.bank[resource] -= 1
-    state.hands[seat][resource] += 1
-    state.cards_moved |= 1 << seat
+    changes.from_bank(state, seat, resource, 1)
     state.gold_owed[seat] -= 1
     record(state, {"type": "gold", "seat": seat, "resource": move["resource"]})
     next_gold(state)

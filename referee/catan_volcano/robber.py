@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from referee.catan_volcano import flow
+from referee.catan_volcano import changes, flow
 from referee.catan_volcano import move_table as table
 from referee.catan_volcano.derived import derived
 from referee.catan_volcano.edition import EDITION
@@ -58,13 +58,9 @@ _DISCARD_LISTS: tuple[tuple[Move, ...], ...] = tuple(
 
 def discard(state: CatanState, move: Move) -> None:
     seat, resource = state.current, RESOURCES.index(move["resource"])
-    state.hands[seat][resource] -= 1
-    state.bank[resource] += 1
-    state.cards_moved |= 1 << seat
+    changes.to_bank(state, seat, resource, 1)
     state.discard_owed[seat] -= 1
-    state.events.append(  # record, written out (a discard: some 110 a game)
-        {"type": "discard", "seat": seat, "resource": move["resource"], "turn": state.turn}
-    )
+    record(state, {"type": "discard", "seat": seat, "resource": move["resource"]})
     next_discard(state)
 
 
@@ -96,9 +92,7 @@ def move_robber(state: CatanState, move: Move) -> None:
         while pick >= hand[resource]:
             pick -= hand[resource]
             resource += 1
-        hand[resource] -= 1
-        state.hands[thief][resource] += 1
-        state.cards_moved |= 1 << thief | 1 << victim
+        changes.move_cards(state, victim, thief, resource, 1)
         record(
             state,
             {"type": "steal", "seat": thief, "victim": victim},

@@ -1,8 +1,9 @@
 """One game of Catan in progress: every fact as flat lists of ints, declared once in :data:`FIELDS`.
 
 The state is a plain record: the rules live in the stage modules (:mod:`.building`,
-:mod:`.production`, :mod:`.robber`, :mod:`.cards`, :mod:`.trading`, :mod:`.flow`), which read and
-write these lists, and :mod:`.moves` ties moves to them. Serialising, loading and copying all walk
+:mod:`.production`, :mod:`.robber`, :mod:`.cards`, :mod:`.trading`, :mod:`.flow`), which read
+these lists and change the pieces, the cards and the awards through the mutators of
+:mod:`.changes` (which keep the caches' marks), and :mod:`.moves` ties moves to them. Serialising, loading and copying all walk
 :data:`FIELDS`, so a new fact is declared in one place.
 
 Indexing conventions: ``hands[seat][resource]``, ``devs[seat][kind]`` (see
@@ -17,13 +18,14 @@ from collections.abc import Callable, Mapping
 from copy import deepcopy
 from typing import Any
 
-from referee.catan_volcano import flow, view
+from referee.catan_volcano import changes, flow, view
 from referee.catan_volcano.board import BoardTables, Layout
 from referee.catan_volcano.derived import Derived
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.events import index_secrets
 from referee.catan_volcano.geometry import EDGE_COUNT, NODE_COUNT
 from referee.catan_volcano.moves import PLAYS, generate, key_of, settle
+from referee.catan_volcano.seat_views import PlayerViews
 from referee.catan_volcano.variants import RULES, VOLCANO_OPTIONS, VariantRules
 from referee.catan_volcano.view import observation as observe
 from referee.game import JSON, IllegalMove, Move, Outcome, SetupError, State
@@ -156,6 +158,15 @@ class CatanState(State):
     winner: int
     end_reason: str | None
     events: list[dict[str, Any]]
+    # The marks of what moved, kept by the mutators of :mod:`referee.catan_volcano.changes` alone
+    # (which say what each is for) and read by the caches that rest on them.
+    board_moves: int
+    built_at: int
+    road_built: int
+    score_moves: int
+    win_checked: list[int]
+    cards_moved: int
+    devs_moved: int
 
     def __init__(self, variant: str, seats: int, options: Mapping[str, JSON], layout: Layout) -> None:
         self.variant = variant
@@ -172,42 +183,16 @@ class CatanState(State):
         """What every observation of the game starts as a copy of (:func:`view.frame`)."""
         self.placed: Derived | None = None
         """What the pieces on the board imply (:func:`referee.catan_volcano.derived.derived`)."""
-        self.board_moves = 0
-        """Counts the changes made to the buildings and roads, for :func:`derived` to tell when
-        :attr:`placed` must be checked again (see there)."""
         self.placed_at = -1
-        """:attr:`board_moves` when :attr:`placed` was last found current (-1: never)."""
-        self.road_built = -1
-        """The edge of the last road a rule put on the board (-1: none yet): a hint for
-        :func:`referee.catan_volcano.derived.derived`, which checks it against the ownership lists
-        before it carries the seats' building spots over (a stale hint only costs the carry-over)."""
-        self.built_at = -1
-        """The node where a rule last put, raised or removed a building (-1: none yet): a hint for
-        :func:`referee.catan_volcano.derived.derived` like :attr:`road_built`, checked the same way."""
-        self.score_moves = 0
-        """Counts the changes that may raise a seat's points (a settlement, a city, a development
-        card bought, an award moving), for :func:`referee.catan_volcano.flow.check_win` to skip
-        the moves and the turns that change none. Every rule that makes such a change must count
-        it, or a win goes unseen."""
-        self.win_checked = [-1] * seats
-        """Per seat, :attr:`score_moves` when :func:`~referee.catan_volcano.flow.check_win` last
-        looked at its points (-1: never): while it stands, the seat's points are what they were
-        then, under ten."""
+        """``board_moves`` when :attr:`placed` was last found current (-1: never)."""
+        changes.start_marks(self)  # what moved: see the attributes' declarations above
         self.secret_events: list[tuple[int, dict[str, Any], dict[int, dict[str, Any]]]] = []
         """Where the log's secret events are (see :func:`referee.catan_volcano.events.index_secrets`)."""
         self.forgotten = 0
         """How many events have been dropped from the log's start since it was last indexed."""
-        self.player_views = view.PlayerViews()
+        self.player_views = PlayerViews()
         self.kept = view.Kept(seats, self.frame)
         """Parts of observations kept from one position to the next (:class:`view.Kept`)."""
-        self.cards_moved = 0
-        """The seats whose cards in hand, development cards or played cards the engine changed
-        since :attr:`player_views` last looked, as a bit mask (bit ``seat``; see there). Every rule
-        that changes any of those must set its seat's bit, or that seat's public view goes stale."""
-        self.devs_moved = 0
-        """Of :attr:`cards_moved`, the seats whose development cards or played cards changed (a
-        card bought or played: the two rules that change them set the bit), so that the others'
-        views look at their cards in hand alone."""
         self.current_seat: int | None = None
         """The seat to move, None once the game is over (the common interface's property, kept as a
         plain attribute: the referee reads it before every move, and a property costs a call).
@@ -319,17 +304,11 @@ class CatanState(State):
             setattr(clone, name, getattr(self, name))
         clone.secret_events = list(self.secret_events)  # views by seat shared: the same events
         clone.forgotten = self.forgotten
-        clone.player_views = view.PlayerViews()
+        clone.player_views = PlayerViews()
         clone.kept = view.Kept(self.seats, self.frame)
-        clone.cards_moved = 0
-        clone.devs_moved = 0
+        changes.copy_marks(clone, self)
         clone.current_seat = self.current_seat
-        clone.board_moves = self.board_moves
         clone.placed_at = self.placed_at
-        clone.road_built = self.road_built
-        clone.built_at = self.built_at
-        clone.score_moves = self.score_moves
-        clone.win_checked = list(self.win_checked)
         clone.rng = Rng(self.rng.state)
         clone._legal = self._legal
         clone._public = self._public
@@ -376,9 +355,8 @@ class CatanState(State):
         self.current_seat = None if self.phase == "over" else self.current
         self._public = None
         self._observed = {}
-        self.board_moves += 1
-        self.win_checked = [-1] * self.seats
-        self.player_views = view.PlayerViews()
+        changes.mark_everything_moved(self)
+        self.player_views = PlayerViews()
         self.kept = view.Kept(self.seats, self.frame)
         index_secrets(self)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from referee.catan_volcano import flow
+from referee.catan_volcano import changes, flow
 from referee.catan_volcano import move_table as table
 from referee.catan_volcano.derived import Derived, derived
 from referee.catan_volcano.edition import EDITION
@@ -31,7 +31,7 @@ def maritime_moves(state: CatanState, seat: int, placed: Derived) -> tuple[Move,
     the state), as a shared tuple (read-only) for the main phase's list to extend with. The caller
     skips the call for a hand with no more than one card of any resource (no rate is below 2)."""
     hand, bank = state.hands[seat], state.bank
-    wood, brick, sheep, wheat, ore = placed._rates[seat] or placed.rates(state, seat)
+    wood, brick, sheep, wheat, ore = placed.rates(state, seat)
     gives = (
         (hand[0] >= wood)
         | (hand[1] >= brick) << 1
@@ -70,20 +70,10 @@ give (low five), in the order the rules list them: give, then get, in resource o
 def maritime_trade(state: CatanState, move: Move) -> None:
     seat, given, got = state.current, move["give"], move["get"]
     give, get = RESOURCE_INDEX[given], RESOURCE_INDEX[got]
-    placed = state.placed
-    if placed is None or state.placed_at != state.board_moves:  # derived()'s test, written out
-        placed = derived(state)
-    count = (placed._rates[seat] or placed.rates(state, seat))[give]
-    hand, bank = state.hands[seat], state.bank
-    hand[give] -= count
-    bank[give] += count
-    bank[get] -= 1
-    hand[get] += 1
-    state.cards_moved |= 1 << seat
-    turn = state.turn  # (record, written out below: a trade with the bank comes some 150 times a game)
-    state.events.append(
-        {"type": "maritime_trade", "seat": seat, "give": given, "count": count, "get": got, "turn": turn}
-    )
+    count = derived(state).rates(state, seat)[give]
+    changes.to_bank(state, seat, give, count)
+    changes.from_bank(state, seat, get, 1)
+    record(state, {"type": "maritime_trade", "seat": seat, "give": given, "count": count, "get": got})
 
 
 def offer_moves(state: CatanState, seat: int) -> list[Move]:
@@ -167,12 +157,8 @@ def confirm_trade(state: CatanState, move: Move) -> None:
     assert offer is not None
     seat, partner = offer["seat"], move["seat"]
     give, get = RESOURCE_INDEX[offer["give"]], RESOURCE_INDEX[offer["get"]]
-    mine, theirs = state.hands[seat], state.hands[partner]
-    mine[give] -= offer["give_count"]
-    theirs[give] += offer["give_count"]
-    theirs[get] -= offer["get_count"]
-    mine[get] += offer["get_count"]
-    state.cards_moved |= 1 << seat | 1 << partner
+    changes.move_cards(state, seat, partner, give, offer["give_count"])
+    changes.move_cards(state, partner, seat, get, offer["get_count"])
     record(state, {"type": "trade", "seat": seat, "partner": partner})
     state.offer = None
     flow.enter_main(state)

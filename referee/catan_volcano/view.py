@@ -16,18 +16,15 @@ from typing import TYPE_CHECKING, Any
 from referee.catan_volcano import awards, geometry
 from referee.catan_volcano.board import BoardTables, Layout
 from referee.catan_volcano.derived import Derived, derived
-from referee.catan_volcano.edition import DEV_CARDS, EDITION, VICTORY_POINT
+from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.events import index_secrets, visible
 from referee.catan_volcano.geometry import HEX_NODES, corner_node
+from referee.catan_volcano.seat_views import dev_counts
 
 if TYPE_CHECKING:
     from referee.catan_volcano.state import CatanState
 
 RESOURCES = EDITION.resources
-_SETTLEMENTS = EDITION.pieces["settlements"]
-_CITIES = EDITION.pieces["cities"]
-_LONGEST_POINTS = EDITION.longest_road_points
-_ARMY_POINTS = EDITION.largest_army_points
 
 
 @lru_cache(maxsize=256)
@@ -69,189 +66,6 @@ def board_view(layout: Layout, tables: BoardTables, variable_lava: bool) -> dict
 
 _GEOMETRY = geometry.describe()
 """The static geometry as JSON, made once: every board's view shares its lists (read-only)."""
-
-
-_SHARED_COUNTS: dict[tuple[int, ...], dict[str, int]] = {}
-"""Per-kind counts of development cards as JSON, shared between observations: few distinct
-values occur (a seat's played cards change a handful of times a game)."""
-
-
-def _dev_counts(values: list[int]) -> dict[str, int]:
-    key = tuple(values)
-    shown = _SHARED_COUNTS.get(key)
-    if shown is None:
-        if len(_SHARED_COUNTS) > 4096:
-            _SHARED_COUNTS.clear()
-        shown = _SHARED_COUNTS[key] = dict(zip(DEV_CARDS, key, strict=True))
-    return shown
-
-
-_SHARED_PIECES: dict[tuple[int, ...], dict[str, int]] = {}
-
-
-def _pieces_left(pieces: list[int]) -> dict[str, int]:
-    key = tuple(pieces)
-    shown = _SHARED_PIECES.get(key)
-    if shown is None:
-        shown = _SHARED_PIECES[key] = {"roads": key[0], "settlements": key[1], "cities": key[2]}
-    return shown
-
-
-def player_view(state: CatanState, seat: int) -> dict[str, Any]:
-    return {
-        "seat": seat,
-        "resource_cards": sum(state.hands[seat]),
-        "development_cards": sum(state.devs[seat]),
-        "played": _dev_counts(state.played[seat]),
-        "pieces_left": _pieces_left(state.pieces[seat]),
-        "road_length": state.road_length[seat],
-        "longest_road": state.longest_road == seat,
-        "largest_army": state.largest_army == seat,
-        "points_showing": awards.visible_points(state, seat),
-    }
-
-
-def players_view(state: CatanState) -> list[dict[str, Any]]:
-    """Every seat's :func:`player_view`, built in one pass (see :class:`PlayerViews`)."""
-    return [_seat_view(state, seat) for seat in range(state.seats)]
-
-
-def _seat_view(state: CatanState, seat: int) -> dict[str, Any]:
-    """:func:`player_view`, written out with the shared per-kind counts."""
-    mine = state.pieces[seat]
-    longest, largest = state.longest_road == seat, state.largest_army == seat
-    showing = (_SETTLEMENTS - mine[1]) + 2 * (_CITIES - mine[2])
-    if longest:
-        showing += _LONGEST_POINTS
-    if largest:
-        showing += _ARMY_POINTS
-    played = state.played[seat]
-    return {
-        "seat": seat,
-        "resource_cards": sum(state.hands[seat]),
-        "development_cards": sum(state.devs[seat]),
-        "played": _SHARED_COUNTS.get(tuple(played)) or _dev_counts(played),
-        "pieces_left": _SHARED_PIECES.get(tuple(mine)) or _pieces_left(mine),
-        "road_length": state.road_length[seat],
-        "longest_road": longest,
-        "largest_army": largest,
-        "points_showing": showing,
-    }
-
-
-_SEATS_IN: tuple[tuple[int, ...], ...] = tuple(
-    tuple(seat for seat in range(8) if mask >> seat & 1) for mask in range(1 << 8)
-)
-"""``_SEATS_IN[mask]``: the seats of a bit mask (bit ``seat``), in seat order."""
-
-
-class PlayerViews:
-    """The seats' public views (:func:`players_view`), kept from one position to the next.
-
-    The engine marks the seats whose cards it changes (``state.cards_moved``, a bit mask: cards in
-    hand, development cards, played cards; ``state.devs_moved`` the seats among them whose
-    development or played cards changed), and counts its changes to the board
-    (``state.board_moves``, see :func:`referee.catan_volcano.derived.derived`), which alone move
-    pieces, road lengths and the longest road; a position changed by hand starts a new
-    :class:`PlayerViews` (``remember_legal``). So most moves, which change only cards in hand (a
-    roll, a trade, a discard, a build), look at the marked seats only, and at their count of cards
-    in hand only. A seat whose count moved gets a copy of its view with the count written
-    (``dict.copy`` clones the key table; counted, this beats keeping views by their counts and
-    making a missing one with ``**``); a card bought or played, or any other change, makes the
-    seat's view anew. The list handed out is new whenever a view in it changed, and shared
-    (read-only) when none did.
-    """
-
-    __slots__ = ("views", "pieces", "lengths", "longest", "largest", "board_at")
-
-    def __init__(self) -> None:
-        self.views: list[dict[str, Any]] = []
-        self.pieces: list[list[int]] = []
-        self.lengths: list[int] = []
-        self.longest = -1
-        self.largest = -1
-        self.board_at = -1
-        """``state.board_moves`` when pieces, lengths and the longest road were last compared (-1
-        before the first look, which so goes to :meth:`_compared` and makes every view)."""
-
-    def current(self, state: CatanState) -> list[dict[str, Any]]:
-        # (the longest road moves only with the board: a road built, a road cut, lava)
-        if state.board_moves != self.board_at or state.largest_army != self.largest:
-            return self._compared(state)
-        moved = state.cards_moved
-        views = self.views
-        if not moved:
-            return views
-        state.cards_moved = 0
-        remade = state.devs_moved
-        if remade:
-            state.devs_moved = 0
-        hands = state.hands
-        fresh = None
-        for seat in _SEATS_IN[moved]:
-            if remade >> seat & 1:  # a development card bought or played: the view made anew
-                if fresh is None:
-                    fresh = list(views)
-                fresh[seat] = self._made(state, seat)
-                continue
-            a, b, c, d, e = hands[seat]
-            count = a + b + c + d + e
-            shown = views[seat]
-            if shown["resource_cards"] == count:
-                continue
-            shown = shown.copy()
-            shown["resource_cards"] = count
-            if fresh is None:
-                fresh = list(views)
-            fresh[seat] = shown
-        if fresh is None:
-            return views
-        self.views = fresh
-        return fresh
-
-    def _made(self, state: CatanState, seat: int) -> dict[str, Any]:
-        """The seat's view made anew, its copies of the facts taken."""
-        shown = _seat_view(state, seat)
-        self.pieces[seat] = list(state.pieces[seat])
-        return shown
-
-    def _rebuilt(self, state: CatanState) -> list[dict[str, Any]]:
-        """Every seat's view made anew (the first look)."""
-        n = state.seats
-        self.pieces = [[]] * n
-        self.views = [self._made(state, seat) for seat in range(n)]
-        self.lengths = list(state.road_length)
-        self.longest = state.longest_road
-        self.largest = state.largest_army
-        self.board_at = state.board_moves
-        state.cards_moved = state.devs_moved = 0
-        return self.views
-
-    def _compared(self, state: CatanState) -> list[dict[str, Any]]:
-        """After the board or an award moved: every seat's facts compared with the copies."""
-        if len(self.views) != state.seats:
-            return self._rebuilt(state)
-        moved = state.cards_moved
-        state.cards_moved = state.devs_moved = 0
-        pieces, lengths = state.pieces, state.road_length
-        longest, largest = state.longest_road, state.largest_army
-        old_longest, old_largest = self.longest, self.largest
-        fresh = list(self.views)
-        for seat in range(state.seats):
-            if (
-                moved >> seat & 1  # (cards in hand, development or played cards: marked by the rules)
-                or pieces[seat] != self.pieces[seat]
-                or lengths[seat] != self.lengths[seat]
-                or (longest == seat) != (old_longest == seat)
-                or (largest == seat) != (old_largest == seat)
-            ):
-                fresh[seat] = self._made(state, seat)
-        self.lengths = list(lengths)
-        self.longest = longest
-        self.largest = largest
-        self.board_at = state.board_moves
-        self.views = fresh
-        return fresh
 
 
 def pending_view(state: CatanState) -> dict[str, Any]:
@@ -452,30 +266,19 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
     copy of the last one built (:class:`Kept`) and writes only the parts whose facts moved since.
     """
     kept = state.kept
-    pieces = state.placed
-    if pieces is None or state.placed_at != state.board_moves:  # derived()'s test, written out
-        pieces = derived(state)
-    players = state.player_views.current(state) if public is None else public["players"]
+    pieces = derived(state)
     devs = state.devs[seat]
-    # the seat's points: those the table sees (pieces, awards) and its victory point cards
-    points = players[seat]["points_showing"] + devs[VICTORY_POINT]
     bought = state.new_devs[seat]
     cards = kept.devs[seat]
     if cards is None or devs != cards[0] or bought != cards[2]:
-        shared = _SHARED_COUNTS
-        cards = kept.devs[seat] = (
-            list(devs),
-            shared.get(tuple(devs)) or _dev_counts(devs),
-            list(bought),
-            shared.get(tuple(bought)) or _dev_counts(bought),
-        )
+        cards = kept.devs[seat] = (list(devs), dev_counts(devs), list(bought), dev_counts(bought))
     wood, brick, sheep, wheat, ore = state.hands[seat]
     you = {
         "hand": {"wood": wood, "brick": brick, "sheep": sheep, "wheat": wheat, "ore": ore},
         "development_cards": cards[1],
         "bought_this_turn": cards[3],
-        "points": points,
-        "trade_rates": pieces._rate_views[seat] or pieces.rate_view(state, seat),
+        "points": awards.points(state, seat),
+        "trade_rates": pieces.rate_view(state, seat),
     }
     events = events_for(state, seat)
     if public is not None:
@@ -489,7 +292,7 @@ def observation(state: CatanState, seat: int, public: dict[str, Any] | None = No
     seen["events"] = events
     # parts that differ from the last observation's on about half the moves or more: written
     seen["seat"] = seat
-    seen["players"] = players
+    seen["players"] = state.player_views.current(state)
     if pieces is not kept.placed:
         seen["buildings"] = pieces.buildings()
         seen["roads"] = _roads(state, kept, pieces)

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from referee.catan_volcano import awards
-from referee.catan_volcano.building import CITIES, SETTLEMENTS
+from referee.catan_volcano import awards, changes
+from referee.catan_volcano.changes import SETTLEMENTS
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.events import record
 from referee.catan_volcano.geometry import HEX_NODES
@@ -73,19 +73,12 @@ def stopped_by_robber(state: CatanState, hex_id: int) -> bool:
 def lava_hits(state: CatanState, node: int) -> dict[str, Any]:
     """Lava reaches a building: a settlement is removed, a city becomes a settlement."""
     seat = state.node_owner[node]
-    pieces = state.pieces[seat]
     was = "city" if state.node_level[node] == 2 else "settlement"
-    state.board_moves += 1
-    state.built_at = node
-    if was == "city" and pieces[SETTLEMENTS] > 0:
-        state.node_level[node] = 1
-        pieces[CITIES] += 1
-        pieces[SETTLEMENTS] -= 1
+    if was == "city" and state.pieces[seat][SETTLEMENTS] > 0:
+        changes.reduce_city(state, node)
         now = "settlement"
     else:
-        state.node_owner[node] = -1
-        state.node_level[node] = 0
-        pieces[CITIES if was == "city" else SETTLEMENTS] += 1
+        changes.remove_building(state, node)
         now = None
     return {"node": node, "seat": seat, "was": was, "now": now}
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from referee.catan_volcano import GAME, CatanState, building
+from referee.catan_volcano import GAME, CatanState, awards, building, changes
 from referee.catan_volcano.board import beginner_layout
 from referee.catan_volcano.edition import DEV_CARDS, EDITION
 from referee.catan_volcano.geometry import edge_between
@@ -68,9 +68,7 @@ def refresh(state: CatanState) -> CatanState:
 def settlement(state: CatanState, seat: int, node: int, city: bool = False) -> None:
     building.place_building(state, seat, node)
     if city:
-        state.node_level[node] = 2
-        state.pieces[seat][building.CITIES] -= 1
-        state.pieces[seat][building.SETTLEMENTS] += 1
+        changes.upgrade_city(state, seat, node)
     refresh(state)
 
 
@@ -78,10 +76,7 @@ def road(state: CatanState, seat: int, *path: int) -> list[int]:
     """Roads along a path of nodes; returns the edge ids."""
     edges = [edge_between(a, b) for a, b in zip(path, path[1:], strict=False)]
     for edge in edges:
-        state.edge_owner[edge] = seat
-        state.pieces[seat][building.ROADS] -= 1
-    from referee.catan_volcano import awards
-
+        changes.put_road(state, seat, edge)
     awards.update_longest_road(state, range(state.seats))
     refresh(state)
     return edges

@@ -58,6 +58,19 @@ def test_a_card_bought_this_turn_cannot_be_played_until_the_next_turn() -> None:
     assert types(state) == {"roll", "play_knight"}
 
 
+def test_a_knight_bought_this_turn_is_not_offered_beside_a_card_held_from_before() -> None:
+    """ "Never one bought that turn": with an older card in hand the seat has a card to play, and
+    the knight it just bought must still not be offered (the rule per kind, not per hand)."""
+    state = _ready()
+    deal_card(state, 0, "monopoly")
+    give(state, 0, sheep=1, wheat=1, ore=1)
+    rig(state, (24, 0))  # the first of the deck's 24 cards left, in kind order: a knight
+    state.apply(BUY)
+    assert state.new_devs[0][KNIGHT] == 1
+    assert "play_monopoly" in types(state)
+    assert "play_knight" not in types(state)
+
+
 def test_one_development_card_per_turn() -> None:
     state = _ready()
     deal_card(state, 0, "knight")

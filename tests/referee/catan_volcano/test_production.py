@@ -72,6 +72,17 @@ def test_a_resource_the_bank_cannot_pay_to_everyone_is_paid_to_no_one() -> None:
     assert events(state, "production")[-1]["bank_short"] == ["brick"]
 
 
+def test_a_bank_holding_exactly_what_is_owed_pays_everyone() -> None:
+    """Only a bank that cannot pay is short: one holding exactly the cards owed pays them all."""
+    state = _producing_table()
+    state.bank[1] = 3  # three bricks are owed: one to the settlement, two to the city
+    rig(state, roll(3, 3))
+    state.apply(ROLL)
+    assert hand(state, 0) == {"brick": 1} and hand(state, 1) == {"brick": 2}
+    assert state.bank[1] == 0
+    assert events(state, "production")[-1]["bank_short"] == []
+
+
 def test_by_default_a_single_seat_owed_a_short_resource_gets_nothing_either() -> None:
     state = table("base", 4)
     settlement(state, 1, 23, city=True)

@@ -12,7 +12,7 @@ import pytest
 
 from referee.catan_volcano import GAME
 from referee.catan_volcano.board import beginner_layout
-from referee.catan_volcano.building import CITIES, SETTLEMENTS
+from referee.catan_volcano.changes import CITIES, SETTLEMENTS
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.geometry import HEX_NEIGHBOURS, HEX_NODES, NODE_HEXES, corner_node
 from referee.game import SetupError
