@@ -98,7 +98,7 @@ def legal_keys(state: VulkanState) -> list[Key]:
     if state.board.volcano is None:
         cells = range(len(state.board.present))
         return [("volcano", cell) for cell in cells if volcano_refusal(state, cell) is None]
-    paths = list(compress(state._path_table().paths, state._live_runs()))
+    paths = list(compress(state._path_table().paths, state._live_runs().runs()))
     return [("flight", colour, path) for colour in colours_to_fly(state, seat) for path in paths]
 
 

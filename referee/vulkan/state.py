@@ -24,9 +24,8 @@ Moves (a bot sends one of ``legal_moves()`` back unchanged)::
 
 from __future__ import annotations
 
-from functools import cached_property, reduce
-from itertools import chain, compress, repeat
-from operator import and_, or_
+from functools import cached_property
+from itertools import chain, compress
 from typing import Any
 
 from referee.game import JSON, IllegalMove, Move, Outcome, State
@@ -34,7 +33,7 @@ from referee.vulkan import moves, observation
 from referee.vulkan.edition import EDITION
 from referee.vulkan.hexes import Coord, Layout
 from referee.vulkan.outcome import GOALS
-from referee.vulkan.paths import FlightMove, PathTable, path_table
+from referee.vulkan.paths import FlightMove, LiveRuns, PathTable, path_table
 from referee.vulkan.play import MOVE_STAGES
 from referee.vulkan.rules import Board, blocked_cells, can_fly, cells_with_room, drop_loads, next_flyer
 from referee.vulkan.setup import Award, StartPosition
@@ -116,16 +115,14 @@ class VulkanState(State):
         The rules' values: ``_blocked`` (:func:`referee.vulkan.rules.blocked_cells`) and ``_room``
         (:func:`referee.vulkan.rules.cells_with_room`), cell masks; ``_present``, the cells holding
         a tile (the volcano too); ``_on_table``, the loads on the table by colour; ``_scores``, each
-        seat's :meth:`score`. The legal flights: ``_room_lanes`` and ``_dead_lanes``, the path
-        table's byte-lane counters (:class:`referee.vulkan.paths.PathTable`; None and 0 until
-        flights are first listed), ``_live`` the runs they allow as bytes (None: work them out
-        again), ``_live_moves`` the legal flights by colour, kept for seats of several colours while
-        ``_live`` holds (None: not kept), ``_keys`` the legal moves in canonical form (None: not
-        listed since the last move). For the observation (besides ``_at``, built on first use):
-        ``_tile_json`` each tile's entry (None for a tile gone), with ``_stale_tiles`` the cells
-        whose entry must be built again; ``_seat_json``, ``_awarded_json``, ``_removed_json`` and
-        ``_loads_out_json`` (None: to build again) and ``_observation``, the observation shared by
-        every seat until the next move.
+        seat's :meth:`score`. The legal moves: ``_runs``, the runs that are flight paths now with
+        the flights kept from them (:class:`referee.vulkan.paths.LiveRuns`; None until flights are
+        first listed), ``_keys`` the legal moves in canonical form (None: not listed since the last
+        move). For the observation (besides ``_at``, built on first use): ``_tile_json`` each
+        tile's entry (None for a tile gone), with ``_stale_tiles`` the cells whose entry must be
+        built again; ``_seat_json``, ``_awarded_json``, ``_removed_json`` and ``_loads_out_json``
+        (None: to build again) and ``_observation``, the observation shared by every seat until the
+        next move.
         """
         board = self.board
         present, loads = board.present, board.loads
@@ -135,10 +132,7 @@ class VulkanState(State):
         on_board = list(chain.from_iterable(loads))  # tiles gone keep their loads until awarded
         self._on_table = [on_board.count(colour) for colour in range(len(COLOURS))]
         self._scores = [sum([value for _, value in awards]) for awards in self.awarded]
-        self._room_lanes: int | None = None
-        self._dead_lanes = 0
-        self._live: bytes | None = None
-        self._live_moves: list[list[Move] | None] = [None] * len(COLOURS)
+        self._runs: LiveRuns | None = None
         self._keys: list[Key] | None = None
         self._tile_json: list[dict[str, JSON] | None] = [None] * len(present)
         self._stale_tiles = list(compress(range(len(present)), present))
@@ -188,26 +182,26 @@ class VulkanState(State):
         colours = moves.colours_to_fly(self, seat)
         if len(self.seat_colours[seat]) == 1:  # four seats: see _pick_flights
             return self._pick_flights(colours[0]) if colours else []
-        listed = self._live_moves
+        kept = self._live_runs().flights
         flights: list[Move] = []
         for colour in colours:
-            kept = listed[colour]
-            if kept is None:
-                kept = listed[colour] = self._pick_flights(colour)
-            flights += kept
+            picked = kept[colour]
+            if picked is None:
+                picked = kept[colour] = self._pick_flights(colour)
+            flights += picked
         return flights
 
     def _pick_flights(self, colour: int) -> list[Move]:
         """The legal flights in ``colour``, in table order, as a new list.
 
-        A seat flying two colours keeps them in ``_live_moves`` until a run stops being legal: a
+        A seat flying two colours keeps them (``LiveRuns.flights``) until a run stops being legal: a
         move that fills no tile leaves every run as it was, so a seat's lists may outlive the
         other seats' moves and are then copied rather than picked out of every run again (11%
         of the lists of random 2- and 3-seat games, 17% and 26% with bots that play the first
         legal move). A seat flying one colour (four seats) finds its list again after the three
         others' moves in 2% of random games' turns and none of first-move games', so its list is
         handed out as picked, without the copy that keeping it would cost every turn."""
-        return list(compress(self._path_table().moves(colour), self._live_runs()))
+        return list(compress(self._path_table().moves(colour), self._live_runs().runs()))
 
     def legal_keys(self) -> list[Key]:
         """The legal moves in canonical form, in the order of :meth:`legal_moves`.
@@ -277,7 +271,8 @@ class VulkanState(State):
         other.removed = self.removed[:]
         other.loads_out = self.loads_out[:]
         other._on_table = self._on_table[:]
-        other._live_moves = self._live_moves[:]
+        if self._runs is not None:
+            other._runs = self._runs.copy()
         other._tile_json = self._tile_json[:]
         other._stale_tiles = self._stale_tiles[:]
         other._seat_json = self._seat_json[:]
@@ -328,10 +323,7 @@ class VulkanState(State):
         self.supply[flyer][colour] -= len(dropped)
         self._on_table[colour] += len(dropped)
         self._stale_tiles += dropped
-        self._seat_json[flyer] = None  # its supply
-        owner = self.owners[colour]
-        if owner is not None:
-            self._seat_json[owner] = None  # its loads on the table
+        self._seat_json[flyer] = None  # its supply and loads on the table (the colour is its own or shared)
         loads, spaces = board.loads, board.spaces
         filled = [cell for cell in dropped if len(loads[cell]) >= spaces[cell]]
         for cell in filled:
@@ -379,53 +371,27 @@ class VulkanState(State):
             self._table = path_table(self.board.layout)
         return self._table
 
-    def _live_runs(self) -> bytes:
-        """One byte per run of the path table, non-zero for the runs that are flight paths now (for
-        ``itertools.compress``): :func:`referee.vulkan.rules.is_flight_path` for every run at once.
-        A run's byte in ``_room_lanes`` counts its cells in ``_room``, its byte in ``_dead_lanes``
-        is 0xFF when one of its cells is in ``_blocked``; the run passes when the first is non-zero
-        and the second zero. Worked out once per position from the counters, which
-        :meth:`_lose_room` and :meth:`_block` keep up to date."""
-        live = self._live
-        if live is None:
-            table = self._path_table()
-            if self._room_lanes is None:  # the cells of each mask picked out in C, bit by bit
-                bits = self.board.layout.bits
-                room = self._room
-                if 2 * room.bit_count() > len(bits):  # a new game: only the volcano lacks room
-                    without = ((1 << len(bits)) - 1) & ~room
-                    lanes = table.all_through - sum(compress(table.through, map(and_, bits, repeat(without))))
-                else:
-                    lanes = sum(compress(table.through, map(and_, bits, repeat(room))))
-                self._room_lanes = lanes
-                blocked = compress(table.through_ff, map(and_, bits, repeat(self._blocked)))
-                self._dead_lanes = reduce(or_, blocked, 0)
-            live = self._live = (self._room_lanes & ~self._dead_lanes).to_bytes(table.size, "little")
-        return live
+    def _live_runs(self) -> LiveRuns:
+        """The runs that are flight paths now, kept from the first listing on."""
+        runs = self._runs
+        if runs is None:
+            runs = self._runs = LiveRuns(self._path_table(), self._blocked, self._room)
+        return runs
 
     def _lose_room(self, cell: int) -> None:
-        """``cell`` had a free space and has none now (it filled up, left, or became the volcano)."""
+        """``cell`` has no free space now, if it had one (it filled up, left, or became the volcano)."""
         bit = 1 << cell
         if self._room & bit:
             self._room &= ~bit
-            if self._room_lanes is not None:
-                self._room_lanes -= self._path_table().through[cell]
-                self._forget_live()
+            if self._runs is not None:
+                self._runs.lose_room(cell)
 
     def _block(self, cell: int) -> None:
         """No forest tile lies on ``cell`` any more: it left the table or became the volcano."""
         self._lose_room(cell)
         self._blocked |= 1 << cell
-        if self._room_lanes is not None:
-            self._dead_lanes |= self._path_table().through_ff[cell]
-            self._forget_live()
-
-    def _forget_live(self) -> None:
-        """The counters changed, so some runs may have stopped being legal: the legal runs and the
-        flights listed from them are worked out again when next asked for."""
-        if self._live is not None:
-            self._live = None
-            self._live_moves = [None] * len(COLOURS)
+        if self._runs is not None:
+            self._runs.block(cell)
 
     # ------------------------------------------------------------------ JSON
 
