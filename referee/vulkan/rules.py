@@ -2,8 +2,9 @@
 
 A flight runs the stages in order: :func:`drop_loads`, :func:`extinguish_cascade`, :func:`isolate`,
 and :func:`award_to` for every tile that left the table. Each stage only reads and changes the board,
-so the state (turns, supplies, awards, events) stays in :mod:`referee.vulkan.state` and the stages
-can be tested one by one.
+so the state (turns, supplies, awards) stays in :mod:`referee.vulkan.state`, the events in
+:mod:`referee.vulkan.play`, and the stages can be tested one by one. Which flights are legal is
+:func:`is_flight_path` on the board's masks; who can fly, :func:`can_fly`.
 
 Tiles that leave the table keep their loads in ``board.loads`` until the state has read them for the
 award; the state then clears them.
@@ -81,14 +82,15 @@ class Board:
 
 
 def blocked_cells(board: Board) -> int:
-    """The layout's cells without a forest tile, as a mask: gaps, tiles gone, the volcano. A flight
-    never crosses one."""
+    """The layout's cells without a forest tile (:meth:`Board.is_forest` false), as a mask: gaps,
+    tiles gone, the volcano. A flight never crosses one."""
     blocked = ((1 << len(board.present)) - 1) & ~sum(compress(board.layout.bits, board.present))
     return blocked if board.volcano is None else blocked | 1 << board.volcano
 
 
 def cells_with_room(board: Board) -> int:
-    """The forest tiles with a free space, as a mask: a flight drops its loads on these."""
+    """The forest tiles with a free space (:meth:`Board.has_room`), as a mask: a flight drops its
+    loads on these."""
     with_room = sum(compress(board.layout.bits, map(lt, map(len, board.loads), board.spaces)))
     return with_room & ~blocked_cells(board)
 
