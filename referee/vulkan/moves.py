@@ -61,10 +61,11 @@ def colours_to_fly(state: VulkanState, seat: int) -> list[int]:
 def flight_refusal(state: VulkanState, colour: int, run: int | None) -> str | None:
     """Why the seat to move may not fly ``colour`` along ``run`` now; None when it may.
 
-    ``run`` indexes the layout's path table (:meth:`VulkanState._path_table`), which holds every
-    straight run of the layout; None: the path is no straight run of it. The flight rule: in the
-    flight phase, in a colour the seat may fly (:func:`may_fly`), along a run that
-    :func:`referee.vulkan.rules.is_flight_path` allows now.
+    ``run``: the path's cells as a mask, its entry in the layout's path table
+    (:meth:`VulkanState._path_table`, which holds every straight run of the layout); None when the
+    path is no straight run of the layout. The flight rule: in the flight phase, in a colour the
+    seat may fly (:func:`may_fly`), along a run that :func:`referee.vulkan.rules.is_flight_path`
+    allows now.
     """
     seat = state.to_move
     if seat is None or state.board.volcano is None:
@@ -75,9 +76,9 @@ def flight_refusal(state: VulkanState, colour: int, run: int | None) -> str | No
         return f"seat {seat} has no {COLOURS[colour]} loads left"
     if run is None:
         return NOT_A_RUN
-    cells, blocked = state._path_table().masks[run], state._blocked
-    if not is_flight_path(cells, blocked, state._room):
-        return NOT_A_RUN if cells & blocked else ALL_FULL
+    blocked = state._blocked
+    if not is_flight_path(run, blocked, state._room):
+        return NOT_A_RUN if run & blocked else ALL_FULL
     return None
 
 
@@ -85,7 +86,9 @@ def refusal(state: VulkanState, key: Key) -> str | None:
     """Why the move ``key`` (canonical form) is not legal now; None when it is."""
     if key[0] == "volcano":
         return volcano_refusal(state, key[1])
-    return flight_refusal(state, key[1], state._path_table().index.get(key[2]))
+    table = state._path_table()
+    index = table.index.get(key[2])
+    return flight_refusal(state, key[1], None if index is None else table.masks[index])
 
 
 def legal_keys(state: VulkanState) -> list[Key]:

@@ -219,7 +219,7 @@ class VulkanState(State):
             table = self._path_table()
             run = table.listed.get(id(move))
             if run is not None:
-                why = moves.flight_refusal(self, move.colour, run)
+                why = moves.flight_refusal(self, move.colour, table.masks[run])
                 if why is None:
                     self._play(("flight", move.colour, table.paths[run]), move)
                     return
