@@ -29,9 +29,10 @@ from itertools import chain, compress
 from typing import Any
 
 from referee.game import JSON, IllegalMove, Move, Outcome, State
-from referee.vulkan import moves, observation
+from referee.vulkan import moves
 from referee.vulkan.edition import EDITION
 from referee.vulkan.hexes import Coord, Layout
+from referee.vulkan.observation import award_json, loads_out_json, shared_observation, supply_json
 from referee.vulkan.outcome import GOALS
 from referee.vulkan.paths import FlightMove, LiveRuns, PathTable, path_table
 from referee.vulkan.play import MOVE_STAGES
@@ -251,7 +252,7 @@ class VulkanState(State):
         a new top-level object (only ``seat`` differs), whose nested values are shared with other
         observations and never changed by the engine. Read them; copy before changing them.
         """
-        view = dict(observation.shared_observation(self))
+        view = dict(shared_observation(self))
         view["seat"] = seat
         return view
 
@@ -413,10 +414,10 @@ class VulkanState(State):
                 for cell in range(len(coords))
             ],
             "volcano": None if board.volcano is None else list(coords[board.volcano]),
-            "supply": [observation.supply_json(self, s) for s in range(self.seats)],
-            "awarded": [[observation.award_json(award) for award in awards] for awards in self.awarded],
+            "supply": [supply_json(self, s) for s in range(self.seats)],
+            "awarded": [[award_json(award) for award in awards] for awards in self.awarded],
             "removed": [list(cell) for cell in self.removed],
-            "loads_out": observation.loads_out_json(self),
+            "loads_out": loads_out_json(self),
             "to_move": self.to_move,
             "turn": self.turn,
             "ended": self.ended,
