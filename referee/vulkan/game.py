@@ -14,8 +14,9 @@ from typing import Any
 from referee.game import JSON, Game, GameConfig, SetupError
 from referee.rng import Rng, derive_seed
 from referee.vulkan import notation
+from referee.vulkan.edition import EDITION
 from referee.vulkan.rebuild import quick_state
-from referee.vulkan.setup import dealt_position, parse_setup
+from referee.vulkan.setup import StartPosition, dealt_position, parse_setup
 from referee.vulkan.state import VulkanState
 from referee.vulkan.variants import DEFAULT_VARIANT, VARIANTS
 
@@ -45,7 +46,30 @@ class VulkanGame(Game[VulkanState]):
         return state
 
     def load_state(self, data: Mapping[str, JSON]) -> VulkanState:
-        return VulkanState.from_json(data)
+        """The state :meth:`VulkanState.to_json` wrote, its derived values worked out afresh."""
+        tiles = data["tiles"]
+        start = StartPosition(
+            cells=[tuple(tile["at"]) for tile in tiles],
+            values=[tile["value"] for tile in tiles],
+            spaces=[tile["spaces"] for tile in tiles],
+            loads=[[EDITION.colour_index(c) for c in tile["loads"]] for tile in tiles],
+            volcano=None if data["volcano"] is None else tuple(data["volcano"]),
+            supply=[[row.get(name, 0) for name in EDITION.colours] for row in data["supply"]],
+            awarded=[
+                [(None if a["at"] is None else tuple(a["at"]), a["value"]) for a in awards]
+                for awards in data["awarded"]
+            ],
+            to_move=0,
+            present=[tile["on_table"] for tile in tiles],
+        )
+        state = VulkanState(data["variant"], data["seats"], dict(data["options"]), data["rng"], start)
+        state.removed = [tuple(cell) for cell in data["removed"]]
+        state.loads_out = [data["loads_out"].get(name, 0) for name in EDITION.colours]
+        state.to_move = data["to_move"]
+        state.turn = data["turn"]
+        state.ended = data["ended"]
+        state.last = data["last"]
+        return state
 
     def describe_move(self, move: object) -> str:
         return notation.describe_move(move)

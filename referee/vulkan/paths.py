@@ -8,7 +8,8 @@ them. Two facts make it cheap:
   integer, that is two ``&`` per run: ``not mask & blocked and mask & room``.
 - Within a game a run only ever goes from legal to illegal: tiles fill up and leave, but never come
   back or empty. So a state keeps two counters over all runs at once and changes them only when a
-  tile fills up or leaves, each change one big-integer operation (see :class:`PathTable`).
+  tile fills up or leaves, each change one big-integer operation (see :class:`PathTable` and
+  :class:`LiveRuns`).
 
 The JSON of a flight (its colour and path) depends only on the cells' coordinates, so each is built
 once per process and shared by every state on a layout with those cells. The shared objects are
@@ -25,7 +26,9 @@ sends back.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, reduce
+from itertools import compress, repeat
+from operator import and_, or_
 from typing import Any, NoReturn
 
 from referee.vulkan.edition import EDITION
@@ -141,3 +144,64 @@ def _table(coords: tuple[Coord, ...]) -> PathTable:
 def path_table(layout: Layout) -> PathTable:
     """The (cached) path table of ``layout``: the classic layout's is built once per process."""
     return _table(layout.coords)
+
+
+class LiveRuns:
+    """Which runs of a path table are flight paths now: :func:`referee.vulkan.rules.is_flight_path`
+    for every run at once, kept by a state move by move (its ``_runs``, built when flights are
+    first listed) through the two mutators :meth:`lose_room` and :meth:`block`.
+
+    ``room_lanes``: run ``i``'s byte lane counts its cells with room; ``dead_lanes``: run ``i``'s
+    lane is 0xFF when one of its cells is blocked (a gap, a tile gone, the volcano). A run is a
+    flight path when its room lane is non-zero and its dead lane zero, which :meth:`runs` reads off
+    for all runs in C. ``flights``: per colour, the legal flights of a seat of several colours, kept
+    while the runs hold (None: not kept; see :meth:`VulkanState.legal_moves`).
+    """
+
+    __slots__ = ("table", "room_lanes", "dead_lanes", "live", "flights")
+
+    def __init__(self, table: PathTable, blocked: int, room: int) -> None:
+        """The counters of a position whose blocked cells and cells with room are these masks."""
+        self.table = table
+        bits = table.layout.bits
+        if 2 * room.bit_count() > len(bits):  # a new game: only the volcano lacks room
+            without = ((1 << len(bits)) - 1) & ~room
+            lanes = table.all_through - sum(compress(table.through, map(and_, bits, repeat(without))))
+        else:  # the cells of each mask picked out in C, bit by bit
+            lanes = sum(compress(table.through, map(and_, bits, repeat(room))))
+        self.room_lanes = lanes
+        self.dead_lanes = reduce(or_, compress(table.through_ff, map(and_, bits, repeat(blocked))), 0)
+        self.live: bytes | None = None
+        self.flights: list[list[Any] | None] = [None] * len(COLOURS)
+
+    def runs(self) -> bytes:
+        """One byte per run of the table, non-zero for the flight paths (for ``itertools.compress``);
+        worked out once per position."""
+        live = self.live
+        if live is None:
+            live = self.live = (self.room_lanes & ~self.dead_lanes).to_bytes(self.table.size, "little")
+        return live
+
+    def lose_room(self, cell: int) -> None:
+        """``cell``, which had a free space, has none now."""
+        self.room_lanes -= self.table.through[cell]
+        self._changed()
+
+    def block(self, cell: int) -> None:
+        """No forest tile lies on ``cell`` any more."""
+        self.dead_lanes |= self.table.through_ff[cell]
+        self._changed()
+
+    def _changed(self) -> None:
+        """Some runs may have stopped being flight paths: the runs and the flights listed from them
+        are worked out again when next asked for."""
+        if self.live is not None:
+            self.live = None
+            self.flights = [None] * len(COLOURS)
+
+    def copy(self) -> LiveRuns:
+        """An independent copy (the kept flight lists are shared, never changed in place)."""
+        other = object.__new__(LiveRuns)
+        other.table, other.room_lanes, other.dead_lanes = self.table, self.room_lanes, self.dead_lanes
+        other.live, other.flights = self.live, self.flights[:]
+        return other

@@ -2,8 +2,9 @@
 
 A flight runs the stages in order: :func:`drop_loads`, :func:`extinguish_cascade`, :func:`isolate`,
 and :func:`award_to` for every tile that left the table. Each stage only reads and changes the board,
-so the state (turns, supplies, awards, events) stays in :mod:`referee.vulkan.state` and the stages
-can be tested one by one.
+so the state (turns, supplies, awards) stays in :mod:`referee.vulkan.state`, the events in
+:mod:`referee.vulkan.play`, and the stages can be tested one by one. Which flights are legal is
+:func:`is_flight_path` on the board's masks; who can fly, :func:`can_fly`.
 
 Tiles that leave the table keep their loads in ``board.loads`` until the state has read them for the
 award; the state then clears them.
@@ -13,8 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import compress
+from operator import lt
 
 from referee.vulkan.hexes import NO_CELL, Layout
+from referee.vulkan.paths import path_table
 
 
 @dataclass
@@ -55,11 +59,6 @@ class Board:
         """Every forest tile on the table, in cell order."""
         return [cell for cell in range(len(self.present)) if self.is_forest(cell)]
 
-    def free_edges(self, cell: int) -> list[bool]:
-        """Per direction, whether no tile (the volcano counts as a tile) lies beyond that edge."""
-        present = self.present
-        return [other == NO_CELL or not present[other] for other in self.layout.neighbours[cell]]
-
     def has_adjacent_free_edges(self, cell: int) -> bool:
         """At least two free edges next to each other: the condition for a full tile to go out.
 
@@ -79,51 +78,56 @@ class Board:
 
     def any_room(self) -> bool:
         """Whether any forest tile still has a free space (else nobody can fly)."""
-        return any(self.is_forest(cell) and self.has_room(cell) for cell in range(len(self.present)))
+        return cells_with_room(self) != 0
+
+
+def blocked_cells(board: Board) -> int:
+    """The layout's cells without a forest tile (:meth:`Board.is_forest` false), as a mask: gaps,
+    tiles gone, the volcano. A flight never crosses one."""
+    blocked = ((1 << len(board.present)) - 1) & ~sum(compress(board.layout.bits, board.present))
+    return blocked if board.volcano is None else blocked | 1 << board.volcano
+
+
+def cells_with_room(board: Board) -> int:
+    """The forest tiles with a free space (:meth:`Board.has_room`), as a mask: a flight drops its
+    loads on these."""
+    with_room = sum(compress(board.layout.bits, map(lt, map(len, board.loads), board.spaces)))
+    return with_room & ~blocked_cells(board)
+
+
+def is_flight_path(cells: int, blocked: int, room: int) -> bool:
+    """The flight rule: a straight run over the cells of mask ``cells`` is a flight path when none
+    of them is ``blocked`` (:func:`blocked_cells`: it crosses forest tiles only, never a gap or the
+    volcano) and one of them has ``room`` (:func:`cells_with_room`: it drops at least one load).
+
+    Which runs are straight is the layout's geometry (:class:`referee.vulkan.paths.PathTable` lists
+    them all); this is the part that changes as the game goes on. Every list of legal flights is
+    this rule applied to the runs: :func:`flight_paths` here, and
+    :meth:`referee.vulkan.state.VulkanState.legal_moves` through counters derived from it.
+
+    >>> is_flight_path(0b0110, blocked=0b0001, room=0b0100), is_flight_path(0b0011, 0b0001, 0b0010)
+    (True, False)
+    """
+    return not cells & blocked and cells & room != 0
 
 
 def flight_paths(board: Board) -> list[tuple[int, ...]]:
-    """Every flight path that drops at least one load (given at least one load to drop), in order.
+    """Every flight path that drops at least one load (given at least one load to drop), in order:
+    the layout's straight runs (:func:`referee.vulkan.paths.path_table`) that pass
+    :func:`is_flight_path` now.
 
     A path is an ordered straight run of forest tiles, each next to the one before in one of the six
     directions, never over the volcano or a gap, holding at least one tile with a free space. A
     one-tile path is listed once (it has no direction). Order: start cell, then the one-tile path,
     then direction, then length.
     """
-    paths: list[tuple[int, ...]] = []
-    rays = board.layout.rays
-    present, volcano = board.present, board.volcano
-    loads, spaces = board.loads, board.spaces
-    room = [present[c] and c != volcano and len(loads[c]) < spaces[c] for c in range(len(present))]
-    for start in range(len(present)):
-        if not present[start] or start == volcano:
-            continue
-        if room[start]:
-            paths.append((start,))
-        for ray in rays[start]:
-            path = [start]
-            useful = room[start]
-            for cell in ray:
-                if not present[cell] or cell == volcano:
-                    break
-                path.append(cell)
-                useful = useful or room[cell]
-                if useful:
-                    paths.append(tuple(path))
-    return paths
-
-
-def is_straight_run(board: Board, path: tuple[int, ...]) -> bool:
-    """Whether ``path`` is a run of forest tiles along one direction (the shape of a flight)."""
-    if not path or not all(board.is_forest(cell) for cell in path):
-        return False
-    if len(path) == 1:
-        return True
-    neighbours = board.layout.neighbours[path[0]]
-    if path[1] not in neighbours:
-        return False
-    direction = neighbours.index(path[1])
-    return all(board.layout.neighbours[a][direction] == b for a, b in zip(path, path[1:], strict=False))
+    table = path_table(board.layout)
+    blocked, room = blocked_cells(board), cells_with_room(board)
+    return [
+        path
+        for path, cells in zip(table.paths, table.masks, strict=True)
+        if is_flight_path(cells, blocked, room)
+    ]
 
 
 def planned_drops(board: Board, path: tuple[int, ...], available: int) -> list[int]:
@@ -270,27 +274,31 @@ were all connected to the volcano stay so. Only when a tile going out splits its
 two or more arcs must :func:`isolate` search (a sufficient test, so the result is the same)."""
 
 
-def next_flyer(board: Board, supply: list[list[int]], start: int) -> tuple[int | None, list[int]]:
-    """The first seat from ``start`` on, clockwise, that can fly, and the seats it skips (no loads).
+def can_fly(held: Sequence[int], room: int) -> bool:
+    """Whether a seat holding the loads ``held`` (a count per colour) can fly: it holds a load and
+    some forest tile has a free space (``room``: those tiles as a mask, :func:`cells_with_room`)."""
+    return room != 0 and any(held)
 
-    A seat can fly when it holds a load and some forest tile has room. ``(None, [])`` when no seat
-    can: the game is over, and nobody is said to have passed.
+
+def next_flyer(
+    board: Board, supply: list[list[int]], start: int, room: int | None = None
+) -> tuple[int | None, list[int]]:
+    """The first seat from ``start`` on, clockwise, that can fly (:func:`can_fly`), and the seats it
+    skips (they hold no loads). ``(None, [])`` when no seat can: the game is over, and nobody is
+    said to have passed. ``room``: the forest tiles with a free space as a mask, when the caller
+    keeps it (else worked out from the board).
 
     >>> from referee.vulkan.hexes import Layout
     >>> board = Board(Layout.of([(0, 0), (1, 0)]), [1, 6], [1, 3], [True, True], [[], []], volcano=0)
     >>> next_flyer(board, [[0, 0], [0, 0], [3, 0]], start=0)
     (2, [0, 1])
     """
-    return first_with_loads(supply, start) if board.any_room() else (None, [])
-
-
-def first_with_loads(supply: list[list[int]], start: int) -> tuple[int | None, list[int]]:
-    """The first seat from ``start`` on, clockwise, holding a load, and the seats it skips; ``(None,
-    [])`` when nobody holds one. The half of :func:`next_flyer` that does not look at the board."""
+    if room is None:
+        room = cells_with_room(board)
     skipped: list[int] = []
     for k in range(len(supply)):
         seat = (start + k) % len(supply)
-        if any(supply[seat]):
+        if can_fly(supply[seat], room):
             return seat, skipped
         skipped.append(seat)
     return None, []
