@@ -30,8 +30,7 @@ from referee.game import Move
 
 
 def placers(table: Table) -> list[int]:
-    turn, scientists = table.turn, table.scientists
-    return [seat for seat in table.lead_order() if scientists[seat].missed_turn != turn]  # not is_out
+    return table.in_turn()
 
 
 def pick_up_scientists(table: Table) -> None:
@@ -133,8 +132,7 @@ def act(table: Table, seat: int, move: Move) -> None:
 
 
 def drawers(table: Table) -> list[int]:
-    turn, scientists = table.turn, table.scientists
-    return [seat for seat in table.lead_order() if scientists[seat].missed_turn != turn]  # not is_out
+    return table.in_turn()
 
 
 def discards(table: Table, seat: int) -> list[Move]:

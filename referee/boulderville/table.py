@@ -196,9 +196,11 @@ class Table:
             )
         return order
 
-    def is_out(self, seat: int) -> bool:
-        """The seat's scientist made a lucky escape this turn and misses the rest of it."""
-        return self.scientists[seat].missed_turn == self.turn
+    def in_turn(self) -> list[int]:
+        """Seats in lead order whose scientists take part in the rest of this turn: a scientist who
+        made a lucky escape this turn misses the rest of it (placing and drawing alike)."""
+        turn, scientists = self.turn, self.scientists
+        return [seat for seat in self.lead_order() if scientists[seat].missed_turn != turn]
 
     def log(self, kind: str, **facts: JSON) -> None:
         """Record a public event; a ``private`` entry (a dict) is shown only to ``facts['seat']``."""

@@ -82,10 +82,6 @@ class Edition:
     basic_lava: LavaRule
     variable_lava: dict[int, LavaRule]
 
-    def resource_index(self, name: str) -> int:
-        """Index of a resource name; ValueError for an unknown one."""
-        return self.resources.index(name)
-
     def lava_rule(self, variable: bool, number: int) -> LavaRule:
         """The lava dice for a volcano on ``number``: the seed's table when ``variable``, else one die."""
         return self.variable_lava[number] if variable else self.basic_lava

@@ -7,8 +7,6 @@ that shape matches no route (404), so nothing that is not an id ever reaches a s
 
 from __future__ import annotations
 
-import re
-
 from werkzeug.routing import BaseConverter
 
 HEX_DIGITS = 16
@@ -45,12 +43,3 @@ CONVERTERS: dict[str, type[BaseConverter]] = {
 def openapi_schema(converter: BaseConverter) -> dict[str, str]:
     """The OpenAPI schema of an id path parameter (flask-smorest calls it with the route's converter)."""
     return {"type": "string", "pattern": f"^{converter.regex}$"}
-
-
-def is_id(kind: type[_IdConverter], text: str) -> bool:
-    """Whether ``text`` is an id of that kind.
-
-    >>> is_id(MatchId, "m-0123456789abcdef"), is_id(MatchId, "m-0123456789abcdef:replay")
-    (True, False)
-    """
-    return re.fullmatch(kind.regex, text) is not None

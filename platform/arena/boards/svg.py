@@ -66,9 +66,6 @@ class Svg:
     def polygon(self, points: Iterable[Point], **attrs: object) -> None:
         self.element("polygon", points=" ".join(f"{_number(x)},{_number(y)}" for x, y in points), **attrs)
 
-    def polyline(self, points: Iterable[Point], **attrs: object) -> None:
-        self.element("polyline", points=" ".join(f"{_number(x)},{_number(y)}" for x, y in points), **attrs)
-
     def text(self, x: float, y: float, content: str, size: float = 14, **attrs: object) -> None:
         attrs.setdefault("font_family", FONT)
         self.element("text", escape(content), x=float(x), y=float(y), font_size=float(size), **attrs)
