@@ -6,8 +6,9 @@ seat may build, its bank trade rates, who may be robbed on each hex, what each n
 buildings and roads as JSON. A :class:`Derived` answers these, each worked out on first use and kept,
 for one arrangement: :func:`derived` hands out the state's current one. The engine counts every
 change it makes to the ownership lists (``state.board_moves``: a building, a road, lava; counted
-by the mutators of :mod:`referee.catan_volcano.changes`), and so does :meth:`~referee.catan_volcano.state.CatanState.remember_legal` (a position set up by hand
-calls it through ``changed_by_hand``, which first drops the state's object); when the count moved
+by the mutators of :mod:`referee.catan_volcano.changes`), and so does
+:meth:`~referee.catan_volcano.state.CatanState.remember_legal` (a position set up by hand calls
+it through ``changed_by_hand``, which first drops the state's object); when the count moved
 since the last look, the lists are compared with the copies the object was made from (three short
 lists of ints) and a new one made when they differ (the count is the state's own, as is the count
 at the last look, ``state.placed_at``: a copy shares the object but counts apart). So whether the

@@ -3,8 +3,8 @@
 The state is a plain record: the rules live in the stage modules (:mod:`.building`,
 :mod:`.production`, :mod:`.robber`, :mod:`.cards`, :mod:`.trading`, :mod:`.flow`), which read
 these lists and change the pieces, the cards and the awards through the mutators of
-:mod:`.changes` (which keep the caches' marks), and :mod:`.moves` ties moves to them. Serialising, loading and copying all walk
-:data:`FIELDS`, so a new fact is declared in one place.
+:mod:`.changes` (which keep the caches' marks), and :mod:`.moves` ties moves to them.
+Serialising, loading and copying all walk :data:`FIELDS`, so a new fact is declared in one place.
 
 Indexing conventions: ``hands[seat][resource]``, ``devs[seat][kind]`` (see
 :data:`referee.catan_volcano.edition.DEV_CARDS`), ``node_owner[node]`` (-1 when empty),
