@@ -70,6 +70,27 @@ def test_only_one_sweeper_sweeps_within_an_interval(arena: Arena, started: str) 
     assert second.sweep_once() == [], "the lock of the first sweep still holds"
 
 
+def test_a_sweeper_thread_sweeps_at_once_then_every_interval_of_its_clock(arena: Arena, started: str) -> None:
+    store = arena.runtime.store
+    arena.runtime.clock = clock = ManualClock()
+    sweeper = Sweeper(arena.runtime, 30).start()
+    try:
+        clock.until_asleep("arena-sweeper")
+        assert arena.queue.ids == [started], "swept at once"
+        arena.queue.ids.clear()
+        store.start_match(started)  # taken by a worker that is gone again
+        clock.advance(29)
+        clock.until_asleep("arena-sweeper")
+        assert arena.queue.ids == [], "not within the interval"
+        store.redis.delete(store.key("sweeper"))  # its lock lapses with the interval, on Redis's clock
+        clock.advance(1)
+        clock.until_asleep("arena-sweeper")
+        assert arena.queue.ids == [started]
+    finally:
+        sweeper.stop()
+    assert not sweeper.loop.thread.is_alive()
+
+
 def test_a_queued_match_whose_message_was_lost_is_queued_again_once_the_queue_is_empty(arena: Arena) -> None:
     from arena.worker import sweeper
 
