@@ -1,4 +1,5 @@
-"""How the parts of a running platform find each other: settings, store, match queue, bot agents.
+"""How the parts of a running platform find each other: settings, store, match queue, bot agents,
+the clock.
 
 The API and the match task both receive a :class:`Runtime`; nothing else is global. The queue is
 anything with ``enqueue(match_id)``: Celery in every real setup
@@ -11,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from arena.clock import SYSTEM_CLOCK, Clock
 from arena.records import BotRecord
 from arena.settings import Settings
 from arena.storage import Store
@@ -45,6 +47,8 @@ class Runtime:
     store: Store
     queue: MatchQueue
     agent_for: AgentFactory | None = field(default=None)
+    clock: Clock = field(default=SYSTEM_CLOCK)
+    """What the lease keeper, the sweeper and matchmaking take the time from and wait on."""
 
     def agent(self, bot: BotRecord) -> Agent:
         """The agent that reaches ``bot`` for one match."""

@@ -15,7 +15,6 @@ import subprocess
 import sys
 import textwrap
 import threading
-import time
 import urllib.request
 from pathlib import Path
 
@@ -24,6 +23,7 @@ import pytest
 from arena.cli.main import main
 from bots.sdk import DEFAULT_PORT, create_bot_app, new_secret, run_bot
 from referee.protocol import MIN_SECRET_LENGTH, SIGNATURE_HEADER, encode, sign
+from tests.platform.waiting import wait_until
 
 SECRET = "s3cret"
 
@@ -262,12 +262,14 @@ def test_the_readme_registration_walkthrough_registers_the_bot_with_the_ping_pas
         )
         match = json.loads(answer.stdout)
         assert match["rated"] is False and match["bots"] == [created["id"]] * 2, match
-        deadline = time.monotonic() + 120
-        while match["status"] not in ("finished", "aborted") and time.monotonic() < deadline:
-            time.sleep(0.5)
-            url = f"http://127.0.0.1:{api_port}/api/v1/matches/{match['id']}"
+        url = f"http://127.0.0.1:{api_port}/api/v1/matches/{match['id']}"
+
+        def ended() -> dict | None:
             with urllib.request.urlopen(url, timeout=10) as reply:
-                match = json.loads(reply.read())
+                shown = json.loads(reply.read())
+            return shown if shown["status"] in ("finished", "aborted") else None
+
+        match = wait_until(ended, 120, "the challenge did not end", poll_s=0.5)
         assert match["status"] == "finished", match
     finally:
         for process in processes:

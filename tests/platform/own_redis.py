@@ -10,13 +10,14 @@ from __future__ import annotations
 import shutil
 import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
 from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
+
+from tests.platform.waiting import wait_until
 
 
 def free_port() -> int:
@@ -51,16 +52,18 @@ def own_redis_server(password: str) -> Iterator[str]:
         stderr=subprocess.DEVNULL,
     )
     url = f"redis://:{password}@127.0.0.1:{port}/0"
-    deadline = time.monotonic() + 10
-    while True:
+
+    def answers() -> bool:
         try:
-            Redis.from_url(url, socket_connect_timeout=0.5).ping()
-            break
+            return bool(Redis.from_url(url, socket_connect_timeout=0.5).ping())
         except RedisConnectionError:
-            if time.monotonic() > deadline:
-                process.kill()
-                pytest.fail("redis-server did not start within 10 s")
-            time.sleep(0.1)
+            return False
+
+    try:
+        wait_until(answers, 10, "redis-server did not start within 10 s")
+    except BaseException:  # pytest's failure too
+        process.kill()
+        raise
     try:
         yield url
     finally:

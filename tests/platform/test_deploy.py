@@ -19,7 +19,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -36,6 +35,7 @@ from redis import Redis
 
 from arena.settings import Settings
 from tests.platform.own_redis import free_port, own_redis_server
+from tests.platform.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = (ROOT / "docker-compose.yml").read_text()
@@ -364,10 +364,11 @@ def test_the_worker_check_pings_a_real_worker_through_redis(redis_with_password:
     log = tmp_path / "worker.log"
 
     def wait_for_log(text: str) -> None:
-        deadline = time.monotonic() + 30
-        while text not in log.read_text():
-            assert worker.poll() is None and time.monotonic() < deadline, log.read_text()
-            time.sleep(0.2)
+        def logged() -> bool:
+            assert worker.poll() is None, log.read_text()
+            return text in log.read_text()
+
+        wait_until(logged, 30, f"the worker did not log {text!r} (see {log})")
 
     def run_check(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([*check, *args], env=env, capture_output=True, text=True, timeout=30)

@@ -13,7 +13,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -61,12 +60,11 @@ def redis_server() -> Iterator[None]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 10
-    while not _redis_up():
-        if time.monotonic() > deadline:
-            process.kill()
-            pytest.fail("redis-server did not start within 10 s")
-        time.sleep(0.1)
+    try:
+        wait_until(_redis_up, 10, "redis-server did not start within 10 s")
+    except BaseException:  # pytest's failure too
+        process.kill()
+        raise
     yield
     process.terminate()
     process.wait(10)

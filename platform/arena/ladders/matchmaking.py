@@ -3,7 +3,9 @@ keeps every bot of that game playing rated matches, within the rate the organize
 
 The scheduler calls :func:`tick_all` every ``ARENA_MATCHMAKING_SECONDS`` (10 by default): Celery
 beat in a deployment (the ``arena.matchmaking_tick`` task, :mod:`arena.worker.celery_app`), a thread of the
-process on the embedded default (:mod:`arena.worker.embedded`). A tick of one ladder:
+process on the embedded default (:mod:`arena.worker.embedded`). A tick takes the time from the
+runtime's clock (:attr:`arena.runtime.Runtime.clock`), so a test drives ticks at the moments it
+chooses. A tick of one ladder:
 
 1. takes the tick's period key (``SET NX``: with two beat processes only the first tick of each
    period does anything) and the ladder's lock (one tick at a time, whatever its period);
@@ -34,7 +36,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -157,7 +158,7 @@ def status(runtime: Runtime, game_id: str, variant: str) -> dict[str, Any]:
     store = runtime.store
     config = store.matchmaking_config(game_id, variant)
     flight = in_flight(runtime, game_id, variant)
-    window_start = time.time() - pairing.WINDOW_S
+    window_start = runtime.clock.time() - pairing.WINDOW_S
     last_tick = store.matchmaking_last_tick()
     view: dict[str, Any] = {
         "game": game_id,
@@ -246,11 +247,11 @@ def resting_bots(runtime: Runtime, game_id: str, variant: str) -> list[str]:
     return sorted(_resting(runtime, store.ladder_rows_of(game_id, variant, store.bot_ids_of_game(game_id))))
 
 
-def tick(runtime: Runtime, game_id: str, variant: str, now: float | None = None) -> list[str]:
+def tick(runtime: Runtime, game_id: str, variant: str) -> list[str]:
     """One tick of one ladder (see the module); the ids of the matches it made and queued."""
     store = runtime.store
     tick_s = runtime.settings.matchmaking_tick_s
-    now = time.time() if now is None else now
+    now = runtime.clock.time()
     if store.matchmaking_config(game_id, variant) is None:
         return []
     if not store.take_matchmaking_tick(game_id, variant, int(now // tick_s), tick_s):
@@ -329,13 +330,13 @@ def _new_seed() -> int:
     return secrets.randbelow(2**62)
 
 
-def tick_all(runtime: Runtime, now: float | None = None) -> dict[str, list[str]]:
+def tick_all(runtime: Runtime) -> dict[str, list[str]]:
     """One tick of every ladder with matchmaking on: ``"game/variant"`` -> the matches made."""
     made: dict[str, list[str]] = {}
-    runtime.store.matchmaking_ticked(time.time() if now is None else now)
+    runtime.store.matchmaking_ticked(runtime.clock.time())
     for game_id, variant in runtime.store.matchmaking_ladders():
         try:
-            made[f"{game_id}/{variant}"] = tick(runtime, game_id, variant, now)
+            made[f"{game_id}/{variant}"] = tick(runtime, game_id, variant)
         except RedisError:
             raise
         except Exception:  # one broken ladder must not stop the others

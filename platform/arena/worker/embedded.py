@@ -21,6 +21,7 @@ from typing import Any
 from celery import Celery
 from celery.worker import WorkController
 
+from arena.clock import SYSTEM_CLOCK, Clock
 from arena.ladders.matchmaking import tick_all
 from arena.runtime import Runtime
 from arena.settings import Settings
@@ -48,9 +49,12 @@ class EmbeddedPlatform:
 
     Usable as a context manager. Each instance has its own queue name; still, only one should run
     in a process at a time, as the worker's threads find their Celery app as the process default.
+    The matchmaking ticks and the leases keep ``clock`` (a test steps its own).
     """
 
-    def __init__(self, settings: Settings | None = None, concurrency: int | None = None) -> None:
+    def __init__(
+        self, settings: Settings | None = None, concurrency: int | None = None, clock: Clock = SYSTEM_CLOCK
+    ) -> None:
         settings = settings or Settings.from_env()
         settings = replace(settings, redis_url=None, queue=f"{settings.queue}.{uuid.uuid4().hex[:8]}")
         # a thread per match here, so not the hundreds a gevent worker plays at once
@@ -70,7 +74,7 @@ class EmbeddedPlatform:
         store = Store.in_memory(settings.key_prefix, files)
 
         def build_runtime(app: Celery) -> Runtime:
-            return Runtime(settings, store, CeleryQueue(app, settings.queue))
+            return Runtime(settings, store, CeleryQueue(app, settings.queue), clock=clock)
 
         self.celery = make_celery(settings, build_runtime)
         self.runtime = runtime_of(self.celery)
@@ -92,7 +96,10 @@ class EmbeddedPlatform:
         if not self.worker.ready.wait(30):
             raise RuntimeError("the embedded match worker did not start within 30 s")
         self.ticker = Periodic(
-            "matchmaking", lambda: tick_all(self.runtime), self.runtime.settings.matchmaking_tick_s
+            "matchmaking",
+            lambda: tick_all(self.runtime),
+            self.runtime.settings.matchmaking_tick_s,
+            clock=self.runtime.clock,
         ).start()
 
     @property

@@ -39,6 +39,7 @@ from enum import StrEnum
 from redis.exceptions import RedisError
 
 from arena import metrics
+from arena.clock import Clock
 from arena.ladders import rows
 from arena.records import BotRecord, MatchRecord
 from arena.runtime import Runtime
@@ -74,12 +75,13 @@ class _LeaseKeeper:
     that once, and renews them all in two round trips (:meth:`arena.storage.Store.renew_leases`). A
     renewal extends only a lease still held by its owner, so one that lands after a match released
     its lease changes nothing, and dropping a match need not wait for a round of renewals under
-    way. The thread stops when no match is left.
+    way. The thread stops when no match is left. It waits on the runtime's clock, which a test steps.
     """
 
-    def __init__(self, store: Store, lease_s: float) -> None:
+    def __init__(self, store: Store, lease_s: float, clock: Clock) -> None:
         self.store = store
         self.lease_s = lease_s
+        self.clock = clock
         self.lock = threading.Lock()
         self.owners: dict[str, str] = {}  # match id -> the run that holds its lease
         self.running = False
@@ -105,7 +107,7 @@ class _LeaseKeeper:
 
     def _run(self) -> None:
         while True:
-            time.sleep(self.lease_s / 3)
+            self.clock.wait(self.lease_s / 3)
             with self.lock:
                 if not self.owners:
                     self.running = False
@@ -135,8 +137,8 @@ def _lease_heartbeat(runtime: Runtime, match_id: str, owner: str) -> AbstractCon
     store, seconds = runtime.store, runtime.settings.lease_s
     with _keepers_lock:
         keeper = _keepers.get(store)
-        if keeper is None or keeper.lease_s != seconds:
-            keeper = _keepers[store] = _LeaseKeeper(store, seconds)
+        if keeper is None or keeper.lease_s != seconds or keeper.clock is not runtime.clock:
+            keeper = _keepers[store] = _LeaseKeeper(store, seconds, runtime.clock)
     return keeper.holding(match_id, owner)
 
 

@@ -1,7 +1,9 @@
 """A daemon thread that calls one function every few seconds until stopped.
 
 The embedded platform's matchmaking ticker and every worker's sweeper are such threads; a failure
-of one call is logged and the next call comes on time, so the thread never dies quietly.
+of one call is logged and the next call comes on time, so the thread never dies quietly. The
+intervals are waited on the :class:`arena.clock.Clock` given (the machine's unless told), so a test
+steps them.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import threading
 from collections.abc import Callable
 
 from redis.exceptions import RedisError
+
+from arena.clock import SYSTEM_CLOCK, Clock
 
 log = logging.getLogger(__name__)
 
@@ -24,12 +28,19 @@ class Periodic:
     """
 
     def __init__(
-        self, name: str, job: Callable[[], object], interval_s: float, *, at_once: bool = False
+        self,
+        name: str,
+        job: Callable[[], object],
+        interval_s: float,
+        *,
+        at_once: bool = False,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.name = name
         self.job = job
         self.interval_s = interval_s
         self.at_once = at_once
+        self.clock = clock
         self.stopped = threading.Event()
         self.thread = threading.Thread(target=self._run, name=f"arena-{name}", daemon=True)
 
@@ -50,7 +61,7 @@ class Periodic:
             self.thread.join(5)
 
     def _run(self) -> None:
-        if not self.at_once and self.stopped.wait(self.interval_s):
+        if not self.at_once and self.clock.wait(self.interval_s, self.stopped):
             return
         while not self.stopped.is_set():
             try:
@@ -59,4 +70,4 @@ class Periodic:
                 log.warning("%s: the store failed: %s", self.name, error)
             except Exception:
                 log.exception("%s: unexpected failure", self.name)
-            self.stopped.wait(self.interval_s)
+            self.clock.wait(self.interval_s, self.stopped)

@@ -14,12 +14,14 @@ minute.
 
 About once an hour (``ARCHIVE_EVERY_S``, under its own lock) the sweeper also archives the ended
 matches older than ``ARENA_ARCHIVE_AFTER_DAYS`` (:mod:`arena.matches.archive`).
+
+"Now" and the intervals come from the runtime's clock (:attr:`arena.runtime.Runtime.clock`); the leases
+and the locks are Redis keys that lapse on Redis's clock.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 import uuid
 
 from arena.matches import archive
@@ -46,10 +48,10 @@ def sweep(runtime: Runtime) -> list[str]:
     return [*_requeue_abandoned(runtime), *_requeue_lost(runtime)]
 
 
-def _requeue_lost(runtime: Runtime, now: float | None = None) -> list[str]:
+def _requeue_lost(runtime: Runtime) -> list[str]:
     settings = runtime.settings
     patience = settings.visibility_timeout_s + 2 * settings.lease_s + settings.sweep_interval_s
-    moment = (time.time() if now is None else now) - patience
+    moment = runtime.clock.time() - patience
     lost = runtime.store.queued_before(moment)
     if not lost or runtime.queue.waiting() > 0:  # a waiting backlog may still hold their messages
         return []
@@ -90,7 +92,7 @@ class Sweeper:
         self.runtime = runtime
         self.interval_s = interval_s
         self.owner = uuid.uuid4().hex
-        self.loop = Periodic("sweeper", self.pass_once, interval_s, at_once=True)
+        self.loop = Periodic("sweeper", self.pass_once, interval_s, at_once=True, clock=runtime.clock)
 
     def start(self) -> Sweeper:
         self.loop.start()
@@ -110,7 +112,9 @@ class Sweeper:
         store = self.runtime.store
         if not store.take_archiver_lock(self.owner, ARCHIVE_EVERY_S):
             return None
-        return archive.archive_ended(store, self.runtime.settings.archive_after_days, limit=ARCHIVE_PER_PASS)
+        return archive.archive_ended(
+            store, self.runtime.settings.archive_after_days, self.runtime.clock.time(), ARCHIVE_PER_PASS
+        )
 
     def pass_once(self) -> None:
         """One pass of the thread: a sweep, then archiving, each if no other worker did it lately."""

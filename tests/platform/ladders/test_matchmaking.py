@@ -9,8 +9,24 @@ from arena.ladders import matchmaking
 from arena.worker.execution import execute
 from bots.sdk import new_secret
 from tests.platform.conftest import Arena
+from tests.platform.manual_clock import ManualClock
 
 URL = "/api/v1/ladders/party/open/matchmaking"
+
+
+@pytest.fixture(autouse=True)
+def clock(arena: Arena) -> ManualClock:
+    """The runtime's clock, which each test moves to the moments it ticks at."""
+    arena.runtime.clock = ManualClock(start=0.0)
+    return arena.runtime.clock
+
+
+def tick_at(arena: Arena, moment: float) -> list[str]:
+    """One tick of the party ladder at ``moment`` of the runtime's clock."""
+    clock = arena.runtime.clock
+    assert isinstance(clock, ManualClock)
+    clock.move_to(moment)
+    return matchmaking.tick(arena.runtime, "party", "open")
 
 
 @pytest.fixture
@@ -33,7 +49,7 @@ def put(arena: Arena, **body: object) -> dict:
 def test_matchmaking_is_off_until_the_organizer_turns_it_on(arena: Arena, field: list[str]) -> None:
     shown = arena.get(URL)
     assert shown["enabled"] is False and shown["matches_per_minute"] is None and shown["bots"] == 4
-    assert matchmaking.tick(arena.runtime, "party", "open", now=1000.0) == []
+    assert tick_at(arena, 1000.0) == []
     assert arena.client.put(URL, json={"matches_per_minute": 6}).status_code == 401
     assert arena.client.delete(URL).status_code == 401
     on = put(arena, matches_per_minute=6)
@@ -82,24 +98,22 @@ def test_unknown_games_are_404_and_unknown_variants_422(arena: Arena) -> None:
 def test_ticks_make_rated_matches_within_the_rate_and_the_cap(arena: Arena, field: list[str]) -> None:
     runtime = arena.runtime
     put(arena, matches_per_minute=3, max_in_flight=2)
-    made = matchmaking.tick(runtime, "party", "open", now=1000.0)
+    made = tick_at(arena, 1000.0)
     assert len(made) == 1, "a tick's share of 3 a minute, every 10 s, is one match"
     assert arena.queue.ids == made
-    assert matchmaking.tick(runtime, "party", "open", now=1001.0) == [], (
-        "same period: a second tick does nothing"
-    )
-    second = matchmaking.tick(runtime, "party", "open", now=1010.0)
+    assert tick_at(arena, 1001.0) == [], "same period: a second tick does nothing"
+    second = tick_at(arena, 1010.0)
     assert len(second) == 1 and not set(runtime.store.get_match(made[0]).bots) & set(
         runtime.store.get_match(second[0]).bots
     ), "busy bots are not paired again"
-    assert matchmaking.tick(runtime, "party", "open", now=1020.0) == [], "two in flight: the cap"
+    assert tick_at(arena, 1020.0) == [], "two in flight: the cap"
     assert arena.get(URL)["in_flight"] == 2
     assert [outcome.value for outcome in arena.run_queue()] == ["finished", "finished"]
-    third = matchmaking.tick(runtime, "party", "open", now=1030.0)
+    third = tick_at(arena, 1030.0)
     assert len(third) == 1
-    assert matchmaking.tick(runtime, "party", "open", now=1040.0) == [], "three made within 60 s: the rate"
+    assert tick_at(arena, 1040.0) == [], "three made within 60 s: the rate"
     arena.run_queue()
-    assert len(matchmaking.tick(runtime, "party", "open", now=1061.0)) == 1, "the first has left the window"
+    assert len(tick_at(arena, 1061.0)) == 1, "the first has left the window"
     arena.run_queue()
     ladder = arena.get("/api/v1/ladders/party?variant=open")["entries"]
     assert sum(row["games"] for row in ladder) == 8 and all(row["sigma"] < 25 / 3 for row in ladder)
@@ -113,7 +127,7 @@ def test_nobody_meets_the_same_opponent_twice_in_a_row(arena: Arena, field: list
     put(arena, matches_per_minute=600, max_in_flight=2)
     previous: dict[str, set[str]] = {}
     for step in range(6):
-        made = matchmaking.tick(arena.runtime, "party", "open", now=2000.0 + 10 * step)
+        made = tick_at(arena, 2000.0 + 10 * step)
         assert len(made) == 2
         arena.run_queue()
         for match_id in made:
@@ -122,10 +136,12 @@ def test_nobody_meets_the_same_opponent_twice_in_a_row(arena: Arena, field: list
             previous[a], previous[b] = {b}, {a}
 
 
-def test_stopping_makes_nothing_more_and_cancels_what_is_queued(arena: Arena, field: list[str]) -> None:
+def test_stopping_makes_nothing_more_and_cancels_what_is_queued(
+    arena: Arena, field: list[str], clock: ManualClock
+) -> None:
     runtime = arena.runtime
     put(arena, matches_per_minute=600, max_in_flight=2)
-    first, second = matchmaking.tick(runtime, "party", "open", now=3000.0)
+    first, second = tick_at(arena, 3000.0)
     runtime.store.start_match(first)  # a worker took it
     answer = arena.client.delete(URL, headers=arena.admin())
     assert answer.status_code == 200
@@ -133,8 +149,9 @@ def test_stopping_makes_nothing_more_and_cancels_what_is_queued(arena: Arena, fi
     assert stopped["enabled"] is False and stopped["cancelled"] == [second]
     assert stopped["in_flight"] == 1 and stopped["running"] == 1
     assert arena.get(f"/api/v1/matches/{second}")["error"] == matchmaking.STOPPED
-    assert matchmaking.tick(runtime, "party", "open", now=3010.0) == []
-    assert matchmaking.tick_all(runtime, now=3020.0) == {}
+    assert tick_at(arena, 3010.0) == []
+    clock.move_to(3020.0)
+    assert matchmaking.tick_all(runtime) == {}
     assert execute(runtime, second).value == "already_ended", "its queued task does nothing"
     runtime.store.abort_match(first, "the running match ends")
     assert arena.get(URL)["in_flight"] == 0
@@ -154,10 +171,15 @@ def test_a_tick_that_read_the_settings_before_stop_stores_nothing(arena: Arena, 
     assert runtime.store.get_match(record.id) is None
 
 
-def test_two_schedulers_in_one_period_make_one_ticks_matches(arena: Arena, field: list[str]) -> None:
+def test_two_schedulers_in_one_period_make_one_ticks_matches(
+    arena: Arena, field: list[str], clock: ManualClock
+) -> None:
     put(arena, matches_per_minute=600, max_in_flight=10)
-    made = [matchmaking.tick_all(arena.runtime, now=4000.0 + offset) for offset in (0.0, 0.5)]
-    assert [len(ids) for found in made for ids in found.values()] == [2, 0]
+    clock.move_to(4000.0)
+    first = matchmaking.tick_all(arena.runtime)
+    clock.advance(0.5)
+    second = matchmaking.tick_all(arena.runtime)
+    assert [len(ids) for found in (first, second) for ids in found.values()] == [2, 0]
 
 
 def test_the_ladder_page_says_when_matchmaking_is_on(arena: Arena, field: list[str]) -> None:
@@ -172,9 +194,9 @@ def test_a_tick_waits_while_another_holds_the_ladders_lock(arena: Arena, field: 
     put(arena, matches_per_minute=600)
     store = arena.runtime.store
     assert store.take_matchmaking_lock("party", "open", "another tick", 30)
-    assert matchmaking.tick(arena.runtime, "party", "open", now=5000.0) == []
+    assert tick_at(arena, 5000.0) == []
     store.release_matchmaking_lock("party", "open", "another tick")
-    assert len(matchmaking.tick(arena.runtime, "party", "open", now=5010.0)) == 2
+    assert len(tick_at(arena, 5010.0)) == 2
 
 
 def test_matches_the_queue_refuses_end_aborted_and_free_their_bots(arena: Arena, field: list[str]) -> None:
@@ -184,7 +206,7 @@ def test_matches_the_queue_refuses_end_aborted_and_free_their_bots(arena: Arena,
         raise ConnectionError("broker down")
 
     arena.queue.enqueue = refuse  # type: ignore[method-assign]
-    assert matchmaking.tick(arena.runtime, "party", "open", now=6000.0) == []
+    assert tick_at(arena, 6000.0) == []
     assert arena.get(URL)["in_flight"] == 0
     assert arena.runtime.store.matchmaking_made_since("party", "open", 5990.0) == 2, "they count for the rate"
     statuses = arena.get("/api/v1/matches?game=party")
@@ -197,7 +219,7 @@ def test_a_bot_that_keeps_forfeiting_rests_until_its_owner_changes_it(arena: Are
     put(arena, matches_per_minute=600, max_in_flight=1, max_faults=1)
 
     def tick_and_play(now: float) -> tuple[str, ...]:
-        made = matchmaking.tick(arena.runtime, "party", "open", now=now)
+        made = tick_at(arena, now)
         assert len(made) == 1
         arena.run_queue()
         return arena.runtime.store.get_match(made[0]).bots

@@ -24,6 +24,7 @@ from arena.storage.files import (
     open_file_store,
     read,
 )
+from tests.platform.waiting import wait_until
 
 
 def _free_port() -> int:
@@ -43,16 +44,17 @@ def moto_endpoint() -> Iterator[str]:
         [server, "-H", "127.0.0.1", "-p", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     endpoint = f"http://127.0.0.1:{port}"
+
+    def listening() -> bool:
+        assert process.poll() is None, "moto_server exited"
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+        except OSError:
+            return False
+        return True
+
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    pytest.fail("moto_server did not start within 20 s")
-                time.sleep(0.1)
+        wait_until(listening, 20, "moto_server did not start within 20 s")
         yield endpoint
     finally:
         process.terminate()

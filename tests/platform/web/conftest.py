@@ -16,7 +16,6 @@ import os
 import shutil
 import sys
 import threading
-import time
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ from referee import registry
 from referee.protocol import new_secret
 from tests.platform import bot_server
 from tests.platform.conftest import ADMIN, LOOPBACK
+from tests.platform.waiting import wait_until
 
 CHROMIUM_FLAGS = (
     "--headless",
@@ -125,14 +125,11 @@ class Site:
         return str(self.api("POST", "/api/v1/bots", json=body)["id"])
 
     def wait(self, path: str, done: Callable[[dict[str, Any]], bool], timeout: float = 60) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while True:
-            body = self.api("GET", path)
-            if done(body):
-                return body
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{path} did not get there within {timeout} s: {body}")
-            time.sleep(0.1)
+        """The body of ``path`` once ``done`` says so (the platform's worker thread plays meanwhile)."""
+        shown: dict[str, Any] = wait_until(
+            lambda: done(body := self.api("GET", path)) and body, timeout, f"{path} did not get there"
+        )
+        return shown
 
 
 @pytest.fixture(scope="session")
@@ -241,12 +238,14 @@ class Visitor:
         """Poll ``condition(driver)`` until it is truthy. A page that re-renders replaces the elements
         a condition reads, so an element gone stale between finding and reading is one more poll."""
         from selenium.common.exceptions import StaleElementReferenceException
-        from selenium.webdriver.support.ui import WebDriverWait
 
-        waiter = WebDriverWait(
-            self.driver, timeout, poll_frequency=poll, ignored_exceptions=(StaleElementReferenceException,)
-        )
-        return waiter.until(condition)
+        def read() -> Any:
+            try:
+                return condition(self.driver)
+            except StaleElementReferenceException:
+                return None
+
+        return wait_until(read, timeout, f"{self.driver.current_url}: the page did not get there", poll)
 
     def console_errors(self) -> list[dict[str, Any]]:
         return [entry for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]

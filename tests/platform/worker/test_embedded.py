@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -14,6 +13,7 @@ from arena.worker.embedded import EmbeddedPlatform
 from referee.replay import verify_replay
 from tests.platform import bot_server
 from tests.platform.conftest import ADMIN, LOOPBACK, BotServer, register_bot
+from tests.platform.waiting import wait_until
 
 
 @pytest.fixture
@@ -21,15 +21,6 @@ def embedded(toy_games: None) -> Iterator[EmbeddedPlatform]:
     platform = EmbeddedPlatform(Settings(admin_token=ADMIN, policy=LOOPBACK), concurrency=4)
     yield platform
     platform.close()
-
-
-def wait_for(client, url: str, done, timeout: float = 30.0) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        body = client.get(url).get_json()
-        if done(body) or time.monotonic() > deadline:
-            return body
-        time.sleep(0.05)
 
 
 def test_a_tournament_runs_through_the_celery_queue_in_process(
@@ -57,7 +48,11 @@ def test_a_tournament_runs_through_the_celery_queue_in_process(
     )
     assert answer.status_code == 202
     url = answer.headers["Location"]
-    done = wait_for(client, url, lambda body: body["status"] == "finished")
+    done = wait_until(
+        lambda: (body := client.get(url).get_json())["status"] == "finished" and body,
+        30,
+        "the tournament did not finish",
+    )
     assert done["progress"]["finished"] == done["progress"]["total"] == 6
     assert sum(row["points"] for row in done["standings"]) == 6.0
     ladder = client.get("/api/v1/ladders/nim").get_json()["entries"]
@@ -84,11 +79,21 @@ def test_a_single_match_reports_running_then_finished(embedded: EmbeddedPlatform
     )
     url = answer.headers["Location"]
     try:
-        running = wait_for(client, url, lambda body: body["status"] == "running" and body["moves"] >= 1)
+        running = wait_until(
+            lambda: (
+                (body := client.get(url).get_json())["status"] == "running" and body["moves"] >= 1 and body
+            ),
+            30,
+            "the match did not get going",
+        )
         assert running["status"] == "running" and running["started_at"] and running["moves"] == 1
         live = embedded.runtime.store.live_moves(running["id"])
         assert [move["seat"] for move in live] == [0] and live[0]["source"] == "bot"
     finally:
         bot_server.GATE.set()
-    finished = wait_for(client, url, lambda body: body["status"] == "finished")
+    finished = wait_until(
+        lambda: (body := client.get(url).get_json())["status"] == "finished" and body,
+        30,
+        "the match did not finish",
+    )
     assert finished["moves"] == 6 and finished["attempts"] == 1

@@ -5,13 +5,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
-import time
 from dataclasses import replace
 
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from arena.records import MatchRecord, MatchStatus
+from arena.storage import Store
 from arena.worker import celery_app, execution
 from arena.worker.celery_app import TASK_NAME, make_celery, wait_for_store
 from arena.worker.execution import RunOutcome, execute, finish
@@ -20,7 +20,9 @@ from referee.replay import MoveRecord, Replay
 from referee.runner import Player, run_match
 from tests.platform import bot_server
 from tests.platform.conftest import Arena, ListQueue, make_runtime
+from tests.platform.manual_clock import ManualClock
 from tests.platform.round_trips import counting_round_trips
+from tests.platform.waiting import wait_until
 
 
 class TakeOne:
@@ -313,34 +315,76 @@ def test_a_run_counts_its_end_its_moves_and_its_faults_in_the_worker_metrics(are
     assert _sample("arena_matches_total", game="nim", outcome="aborted") == before["aborted"]
 
 
+LEASE_S = 30
+NEARLY_LAPSED_MS = 5_000
+"""What a lease's key is left to live, in Redis's own time, when a test stands for most of its life
+having passed: the keeper's renewal is seen when the key has more than this again."""
+
+
+def lease_key(store: Store, match_id: str) -> str:
+    return store.key("match", match_id, "lease")
+
+
+def nearly_lapse(store: Store, match_ids: list[str]) -> None:
+    """Redis keeps a lease's time itself: a test shortens it rather than wait it out."""
+    for match_id in match_ids:
+        store.redis.pexpire(lease_key(store, match_id), NEARLY_LAPSED_MS)
+
+
+def lives_ms(store: Store, match_id: str) -> int:
+    return int(store.redis.pttl(lease_key(store, match_id)))
+
+
 def test_a_running_match_keeps_its_lease_past_the_lease_time_and_gives_it_up_at_the_end() -> None:
-    runtime = make_runtime(ListQueue(), lease_s=1)
+    runtime = make_runtime(ListQueue(), lease_s=LEASE_S)
+    runtime.clock = clock = ManualClock()
     store = runtime.store
-    assert store.acquire_lease("m-1", "me", 1)
+    assert store.acquire_lease("m-1", "me", LEASE_S)
     with execution._lease_heartbeat(runtime, "m-1", "me"):
-        time.sleep(1.6)  # past the lease's second: only the renewals (every third of it) keep it
-        assert store.redis.get(store.key("match", "m-1", "lease")) == "me"
+        for _ in range(4):  # past the lease's time: only the renewals (every third of it) keep it
+            clock.until_asleep("arena-leases")
+            nearly_lapse(store, ["m-1"])
+            clock.advance(LEASE_S / 3)
+            clock.until_asleep("arena-leases")
+            assert store.redis.get(lease_key(store, "m-1")) == "me"
+            assert lives_ms(store, "m-1") > NEARLY_LAPSED_MS
     store.release_lease("m-1", "me")
-    assert store.redis.get(store.key("match", "m-1", "lease")) is None
+    assert store.redis.get(lease_key(store, "m-1")) is None
 
 
-def test_one_thread_keeps_the_leases_of_every_match_of_the_process() -> None:
-    runtime = make_runtime(ListQueue(), lease_s=1)
+def test_one_thread_keeps_the_leases_of_every_match_of_the_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    runtime = make_runtime(ListQueue(), lease_s=LEASE_S)
+    runtime.clock = clock = ManualClock()
     store = runtime.store
     matches = [f"m-{number}" for number in range(20)]
     for match_id in matches:
-        assert store.acquire_lease(match_id, f"run-{match_id}", 1)
+        assert store.acquire_lease(match_id, f"run-{match_id}", LEASE_S)
+    renewals: list[list[str]] = []
+    renew = store.renew_leases
+
+    def counted(held: dict[str, str], seconds: float) -> list[str]:
+        renewals.append(sorted(held))
+        return renew(held, seconds)
+
+    monkeypatch.setattr(store, "renew_leases", counted)
     threads_before = threading.active_count()
     with contextlib.ExitStack() as held:
         for match_id in matches:
             held.enter_context(execution._lease_heartbeat(runtime, match_id, f"run-{match_id}"))
         assert threading.active_count() <= threads_before + 1
-        time.sleep(1.6)  # past the leases' second: the one thread renewed them all
-        leases = [store.redis.get(store.key("match", match_id, "lease")) for match_id in matches]
+        clock.until_asleep("arena-leases")
+        nearly_lapse(store, matches)
+        clock.advance(LEASE_S / 3)
+        clock.until_asleep("arena-leases")
+        assert renewals == [sorted(matches)], "the one thread renewed them all at once"
+        leases = [store.redis.get(lease_key(store, match_id)) for match_id in matches]
         assert leases == [f"run-{match_id}" for match_id in matches]
-    time.sleep(1.2)  # no match is held: the thread stops and the leases lapse
-    assert [store.redis.get(store.key("match", match_id, "lease")) for match_id in matches] == [None] * 20
-    assert threading.active_count() <= threads_before
+        assert min(lives_ms(store, match_id) for match_id in matches) > NEARLY_LAPSED_MS
+    nearly_lapse(store, matches)
+    clock.advance(LEASE_S / 3)  # no match is held: the thread stops, renewing nothing, and the leases lapse
+    wait_until(lambda: threading.active_count() <= threads_before, 30, "the lease thread did not stop")
+    assert len(renewals) == 1
+    assert max(lives_ms(store, match_id) for match_id in matches) <= NEARLY_LAPSED_MS
 
 
 def test_leases_are_renewed_together_and_only_where_their_owner_still_holds_them(monkeypatch) -> None:

@@ -1,38 +1,52 @@
-"""The background loop behind the sweeper and the embedded matchmaking: a failing call never ends it."""
+"""The background loop behind the sweeper and the embedded matchmaking: a failing call never ends it,
+and the calls come an interval apart on the clock it is given."""
 
 from __future__ import annotations
-
-import threading
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from arena.worker.periodic import Periodic
+from tests.platform.manual_clock import ManualClock
 
 
 def test_a_loop_keeps_calling_after_failures_of_either_kind_and_stops_when_asked() -> None:
     calls: list[int] = []
-    third = threading.Event()
+    failures = [RedisConnectionError("the store is away"), ValueError("a bug in one pass")]
 
     def job() -> None:
         calls.append(len(calls))
-        if len(calls) == 1:
-            raise RedisConnectionError("the store is away")
-        if len(calls) == 2:
-            raise ValueError("a bug in one pass")
-        third.set()
+        if failures:
+            raise failures.pop(0)
 
-    loop = Periodic("test", job, 0.01, at_once=True).start()
+    clock = ManualClock()
+    loop = Periodic("test", job, 10, at_once=True, clock=clock).start()
     try:
-        assert third.wait(10), "the loop died after a failing call"
+        for interval in range(3):
+            clock.until_asleep("arena-test")
+            assert calls == list(range(interval + 1)), "one call an interval, after a failure as before"
+            clock.advance(10)
+        clock.until_asleep("arena-test")
     finally:
         loop.stop()
     assert not loop.thread.is_alive()
-    assert calls[:3] == [0, 1, 2]
+    assert calls == [0, 1, 2, 3]
 
 
 def test_a_loop_without_at_once_waits_one_interval_and_a_stop_before_it_means_no_call() -> None:
-    called = threading.Event()
-    loop = Periodic("test", called.set, 60).start()
+    calls: list[float] = []
+    clock = ManualClock()
+    loop = Periodic("test", lambda: calls.append(clock.time()), 60, clock=clock).start()
+    clock.until_asleep("arena-test")
+    clock.advance(59)
+    clock.until_asleep("arena-test")
+    assert calls == []
+    clock.advance(1)
+    clock.until_asleep("arena-test")
+    assert len(calls) == 1
     loop.stop()
     assert not loop.thread.is_alive()
-    assert not called.is_set()
+
+    idle = Periodic("test", lambda: calls.append(clock.time()), 60, clock=clock).start()
+    idle.stop()
+    assert not idle.thread.is_alive()
+    assert len(calls) == 1

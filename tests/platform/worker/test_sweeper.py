@@ -8,6 +8,7 @@ from arena.records import MatchStatus
 from arena.worker.execution import RunOutcome, execute
 from arena.worker.sweeper import Sweeper, sweep
 from tests.platform.conftest import Arena
+from tests.platform.manual_clock import ManualClock
 
 
 @pytest.fixture
@@ -69,27 +70,45 @@ def test_only_one_sweeper_sweeps_within_an_interval(arena: Arena, started: str) 
     assert second.sweep_once() == [], "the lock of the first sweep still holds"
 
 
+def test_a_sweeper_thread_sweeps_at_once_then_every_interval_of_its_clock(arena: Arena, started: str) -> None:
+    store = arena.runtime.store
+    arena.runtime.clock = clock = ManualClock()
+    sweeper = Sweeper(arena.runtime, 30).start()
+    try:
+        clock.until_asleep("arena-sweeper")
+        assert arena.queue.ids == [started], "swept at once"
+        arena.queue.ids.clear()
+        store.start_match(started)  # taken by a worker that is gone again
+        clock.advance(29)
+        clock.until_asleep("arena-sweeper")
+        assert arena.queue.ids == [], "not within the interval"
+        store.redis.delete(store.key("sweeper"))  # its lock lapses with the interval, on Redis's clock
+        clock.advance(1)
+        clock.until_asleep("arena-sweeper")
+        assert arena.queue.ids == [started]
+    finally:
+        sweeper.stop()
+    assert not sweeper.loop.thread.is_alive()
+
+
 def test_a_queued_match_whose_message_was_lost_is_queued_again_once_the_queue_is_empty(arena: Arena) -> None:
     from arena.worker import sweeper
 
     a = arena.register("A", "/first/a", ["nim"])
     b = arena.register("B", "/first/b", ["nim"])
     match_id = arena.match(game="nim", bots=[a["id"], b["id"]])["id"]
+    arena.runtime.clock = clock = ManualClock()  # starts after the match was queued
     assert sweeper._requeue_lost(arena.runtime) == [], "a match just queued is not lost"
-    patience = 60 + 2 * 30 + 30 + 1
-    import time
-
-    later = time.time() + patience
-    assert sweeper._requeue_lost(arena.runtime, now=later) == [], "its message may still be in the queue"
+    patience = 60 + 2 * 30 + 30  # the visibility timeout, two leases and a sweep
+    clock.advance(patience)
+    assert sweeper._requeue_lost(arena.runtime) == [], "its message may still be in the queue"
     arena.queue.ids.clear()  # the message is gone (a failed retry dropped it)
-    assert sweeper._requeue_lost(arena.runtime, now=later) == [match_id]
+    assert sweeper._requeue_lost(arena.runtime) == [match_id]
     assert arena.queue.ids == [match_id]
     arena.queue.ids.clear()
-    assert sweeper._requeue_lost(arena.runtime, now=time.time() + 1) == [], (
-        "queued again: its wait starts over"
-    )
+    assert sweeper._requeue_lost(arena.runtime) == [], "queued again: its wait starts over"
     assert execute(arena.runtime, match_id) is RunOutcome.FINISHED
-    assert arena.runtime.store.queued_before(later + patience) == []
+    assert arena.runtime.store.queued_before(clock.time() + patience) == []
 
 
 def test_by_default_a_killed_workers_matches_come_back_within_two_minutes() -> None:
@@ -108,8 +127,6 @@ class ProcessDied(BaseException):
 def test_matches_stored_by_an_api_that_died_before_queueing_them_are_queued_by_a_sweep(
     arena: Arena, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import time
-
     from arena.worker import sweeper
 
     bots = [arena.register(name, f"/first/{name}", ["party"])["id"] for name in ("a", "b", "c")]
@@ -125,14 +142,15 @@ def test_matches_stored_by_an_api_that_died_before_queueing_them_are_queued_by_a
     with pytest.raises(ProcessDied):
         arena.client.post("/api/v1/tournaments", json=body, headers=arena.admin())
     monkeypatch.undo()
-    stored = arena.runtime.store.queued_before(time.time() + 1)
+    arena.runtime.clock = clock = ManualClock()
+    stored = arena.runtime.store.queued_before(clock.time() + 1)
     never_sent = sorted(set(stored) - set(queued_before_the_death))
     assert len(queued_before_the_death) == 2 and len(never_sent) == len(stored) - 2 > 0
 
     arena.queue.ids[:] = queued_before_the_death  # the two messages the API did send
-    later = time.time() + 60 + 2 * 30 + 30 + 1  # visibility timeout, two leases and a sweep
-    assert sweeper._requeue_lost(arena.runtime, now=later) == [], "a backlog may still hold their messages"
+    clock.advance(60 + 2 * 30 + 30)  # the visibility timeout, two leases and a sweep
+    assert sweeper._requeue_lost(arena.runtime) == [], "a backlog may still hold their messages"
     assert set(arena.run_queue()) == {RunOutcome.FINISHED}
-    assert sorted(sweeper._requeue_lost(arena.runtime, now=later)) == never_sent
+    assert sorted(sweeper._requeue_lost(arena.runtime)) == never_sent
     assert set(arena.run_queue()) == {RunOutcome.FINISHED}
-    assert arena.runtime.store.queued_before(later) == []
+    assert arena.runtime.store.queued_before(clock.time()) == []
