@@ -170,6 +170,7 @@ def delete(runtime: Runtime, bot_id: str, token: str | None) -> None:
     bot = get(runtime, bot_id)
     authorize(runtime, bot, token)
     runtime.store.ladder_forget(bot_id, _ladders_of(bot))
+    runtime.store.forget_history(bot_id, _ladders_of(bot))
     runtime.store.delete_bot(bot_id, _ladders_of(bot), bot.games)
 
 
