@@ -14,16 +14,16 @@ from typing import Any
 
 from markupsafe import Markup
 
-WIDTH = 600
-HEIGHT = 260
-LEFT = 58
+WIDTH = 520
+HEIGHT = 250
+LEFT = 56
 """Room for the values along the left edge."""
 RIGHT = 12
 TOP = 14
 BOTTOM = 40
 """Room for the first and last dates along the bottom."""
-FONT = 17
-"""Label size in the box's units: 11 px or more on a 400 px wide screen."""
+FONT = 19
+"""Label size in the box's units: 12 px or more on a 400 px wide screen."""
 MARKED_POINTS = 120
 """Up to this many points each get a dot with its details; more would hide the lines."""
 SERIES = (("conservative", "chart-conservative"), ("mu", "chart-mu"))
@@ -38,8 +38,9 @@ def _label(value: float) -> str:
     return f"{value:.0f}" if abs(value) >= 10 else f"{value:.1f}"
 
 
-def _date(at: str | None) -> str:
-    return (at or "")[:10]
+def _when(at: str | None, same_day: bool) -> str:
+    """A point's time along the bottom: its date, or its time of day when every point is of one day."""
+    return (at or "")[11:16] + " UTC" if same_day else (at or "")[:10]
 
 
 def rating_chart(points: Sequence[Mapping[str, Any]], title: str) -> Markup:
@@ -69,13 +70,15 @@ def rating_chart(points: Sequence[Mapping[str, Any]], title: str) -> Markup:
             f'text-anchor="end">{_label(tick)}</text>'
         )
     baseline = HEIGHT - BOTTOM + FONT + 4
+    first, last = points[0]["at"], points[-1]["at"]
+    same_day = (first or "")[:10] == (last or "")[:10]
     parts.append(
-        f'<text class="chart-label" x="{LEFT}" y="{baseline}">{escape(_date(points[0]["at"]))}</text>'
+        f'<text class="chart-label" x="{LEFT}" y="{baseline}">{escape(_when(first, same_day))}</text>'
     )
     if len(points) > 1:
         parts.append(
             f'<text class="chart-label" x="{WIDTH - RIGHT}" y="{baseline}" text-anchor="end">'
-            f"{escape(_date(points[-1]['at']))}</text>"
+            f"{escape(_when(last, same_day))}</text>"
         )
     for name, css in SERIES:
         path = " ".join(f"{x(i):.1f},{y(float(point[name])):.1f}" for i, point in enumerate(points))
