@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import socket
 import sys
 from collections.abc import Callable
@@ -118,12 +119,19 @@ def _serve(args: argparse.Namespace) -> int:
         _expose_metrics(app, settings)
         server = make_server(args.host, port, app, threaded=True, fd=listener.fileno())
         print(f"Volcano Arena API at http://{args.host}:{server.port}/api/v1 (docs: /api/v1/docs); {where}")
+        if embedded is not None:  # a service manager's stop, like Ctrl-C, lets the store be kept
+            signal.signal(signal.SIGTERM, _interrupt)
         with contextlib.suppress(KeyboardInterrupt):
             server.serve_forever()
     finally:
         if embedded is not None:
             embedded.close()
     return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM as Ctrl-C: the embedded platform stops its worker and, with --data, writes its store."""
+    raise KeyboardInterrupt
 
 
 def _expose_metrics(app: Flask, settings: Settings) -> None:

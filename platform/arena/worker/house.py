@@ -1,12 +1,12 @@
 """House bots: every game's reference bots, registered by the embedded platform so that a new
 author's bot has opponents at once (``GET /api/v1/bots?game=vulkan`` lists them).
 
-``arena serve`` on its embedded default registers them when it starts (``--no-house-bots`` leaves
-them out); a deployment on Redis never does. A house bot's endpoint is ``house:<game>/<bot>``
-(:data:`arena.records.HOUSE_ENDPOINT`): the worker plays it in-process (:class:`referee.agents.LocalAgent`,
-the request and the move through JSON as on the wire), so it needs no server, no port and no loopback
-exception to the endpoint policy. Its token is thrown away: only the organizer may change it. The
-pages and the API mark it (``house``).
+``arena serve`` on its embedded default registers them when it starts, named ``<game>/<bot> (house)``
+(``--no-house-bots`` leaves them out); a deployment on Redis never does. A house bot's endpoint is
+``house:<game>/<bot>`` (:data:`arena.records.HOUSE_ENDPOINT`): the worker plays it in-process
+(:class:`referee.agents.LocalAgent`, the request and the move through JSON as on the wire), so it
+needs no server, no port and no loopback exception to the endpoint policy. Its token is thrown away:
+only the organizer may change it. The pages and the API mark it (``house``).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def register_house_bots(store: Store) -> list[BotRecord]:
             stamp = now_iso()
             bot = BotRecord(
                 id="b-" + secrets.token_hex(8),
-                name=f"{game_id}/{name}",
+                name=f"{game_id}/{name} (house)",
                 endpoint=endpoint,
                 games=(game_id,),
                 token_hash=hash_token(new_token()),

@@ -49,7 +49,7 @@ def test_a_bots_page_draws_its_rating_and_lists_head_to_head_and_all_its_matches
     assert chart.count("<circle") == 5 and "<polyline" in chart
     versus = page[page.index('class="data versus"') :]
     assert f'href="/bots/{last}"' in versus
-    assert re.search(r"<td>Nim \(test game\)</td><td class=\"n\">5</td>", versus)
+    assert re.search(r'>nim</a></td><td class="n">5</td>', versus)
     shown = re.findall(r'data-match-id="(m-[0-9a-f]+)"', page)
     assert shown == played[::-1][:2] and "5 matches" in page and 'rel="next"' in page
     older = _html(arena, f"/bots/{first}?limit=2&offset=4")

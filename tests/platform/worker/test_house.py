@@ -23,7 +23,7 @@ def test_every_reference_bot_is_registered_once_and_listed_as_a_house_bot() -> N
     runtime = _runtime()
     created = register_house_bots(runtime.store)
     assert {bot.name for bot in created if bot.games == ("vulkan",)} == {
-        f"vulkan/{n}" for n in bots_for("vulkan")
+        f"vulkan/{n} (house)" for n in bots_for("vulkan")
     }
     assert register_house_bots(runtime.store) == []
     client = create_app(runtime).test_client()
