@@ -68,3 +68,22 @@ def test_head_to_head_counts_every_finished_match_by_opponent(arena: Arena) -> N
     assert sum(record[last]) == 2 and sum(record[other]) == 1
     mirrored = {v.opponent: (v.losses, v.draws, v.wins) for v in store.versus(last)}
     assert mirrored == {first: record[last]}
+
+
+def test_an_unrated_variant_keeps_no_history_and_a_deleted_bot_leaves_none(arena: Arena) -> None:
+    one = arena.register("one", "/first/h5", ["party"])
+    two = arena.register("two", "/first/h5b", ["party"])["id"]
+    arena.match(game="party", variant="coop", bots=[one["id"], two], seed=1)
+    arena.match(game="party", variant="open", bots=[one["id"], two], seed=2)
+    arena.run_queue()
+    store = arena.runtime.store
+    assert store.rating_history("party", "coop", one["id"]) == []
+    assert len(store.rating_history("party", "open", one["id"])) == 1
+    coop = arena.get(f"/api/v1/bots/{one['id']}/history?variant=coop")
+    assert coop["rated"] is False and coop["points"] == []
+    answer = arena.client.delete(
+        f"/api/v1/bots/{one['id']}", headers={"Authorization": f"Bearer {one['token']}"}
+    )
+    assert answer.status_code == 204
+    assert store.rating_history("party", "open", one["id"]) == [] and store.versus(one["id"]) == []
+    assert [v.opponent for v in store.versus(two)] == [one["id"]]  # its opponents keep theirs
