@@ -78,7 +78,9 @@ def test_a_failed_ping_says_what_to_fix_and_a_passed_one_brings_the_bot_back(are
     assert body["ok"] is False and body["status"] == 401 and "secret" in body["problems"]
     assert body["back_on"] == [] and arena.get(f"/api/v1/bots/{tired['id']}")["resting"]
 
-    arena.bots.secrets[path] = arena.runtime.store.get_bot(tired["id"]).secret  # type: ignore[union-attr]
+    record = arena.runtime.store.get_bot(tired["id"])
+    assert record is not None
+    arena.bots.secrets[path] = record.secret  # the bot restarted with its own secret
     passed = arena.client.post(url, headers=_owner(tired)).get_json()
     assert passed["ok"] is True and passed["problems"] == {} and passed["fault"] is None
     assert passed["back_on"] == [{"game": "nim", "variant": "standard"}]
