@@ -24,6 +24,12 @@ GAME_ENTRANT = "@game"
 skill) but is no bot and never ranked (bot ids never start with @)."""
 
 
+HOUSE_ENDPOINT = "house:"
+"""How the endpoint of a house bot starts (``house:<game>/<reference bot>``): a reference bot the
+embedded platform registers and plays in-process (:mod:`arena.worker.house`), so that a new author's
+bot has opponents at once. It is never an URL: nothing calls it over the network."""
+
+
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
@@ -77,6 +83,11 @@ class BotRecord:
     created_ts: float
     updated_at: str
     protocol: int = PROTOCOL_VERSION
+
+    @property
+    def house(self) -> bool:
+        """A house bot: a reference bot the platform plays in-process (:data:`HOUSE_ENDPOINT`)."""
+        return self.endpoint.startswith(HOUSE_ENDPOINT)
 
     def to_json(self) -> dict[str, Any]:
         return {**self.__dict__, "games": list(self.games)}

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from arena.cores import processes_from_env
 from arena.storage.files import DEPLOYMENT_DIR, FileStore, check_location, open_file_store
+from arena.storage.finishing import HISTORY_POINTS
 from referee.endpoints import ALLOWLIST_ENV, EndpointPolicy
 from referee.ping import PING_TIMEOUT_S
 
@@ -86,6 +87,8 @@ class Settings:
     read from the environment: the protocol promises bots this much)."""
     matchmaking_tick_s: int = 10
     """How often the continuous ladders' scheduler makes matches (``ARENA_MATCHMAKING_SECONDS``)."""
+    history_points: int = HISTORY_POINTS
+    """Rating points kept per bot and ladder, the newest (``ARENA_HISTORY_POINTS``)."""
 
     @property
     def embedded(self) -> bool:
@@ -133,6 +136,8 @@ class Settings:
           into the replay store (default 30; 0 archives every ended match).
         - ``ARENA_MATCHMAKING_SECONDS``: how often the scheduler of the continuous ladders (Celery
           beat, or a thread of the embedded platform) makes their matches (default 10).
+        - ``ARENA_HISTORY_POINTS``: how many rating points each bot's history keeps per ladder, the
+          newest (default 500); each counted match of a rated variant adds one.
         """
         env = os.environ if env is None else env
         pool = _choice(env, "ARENA_WORKER_POOL", ("gevent", "threads"), "gevent")
@@ -171,6 +176,7 @@ class Settings:
             s3_endpoint=env.get("ARENA_S3_ENDPOINT", "").strip() or None,
             archive_after_days=_int(env, "ARENA_ARCHIVE_AFTER_DAYS", 30, minimum=0),
             matchmaking_tick_s=_int(env, "ARENA_MATCHMAKING_SECONDS", 10),
+            history_points=_int(env, "ARENA_HISTORY_POINTS", HISTORY_POINTS),
         )
 
     def file_store(self) -> FileStore:

@@ -18,13 +18,13 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from arena.accounts import bot_ping
 from arena.accounts.auth import hash_token, new_token, same_token, token_matches
 from arena.errors import InvalidRequest, NotFound, Unauthorized, field_error, merge_errors
-from arena.ladders import rows
+from arena.ladders import matchmaking, rows
 from arena.records import BotRecord, now_iso
 from arena.runtime import Runtime
 from referee.endpoints import EndpointRefused, parse_endpoint
@@ -47,6 +47,9 @@ class BotView:
     updated_at: str
     faults: dict[str, Any]
     ratings: list[dict[str, Any]]
+    resting: list[dict[str, Any]]
+    """The ladders on which it rests (:func:`arena.ladders.matchmaking.rests_of`)."""
+    house: bool
 
 
 def _check_games(games: list[str]) -> dict[str, Any]:
@@ -170,16 +173,20 @@ def delete(runtime: Runtime, bot_id: str, token: str | None) -> None:
     bot = get(runtime, bot_id)
     authorize(runtime, bot, token)
     runtime.store.ladder_forget(bot_id, _ladders_of(bot))
+    runtime.store.forget_history(bot_id, _ladders_of(bot))
     runtime.store.delete_bot(bot_id, _ladders_of(bot), bot.games)
 
 
 def view(runtime: Runtime, bot: BotRecord) -> BotView:
-    """The bot with its faults by kind and its row in each ladder it has played in."""
+    """The bot with its faults by kind, its row in each ladder it has played in and the ladders on
+    which it rests."""
     faults = runtime.store.bot_faults(bot.id)
     ratings = []
+    found: dict[tuple[str, str], rows.Row] = {}
     for game_id, variant in _ladders_of(bot):
         row = runtime.store.ladder_row(game_id, variant, bot.id)
         if row is not None:
+            found[game_id, variant] = row
             spec = get_game(game_id).variant(variant)
             ratings.append(
                 {"game": game_id, "variant": variant, **rows.display_row(bot.id, bot.name, row, spec)}
@@ -194,4 +201,32 @@ def view(runtime: Runtime, bot: BotRecord) -> BotView:
         updated_at=bot.updated_at,
         faults={"total": sum(faults.values()), "by_kind": faults},
         ratings=ratings,
+        resting=[asdict(rest) for rest in matchmaking.rests_of(runtime, bot, found)],
+        house=bot.house,
     )
+
+
+def history(runtime: Runtime, bot_id: str, game_id: str | None, variant: str | None) -> dict[str, Any]:
+    """The bot's rating points on one ladder (its first game's default variant unless named)."""
+    bot = get(runtime, bot_id)
+    game_id = game_id or bot.games[0]
+    if game_id not in bot.games:
+        raise InvalidRequest(
+            "The request has invalid fields.",
+            field_error("game", f"the bot plays {', '.join(bot.games)}, not {game_id!r}"),
+        )
+    game = get_game(game_id)
+    variant = variant or game.default_variant
+    if variant not in game.variants:
+        raise InvalidRequest(
+            "The request has invalid fields.",
+            field_error("variant", f"{game_id} has the variants {', '.join(game.variants)}, not {variant!r}"),
+        )
+    return {
+        "bot_id": bot.id,
+        "game": game_id,
+        "variant": variant,
+        "rated": game.variant(variant).rated,
+        "kept": runtime.settings.history_points,
+        "points": runtime.store.rating_history(game_id, variant, bot.id),
+    }

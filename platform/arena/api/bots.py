@@ -1,4 +1,5 @@
-"""``/api/v1/bots``: register a bot endpoint, read bots, change or delete your own."""
+"""``/api/v1/bots``: register a bot endpoint, read bots and their rating history, change, ping or
+delete your own."""
 
 from __future__ import annotations
 
@@ -9,16 +10,19 @@ from flask import url_for
 from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
-from arena.accounts import bot_accounts
+from arena.accounts import bot_accounts, ping_now
 from arena.api.context import bot_owner_only, presented_token, runtime
 from arena.api.parsing import ArenaBlueprint
 from arena.api.schemas.bots import (
     BotCreateSchema,
+    BotHistorySchema,
     BotOwnerSchema,
     BotQuerySchema,
     BotSchema,
     BotSecretSchema,
     BotUpdateSchema,
+    HistoryQuerySchema,
+    PingAnswerSchema,
 )
 
 blp = ArenaBlueprint("bots", __name__, url_prefix="/api/v1/bots", description="Bot endpoints")
@@ -102,3 +106,35 @@ class BotSecret(MethodView):
         """
         bot = bot_accounts.replace_secret(runtime(), bot_id, presented_token(), data["secret"])
         return bot_accounts.view(runtime(), bot)
+
+
+@blp.route("/<bot_id:bot_id>/history")
+class BotHistory(MethodView):
+    @blp.arguments(HistoryQuerySchema, location="query")
+    @blp.response(200, BotHistorySchema)
+    def get(self, query: dict[str, Any], bot_id: str) -> dict[str, Any]:
+        """The bot's rating over time on one ladder: its Elo, skill and conservative estimate after
+        each counted match, oldest first (the newest ARENA_HISTORY_POINTS kept)
+
+        `game` defaults to the bot's first game and `variant` to the game's default; a game the bot
+        does not play, or an unknown variant, is a 422. An unrated variant keeps no history.
+        """
+        return bot_accounts.history(runtime(), bot_id, query.get("game"), query.get("variant"))
+
+
+@blp.route("/<bot_id:bot_id>/ping")
+class BotPing(MethodView):
+    @bot_owner_only(blp)
+    @blp.response(200, PingAnswerSchema)
+    def post(self, bot_id: str) -> ping_now.PingAnswer:
+        """Ping the bot now (needs the bot's token) and say how it went; a bot that passes comes
+        back to the ladders on which it rested
+
+        The platform sends the bot the signed `ping` of registration (its endpoint, secret and
+        protocol version in force). The answer is 200 either way: `ok`, and when it failed the fault
+        and `problems`, what to fix by field in the words a failed registration uses. A bot the
+        continuous ladder rests for forfeiting three matches in a row (see `resting` on the bot) is
+        seated again from the scheduler's next tick once it passes (`back_on` lists those ladders).
+        Limited per client address as registrations are (ARENA_REGISTRATION_LIMIT).
+        """
+        return ping_now.ping_now(runtime(), bot_accounts.get(runtime(), bot_id))

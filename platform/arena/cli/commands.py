@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import socket
 import sys
 from collections.abc import Callable
@@ -81,11 +82,24 @@ def _serve(args: argparse.Namespace) -> int:
     embedded = None
     if settings.embedded:
         from arena.worker.embedded import EmbeddedPlatform
+        from arena.worker.house import register_house_bots
 
-        embedded = EmbeddedPlatform(settings)
+        data = Path(args.data) if args.data else None
+        embedded = EmbeddedPlatform(settings, data=data)
         runtime = embedded.runtime
-        where = "embedded: in-memory store, match worker in this process (set REDIS_URL for a deployment)"
+        kept = f"kept in {data}/ when it stops" if data else "in memory"
+        where = f"embedded: store {kept}, match worker in this process (set REDIS_URL for a deployment)"
+        if args.house_bots:
+            added = len(register_house_bots(runtime.store))
+            house = sum(1 for bot in runtime.store.list_bots() if bot.house)
+            print(
+                f"house bots: {house} reference bots to play against ({added} registered now; "
+                "--no-house-bots leaves them out)",
+                file=sys.stderr,
+            )
     else:
+        if args.data:
+            raise UsageError("--data is for the embedded default: with REDIS_URL, Redis keeps the data")
         from redis.exceptions import RedisError
 
         from arena.worker.celery_app import redis_runtime
@@ -105,12 +119,19 @@ def _serve(args: argparse.Namespace) -> int:
         _expose_metrics(app, settings)
         server = make_server(args.host, port, app, threaded=True, fd=listener.fileno())
         print(f"Volcano Arena API at http://{args.host}:{server.port}/api/v1 (docs: /api/v1/docs); {where}")
+        if embedded is not None:  # a service manager's stop, like Ctrl-C, lets the store be kept
+            signal.signal(signal.SIGTERM, _interrupt)
         with contextlib.suppress(KeyboardInterrupt):
             server.serve_forever()
     finally:
         if embedded is not None:
             embedded.close()
     return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM as Ctrl-C: the embedded platform stops its worker and, with --data, writes its store."""
+    raise KeyboardInterrupt
 
 
 def _expose_metrics(app: Flask, settings: Settings) -> None:
@@ -247,6 +268,7 @@ def _demo(args: argparse.Namespace) -> int:
         seed=args.seed,
         concurrency=args.concurrency,
         timeout_s=args.timeout,
+        data=Path(args.data),
     )
     try:
         return run_demo(options)
@@ -260,12 +282,27 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "serve",
         help="run the REST API (embedded store and worker unless REDIS_URL is set)",
         description="Serve the API under /api/v1. Without REDIS_URL the platform runs on its embedded "
-        "default: an in-memory store and a match worker in this process. With REDIS_URL it uses that "
-        "Redis, and matches are played by `arena worker` processes.",
+        "default: an in-memory store (kept in a directory with --data) and a match worker in this "
+        "process, with every game's reference bots registered as house bots. With REDIS_URL it uses "
+        "that Redis, and matches are played by `arena worker` processes.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument(
         "--port", type=port_number, default=8000, help="port (default 8000; 0 picks a free one)"
+    )
+    serve.add_argument(
+        "--data",
+        default=None,
+        metavar="DIR",
+        help="embedded default only: read the store from DIR when starting and write it there when "
+        "stopping, replays in DIR/replays (`arena demo` leaves its platform in var/demo)",
+    )
+    serve.add_argument(
+        "--no-house-bots",
+        dest="house_bots",
+        action="store_false",
+        help="embedded default only: do not register every game's reference bots as house bots "
+        "(opponents for a new bot, played in-process)",
     )
     serve.set_defaults(func=_serve)
 
@@ -315,7 +352,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="run a tournament per game between the reference bots, in-process",
         description="Start the platform on its embedded default, serve the reference bots over loopback "
         "HTTP, register them through the API, run a round robin per game, print standings and ladders, "
-        "and write every replay.",
+        "write every replay, and leave the platform in --data to browse with `arena serve --data`.",
     )
     demo.add_argument("--game", action="append", default=[], help="only this game (repeat for more)")
     demo.add_argument("--games", type=_at_least(1), default=2, help="games per pairing (default 2)")
@@ -327,5 +364,12 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     demo.add_argument(
         "--timeout", type=float, default=600.0, help="give up after this many seconds (default 600)"
+    )
+    demo.add_argument(
+        "--data",
+        default="var/demo",
+        metavar="DIR",
+        help="where the demo's platform is left to browse with `arena serve --data DIR` (default "
+        "var/demo; its previous contents are replaced)",
     )
     demo.set_defaults(func=_demo)

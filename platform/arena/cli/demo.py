@@ -3,7 +3,9 @@
 It starts the embedded platform (in-memory Redis, Celery worker thread), serves the reference bots
 over loopback HTTP (``bots.server``), registers each through the API with a fresh secret (the bot
 server knows it first: registration pings the bot), runs a round robin per game, shows progress on
-stderr, prints standings and ladders, and writes every replay as JSON.
+stderr, prints standings and ladders (each ranked by the column it shows first after the bot), writes
+every replay as JSON, and leaves the platform in a data directory (``var/demo``) that
+``arena serve --data var/demo`` serves afterwards, to look at in a browser.
 
 Games needing more seats than they have reference bots get copies of their bots, each served by its
 own bot server so that every copy keeps its own signing secret.
@@ -14,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import shutil
 import sys
 import time
 from collections.abc import Sequence
@@ -59,6 +62,8 @@ class DemoOptions:
     seed: int = 1
     concurrency: int = 8
     timeout_s: float = 600.0
+    data: Path | None = Path("var/demo")
+    """Where the platform is left for `arena serve --data` (its previous store and replays replaced)."""
 
 
 def plan_games(wanted: Sequence[str], notes: TextIO) -> list[GamePlan]:
@@ -126,7 +131,10 @@ def run_demo(options: DemoOptions, out: TextIO | None = None, err: TextIO | None
     # the demo registers every reference bot at once, from one address: no registration limit for it
     settings = replace(base_settings, policy=policy, registration_limit="10000 per minute")
     servers = []
-    with EmbeddedPlatform(settings, concurrency=options.concurrency) as platform:
+    if options.data is not None:  # a fresh platform: the previous demo's store and replays go
+        (options.data / "store.json").unlink(missing_ok=True)
+        shutil.rmtree(options.data / "replays", ignore_errors=True)
+    with EmbeddedPlatform(settings, concurrency=options.concurrency, data=options.data) as platform:
         try:
             copies = max(plan.copies for plan in plans)
             bot_servers = []
@@ -146,6 +154,12 @@ def run_demo(options: DemoOptions, out: TextIO | None = None, err: TextIO | None
         finally:
             for server in servers:
                 server.shutdown()
+    if options.data is not None:
+        print(
+            f"The demo's platform is kept in {options.data}/: browse it with "
+            f"`arena serve --data {options.data}` (then http://127.0.0.1:8000/)",
+            file=out,
+        )
     return 0
 
 
@@ -220,23 +234,41 @@ def _report(api: _Api, plans: list[GamePlan], out: TextIO) -> None:
         ]
         print(_table(rows, ["rank", "bot", "points", "wins", "draws", "losses", "score sum"]), file=out)
         ladder = api.call("GET", f"/api/v1/ladders/{plan.game.id}?variant={plan.variant}", 200)
-        print(f"\nladder ({ladder['variant']}, ranked by {ladder['ranked_by']}):", file=out)
-        rows = [
-            [
-                e["rank"],
-                e["name"],
-                e["rating"],
-                e["games"],
-                e["wins"],
-                e["draws"],
-                e["losses"],
-                e["team_win_rate"],
-                e["mean_score"],
-            ]
-            for e in ladder["entries"]
-        ]
-        headers = ["rank", "bot", "rating", "games", "wins", "draws", "losses", "team win rate", "mean score"]
+        headers, rows = ladder_table(ladder)
+        print(f"\nladder ({ladder['variant']}, ranked by {headers[2]}):", file=out)
         print(_table(rows, headers), file=out)
+
+
+RANKED_BY = {
+    "conservative": ("skill (mu - 3 sigma)", "conservative"),
+    "win_rate, mean_score": ("win rate", "win_rate"),
+    "team_win_rate, mean_score": ("team win rate", "team_win_rate"),
+}
+"""The column a ladder ranks by (its ``ranked_by``), as the demo's table heads it and its field."""
+
+
+def ladder_table(ladder: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
+    """A ladder's headers and rows, the column it ranks by just after the bot (Elo beside the skill
+    of a rated ladder), so its rows read in order."""
+    header, field = RANKED_BY[ladder["ranked_by"]]
+    rated = field == "conservative"
+    headers = ["rank", "bot", header, *(["Elo"] if rated else []), "games", "wins", "draws", "losses"]
+    headers.append("mean score")
+    rows = [
+        [
+            e["rank"],
+            e["name"],
+            e[field],
+            *([e["rating"]] if rated else []),
+            e["games"],
+            e["wins"],
+            e["draws"],
+            e["losses"],
+            e["mean_score"],
+        ]
+        for e in ladder["entries"]
+    ]
+    return headers, rows
 
 
 def _write_replays(api: _Api, plans: list[GamePlan], directory: Path) -> int:

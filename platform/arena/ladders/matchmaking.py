@@ -27,7 +27,9 @@ A bot that forfeited its last :data:`REST_AFTER_FORFEITS` matches of the ladder 
 endpoint down, a wrong secret, a crash on every move) rests: the scheduler leaves it out, so it
 neither burns the rate nor hands its opponents free wins, until its owner changes it (a new
 endpoint or secret, each pinged, or any other change: the bot's ``updated_at`` later than the end of
-its last match). Matches asked for by hand still seat it; one it plays to the end ends the rest.
+its last match) or has it pinged (``POST /api/v1/bots/<id>/ping``: a ping it passes after that end
+brings it back). Matches asked for by hand still seat it; one it plays to the end ends the rest.
+The bot's page and ``GET /api/v1/bots/<id>`` say so (:func:`rests_of`).
 
 Nothing here imports the API.
 """
@@ -46,7 +48,7 @@ from redis.exceptions import RedisError
 
 from arena.errors import InvalidRequest, merge_errors
 from arena.ladders import pairing, skill
-from arena.records import MatchOrigin, MatchRecord, MatchStatus, now_iso
+from arena.records import BotRecord, MatchOrigin, MatchRecord, MatchStatus, now_iso
 from arena.runtime import Runtime
 from referee.game import SetupError
 from referee.match import MatchSpec, TimeControl
@@ -233,12 +235,70 @@ def _resting(runtime: Runtime, rows: Mapping[str, Mapping[str, Any]]) -> frozens
     if not tired:
         return frozenset()
     bots = runtime.store.get_bots(list(tired))
+    back = runtime.store.back_times(list(tired))
     ended = {match.id: match.finished_at for match in runtime.store.get_matches(list(tired.values()))}
     return frozenset(
         bot
         for bot, last_match in tired.items()
-        if bot in bots and bots[bot].updated_at <= (ended.get(last_match) or "")
+        if bot in bots and _rests(bots[bot].updated_at, back.get(bot), ended.get(last_match))
     )
+
+
+def _rests(updated_at: str, back_at: str | None, last_end: str | None) -> bool:
+    """Whether a bot that forfeited enough in a row still rests: neither changed nor pinged back
+    since its last match ended (ISO times compare as text)."""
+    return max(updated_at, back_at or "") <= (last_end or "")
+
+
+@dataclass(frozen=True)
+class Rest:
+    """A bot resting on one ladder: since when (the end of its last forfeited match), why, and how
+    to come back."""
+
+    game: str
+    variant: str
+    since: str | None
+    forfeits_in_a_row: int
+    last_match: str
+    reason: str
+    how_to_return: str
+
+
+def rests_of(
+    runtime: Runtime, bot: BotRecord, rows: Mapping[tuple[str, str], Mapping[str, Any]]
+) -> list[Rest]:
+    """The ladders among ``rows`` (its row in each) on which ``bot`` rests (see the module)."""
+    tired = {
+        ladder: row
+        for ladder, row in rows.items()
+        if row.get("forfeits_in_a_row", 0) >= REST_AFTER_FORFEITS and row.get("last_match")
+    }
+    if not tired:
+        return []
+    back = runtime.store.back_times([bot.id]).get(bot.id)
+    ended = {
+        match.id: match.finished_at
+        for match in runtime.store.get_matches([row["last_match"] for row in tired.values()])
+    }
+    how = (
+        f"fix the bot, then ask for a ping (POST /api/v1/bots/{bot.id}/ping with the bot's token): a "
+        "ping it passes brings it back, as does any change to it (PATCH, a new secret) or a match it "
+        "plays to the end"
+    )
+    return [
+        Rest(
+            game=game_id,
+            variant=variant,
+            since=ended.get(row["last_match"]),
+            forfeits_in_a_row=int(row["forfeits_in_a_row"]),
+            last_match=row["last_match"],
+            reason=f"it forfeited its last {row['forfeits_in_a_row']} matches of this ladder in a row "
+            f"(the last: {row['last_match']}), so the continuous ladder leaves it out of its matches",
+            how_to_return=how,
+        )
+        for (game_id, variant), row in tired.items()
+        if _rests(bot.updated_at, back, ended.get(row["last_match"]))
+    ]
 
 
 def resting_bots(runtime: Runtime, game_id: str, variant: str) -> list[str]:

@@ -141,6 +141,24 @@ def apply_result(
     return updated
 
 
+def history_point(row: Mapping[str, Any], spec: VariantSpec, match_id: str, at: str | None) -> Row | None:
+    """The bot's rating after ``match_id`` (ended at ``at``), as its rating history keeps it: Elo,
+    ``mu``, ``sigma`` and ``conservative`` as :func:`display_row` rounds them. None in an unrated
+    variant, which has no rating to follow."""
+    if not spec.rated:
+        return None
+    estimate = _skill_of(row)
+    rating = row.get("rating")
+    return {
+        "match": match_id,
+        "at": at,
+        "rating": None if rating is None else round(rating, 1),
+        "mu": round(estimate.mu, 3),
+        "sigma": round(estimate.sigma, 3),
+        "conservative": round(estimate.conservative, 3),
+    }
+
+
 def _rate(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 

@@ -13,8 +13,8 @@ clients of :mod:`arena.storage.base`: :mod:`~arena.storage.bots`, :mod:`~arena.s
 (records, the lists that find them, status changes, a run's start), :mod:`~arena.storage.queue`,
 :mod:`~arena.storage.leases`, :mod:`~arena.storage.progress`, :mod:`~arena.storage.replays`,
 :mod:`~arena.storage.archive`, :mod:`~arena.storage.finishing` (a match's end),
-:mod:`~arena.storage.ladders`, :mod:`~arena.storage.matchmaking` and
-:mod:`~arena.storage.tournaments`.
+:mod:`~arena.storage.ladders`, :mod:`~arena.storage.history` (ratings over time, head-to-head),
+:mod:`~arena.storage.matchmaking` and :mod:`~arena.storage.tournaments`.
 
 Replays are not kept in Redis: they go to the store's files (:mod:`arena.storage.files`: a directory or an
 S3 bucket), each run's under a name of its own, and the transaction that stores a match's end records
@@ -50,6 +50,10 @@ Keys (after the prefix)::
     ladder:<g>:<v>:game      JSON: a team variant's game as an entrant (its skill; not ranked)
     ladder:<g>:<v>:results   list of the counted results, JSON {match, bots, places, team_won}
     ladder:<g>:<v>:refit     hash bot id -> JSON {rating, low, high} of the last batch refit
+    ladder:<g>:<v>:history:<bot id>   list of the bot's rating after each counted match, JSON
+                             {match, at, rating, mu, sigma, conservative}, oldest first, the newest
+                             ARENA_HISTORY_POINTS kept (arena.storage.history)
+    bot:<id>:versus          hash "<game>:<opponent id>:<win|draw|loss>" -> count: its head-to-head record
     ladder:<g>:<v>:refit:at  JSON {matches, samples, seed, at} of that refit
     ladder-names             hash bot id -> name, for showing ladders without reading bot records
     matchmaking:ladders      set of the ladders with matchmaking on, each JSON [game, variant]

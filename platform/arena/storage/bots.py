@@ -1,4 +1,6 @@
-"""Bots: their records, the lists of them by creation time (all, and by game), their fault counts."""
+"""Bots: their records, the lists of them by creation time (all, and by game), their fault counts,
+and when each last passed a ping asked for by its owner (which ends a rest, see
+:mod:`arena.ladders.matchmaking`)."""
 
 from __future__ import annotations
 
@@ -62,7 +64,9 @@ class Bots(StoreBase):
     def delete_bot(self, bot_id: str, ladders: Iterable[tuple[str, str]], games: Iterable[str] = ()) -> None:
         """Remove a bot, its fault counts, its place in the lists of ``games`` and its ladder rows."""
         with self.redis.pipeline() as pipe:
-            pipe.delete(self.key("bot", bot_id), self.key("bot", bot_id, "faults"))
+            pipe.delete(
+                self.key("bot", bot_id), self.key("bot", bot_id, "faults"), self.key("bot", bot_id, "back")
+            )
             pipe.zrem(self.key("bots"), bot_id)
             for game_id in games:
                 pipe.zrem(self.key("bots", "game", game_id), bot_id)
@@ -73,3 +77,14 @@ class Bots(StoreBase):
     def bot_faults(self, bot_id: str) -> dict[str, int]:
         raw = self.redis.hgetall(self.key("bot", bot_id, "faults"))
         return {str(kind): int(count) for kind, count in raw.items()}
+
+    def mark_back(self, bot_id: str, at: str) -> None:
+        """The bot passed a ping its owner asked for at ``at`` (an ISO time)."""
+        self.redis.set(self.key("bot", bot_id, "back"), at)
+
+    def back_times(self, bot_ids: Sequence[str]) -> dict[str, str]:
+        """When each of ``bot_ids`` last passed a ping its owner asked for, for those that did."""
+        if not bot_ids:
+            return {}
+        raws = self.redis.mget([self.key("bot", bot_id, "back") for bot_id in bot_ids])
+        return {bot_id: str(raw) for bot_id, raw in zip(bot_ids, raws, strict=True) if raw is not None}

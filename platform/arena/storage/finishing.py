@@ -1,5 +1,6 @@
-"""A match's end: its record, its replay, its ladder rows and its bots' faults in one transaction,
-stored exactly once whatever the number of runs that reach it."""
+"""A match's end: its record, its replay, its ladder rows, its bots' rating histories and
+head-to-head records and their faults in one transaction, stored exactly once whatever the number of
+runs that reach it."""
 
 from __future__ import annotations
 
@@ -7,18 +8,30 @@ import json
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
+from typing import Any
 
 from redis.client import Pipeline
 
 from arena.records import GAME_ENTRANT, MatchRecord, MatchStatus
 from arena.storage.base import dumps
-from arena.storage.ladders import LadderRow, Ladders, parse_row
+from arena.storage.history import History
+from arena.storage.ladders import LadderRow, parse_row
 from arena.storage.matches import Matches
 from arena.storage.replays import Replays
 from arena.storage.transaction import optimistic
 
+HISTORY_POINTS = 500
+"""The rating points kept per bot and ladder by default (``ARENA_HISTORY_POINTS``): the newest."""
 
-class Finishing(Matches, Replays, Ladders):
+RatingPoint = Callable[[LadderRow, MatchRecord], dict[str, Any] | None]
+"""A bot's rating point after a match, from its new ladder row and the finished record (None: none)."""
+
+
+def _no_point(row: LadderRow, record: MatchRecord) -> None:
+    return None
+
+
+class Finishing(Matches, Replays, History):
     def finish_match(
         self,
         match_id: str,
@@ -28,6 +41,10 @@ class Finishing(Matches, Replays, Ladders):
         update_ladder: Callable[[dict[str, LadderRow]], dict[str, LadderRow]],
         faults: Mapping[str, Mapping[str, int]],
         bots: Sequence[str] | None = None,
+        *,
+        rating_point: RatingPoint = _no_point,
+        history_points: int = HISTORY_POINTS,
+        verdicts: Mapping[tuple[str, str], str] | None = None,
     ) -> bool:
         """Store a match's end and count it in its ladder, all at once and exactly once.
 
@@ -41,7 +58,10 @@ class Finishing(Matches, Replays, Ladders):
         Only the match's own ladder rows are read and watched (and, in a team variant, the game's
         entry, :data:`GAME_ENTRANT`), so matches of other bots in the same ladder never conflict;
         each row's ranking key goes into the ladder's sorted set, and the result is appended to the
-        ladder's list of counted results. A bot deleted meanwhile gets no row.
+        ladder's list of counted results. A bot deleted meanwhile gets no row. Each bot given a
+        row also gets ``rating_point(its row, the finished record)``, when not None, appended to its
+        rating history in the ladder (the newest ``history_points`` kept); ``verdicts`` ((bot,
+        opponent) -> win, draw or loss) go into the bots' head-to-head records, counted or not.
 
         ``bots``, the match's bots when the caller knows them (they never change), lets the rows be
         watched and read with the record: two round trips before the transaction instead of four,
@@ -80,6 +100,13 @@ class Finishing(Matches, Replays, Ladders):
             if ladder:
                 kept = {bot: row for bot, row in changed_rows.items() if bot not in gone}
                 self._write_ladder(pipe, ladder, record, kept)
+                points = {
+                    bot: point
+                    for bot, row in kept.items()
+                    if bot != GAME_ENTRANT and (point := rating_point(row, record)) is not None
+                }
+                self._write_history(pipe, ladder, points, history_points)
+            self._write_versus(pipe, record.game, verdicts or {})
             for bot_id, kinds in faults.items():
                 for kind, count in kinds.items():
                     pipe.hincrby(self.key("bot", bot_id, "faults"), kind, count)

@@ -6,9 +6,8 @@ The pages show the same data as the JSON API, so where the API has a function th
 ``ladder.page``) it is used here too. Each function returns None for a thing that does not
 exist; the views turn that into a 404 page.
 
-Filtering matches (by game, bot, status) and a bot's recent matches read the newest
-:data:`SCAN_LIMIT` matches and filter them here: the store keeps one index of matches by creation
-time and none per game, bot or status.
+Filtering matches (by game, bot, status) reads the newest :data:`SCAN_LIMIT` matches and filters
+them here; a bot's page pages through all its matches with the store's list of them by bot.
 """
 
 from __future__ import annotations
@@ -17,10 +16,12 @@ from typing import Any
 
 from arena.accounts import bot_accounts
 from arena.ladders import ladder
+from arena.ladders.rows import display_row
 from arena.matches import match_requests
 from arena.records import MatchRecord, MatchStatus, TournamentRecord
 from arena.runtime import Runtime
 from arena.tournaments import tournament_requests
+from arena.web import charts
 from referee.game import Game, SetupError
 from referee.match import MatchSpec
 from referee.registry import GAME_MODULES, get_game
@@ -245,12 +246,38 @@ def home(runtime: Runtime, recent: int = 20) -> dict[str, Any]:
     }
 
 
-def bot(runtime: Runtime, bot_id: str, recent: int = 30) -> dict[str, Any] | None:
-    """The bot as ``GET /api/v1/bots/<id>`` shows it, with its most recent matches."""
-    record = runtime.store.get_bot(bot_id)
+def bot(runtime: Runtime, bot_id: str, offset: int = 0, limit: int = 30) -> dict[str, Any] | None:
+    """The bot as ``GET /api/v1/bots/<id>`` shows it, with its rating over time on each rated ladder
+    (``GET /api/v1/bots/<id>/history``) as a chart, its head-to-head record against each opponent
+    and one page of all its matches, newest first."""
+    store = runtime.store
+    record = store.get_bot(bot_id)
     if record is None:
         return None
     view = bot_accounts.view(runtime, record)
+    histories = []
+    for row in view.ratings:
+        if row["mu"] is None:
+            continue
+        points = store.rating_history(row["game"], row["variant"], bot_id)
+        if points:
+            title = (
+                f"{record.name}: skill on {game_title(row['game'])} · {row['variant']}, {len(points)} matches"
+            )
+            histories.append(
+                {
+                    "game": row["game"],
+                    "variant": row["variant"],
+                    "game_title": game_title(row["game"]),
+                    "points": len(points),
+                    "chart": charts.rating_chart(points, title),
+                    "first": points[0],
+                    "last": points[-1],
+                }
+            )
+    versus = store.versus(bot_id)
+    opponents = store.get_bots([v.opponent for v in versus])
+    ids, total = store.match_ids_page(bot=bot_id, offset=offset, limit=limit)
     # the public fields of BotSchema only: the page never shows the endpoint
     return {
         "id": view.id,
@@ -260,6 +287,69 @@ def bot(runtime: Runtime, bot_id: str, recent: int = 30) -> dict[str, Any] | Non
         "created_at": view.created_at,
         "updated_at": view.updated_at,
         "faults": view.faults,
+        "house": view.house,
+        "resting": [{**rest, "game_title": game_title(rest["game"])} for rest in view.resting],
         "ratings": [{**row, "game_title": game_title(row["game"])} for row in view.ratings],
-        "matches": matches(runtime, bot_id=bot_id, limit=recent)["matches"],
+        "histories": histories,
+        "versus": [
+            {
+                "game": v.game,
+                "game_title": game_title(v.game),
+                "opponent": v.opponent,
+                "name": opponents[v.opponent].name if v.opponent in opponents else v.opponent,
+                "exists": v.opponent in opponents,
+                "games": v.games,
+                "wins": v.wins,
+                "draws": v.draws,
+                "losses": v.losses,
+                "score": (v.wins + v.draws / 2) / v.games if v.games else None,
+            }
+            for v in versus
+        ],
+        "matches": {
+            "total": total,
+            "offset": offset,
+            "limit": limit,
+            "matches": _summaries(runtime, store.get_matches(ids)),
+        },
     }
+
+
+def bots(
+    runtime: Runtime, game_id: str | None, search: str | None, offset: int = 0, limit: int = 50
+) -> dict[str, Any]:
+    """One page of the bots (of one game when given; whose name holds ``search``, ignoring case,
+    when given), oldest first, each with its games and its row on every ladder it has played.
+
+    Without a search a page reads only its own bots; a search reads every bot's record (of the
+    game, when given) to match names, which is quick up to some thousands of bots."""
+    store = runtime.store
+    if search:
+        ids = store.bot_ids_of_game(game_id) if game_id else [bot.id for bot in store.list_bots()]
+        records = store.get_bots(ids)
+        needle = search.casefold()
+        matching = [records[i] for i in ids if i in records and needle in records[i].name.casefold()]
+        total, page = len(matching), matching[offset : offset + limit]
+    else:
+        ids, total = store.bot_ids_page(game_id, offset, limit)
+        records = store.get_bots(ids)
+        page = [records[i] for i in ids if i in records]
+    rows_by_ladder: dict[tuple[str, str], dict[str, Any]] = {}
+    ladders = sorted(
+        {(g, v) for bot in page for g in bot.games if (found := _game(g)) for v in found.variants}
+    )
+    for game, variant in ladders:
+        players = [bot.id for bot in page if game in bot.games]
+        rows_by_ladder[game, variant] = store.ladder_rows_of(game, variant, players)
+    listed = []
+    for bot in page:
+        ratings = []
+        for (game, variant), rows in rows_by_ladder.items():
+            if bot.id in rows:
+                spec = get_game(game).variant(variant)
+                shown = display_row(bot.id, bot.name, rows[bot.id], spec)
+                ratings.append({**shown, "game": game, "variant": variant, "game_title": game_title(game)})
+        listed.append(
+            {"id": bot.id, "name": bot.name, "games": list(bot.games), "house": bot.house, "ratings": ratings}
+        )
+    return {"total": total, "offset": offset, "limit": limit, "bots": listed}

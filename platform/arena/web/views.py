@@ -28,6 +28,8 @@ blueprint = Blueprint(
 )
 
 DEFAULT_LIMIT = 50
+BOT_MATCHES = 30
+"""A bot page's matches per page."""
 MAX_LIMIT = 200
 REPLAY_CACHE_SIZE = 16
 """Replays of finished matches kept decompressed in memory, for the frames of matches being watched."""
@@ -271,9 +273,22 @@ def tournament(tournament_id: str) -> str:
     return render_template("tournament.html", t=found)
 
 
+@blueprint.get("/bots")
+def bots() -> str:
+    offset, limit = _paging()
+    game_id = request.args.get("game") or None
+    if game_id is not None and data.game(game_id) is None:
+        abort(400, f"no game with id {game_id!r}")
+    search = (request.args.get("q") or "").strip()[:64] or None
+    found = data.bots(runtime(), game_id, search, offset, limit)
+    return render_template("bots.html", found=found, game_id=game_id, search=search, games=data.games())
+
+
 @blueprint.get("/bots/<bot_id:bot_id>")
 def bot(bot_id: str) -> str:
-    found = data.bot(runtime(), bot_id)
+    offset = _int_arg("offset", 0, 0, 10**9)
+    limit = _int_arg("limit", BOT_MATCHES, 1, MAX_LIMIT)
+    found = data.bot(runtime(), bot_id, offset, limit)
     if found is None:
         abort(404, f"no bot with id {bot_id!r}")
     return render_template("bot.html", bot=found)

@@ -5,8 +5,10 @@ The store is an in-memory Redis (fakeredis), its replays in a temporary director
 path as in a deployment, on Celery's in-process memory broker, to a Celery worker (threads pool)
 running in a thread of this process; the continuous ladders' scheduler is a thread too
 (a :class:`arena.worker.periodic.Periodic` calling :func:`arena.ladders.matchmaking.tick_all`, where a
-deployment runs Celery beat). What is stored is lost
-when the process ends.
+deployment runs Celery beat). What is stored is lost when the process ends, unless a data directory
+is given: then the store is read from it at the start and written to it at
+:meth:`EmbeddedPlatform.close` (:mod:`arena.storage.snapshot`), the replays kept in its ``replays``
+folder. House bots (:mod:`arena.worker.house`) are played in-process.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import tempfile
 import threading
 import uuid
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from celery import Celery
@@ -25,9 +28,10 @@ from arena.clock import SYSTEM_CLOCK, Clock
 from arena.ladders.matchmaking import tick_all
 from arena.runtime import Runtime
 from arena.settings import Settings
-from arena.storage import Store
-from arena.storage.files import DirectoryStore
+from arena.storage import Store, snapshot
+from arena.storage.files import DirectoryStore, FileStore
 from arena.worker.celery_app import CeleryQueue, make_celery, runtime_of
+from arena.worker.house import house_agents
 from arena.worker.periodic import Periodic
 
 log = logging.getLogger(__name__)
@@ -53,7 +57,11 @@ class EmbeddedPlatform:
     """
 
     def __init__(
-        self, settings: Settings | None = None, concurrency: int | None = None, clock: Clock = SYSTEM_CLOCK
+        self,
+        settings: Settings | None = None,
+        concurrency: int | None = None,
+        data: Path | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         settings = settings or Settings.from_env()
         settings = replace(settings, redis_url=None, queue=f"{settings.queue}.{uuid.uuid4().hex[:8]}")
@@ -66,15 +74,23 @@ class EmbeddedPlatform:
             else min(settings.worker_concurrency, 32),
         )
         self._replay_dir: tempfile.TemporaryDirectory[str] | None = None
-        if settings.replay_store:
+        self.data = data
+        files: FileStore
+        if data is not None:
+            files = DirectoryStore(str(data / "replays"))
+        elif settings.replay_store:
             files = settings.file_store()
         else:  # gone with the process, like the in-memory Redis that points into it
             self._replay_dir = tempfile.TemporaryDirectory(prefix="arena-replays-")
             files = DirectoryStore(self._replay_dir.name)
         store = Store.in_memory(settings.key_prefix, files)
+        if data is not None and self.saved_store.exists():
+            snapshot.load(store.redis, self.saved_store)
 
         def build_runtime(app: Celery) -> Runtime:
-            return Runtime(settings, store, CeleryQueue(app, settings.queue), clock=clock)
+            return Runtime(
+                settings, store, CeleryQueue(app, settings.queue), house_agents(settings), clock=clock
+            )
 
         self.celery = make_celery(settings, build_runtime)
         self.runtime = runtime_of(self.celery)
@@ -106,6 +122,11 @@ class EmbeddedPlatform:
     def settings(self) -> Settings:
         return self.runtime.settings
 
+    @property
+    def saved_store(self) -> Path:
+        """Where the store is kept when the platform has a data directory."""
+        return (self.data or Path(".")) / "store.json"
+
     def close(self) -> None:
         """Stop making and taking matches, let running ones end, and stop the worker thread."""
         self.ticker.stop()
@@ -115,6 +136,8 @@ class EmbeddedPlatform:
             log.warning("the embedded worker did not stop within 30 s")
         elif self._replay_dir is not None:
             self._replay_dir.cleanup()
+        if self.data is not None:
+            snapshot.save(self.runtime.store.redis, self.settings.key_prefix, self.saved_store)
 
     def __enter__(self) -> EmbeddedPlatform:
         return self

@@ -40,7 +40,7 @@ from redis.exceptions import RedisError
 
 from arena import metrics
 from arena.clock import Clock
-from arena.ladders import rows
+from arena.ladders import rows, scoring
 from arena.records import BotRecord, MatchRecord
 from arena.runtime import Runtime
 from arena.storage import Begun, Store
@@ -349,6 +349,9 @@ def finish(runtime: Runtime, match: MatchRecord, replay: Replay) -> bool:
         update_ladder if match.rated else (lambda before: {}),
         replay.faults_by_bot(),
         bots=match.bots,
+        rating_point=lambda row, record: rows.history_point(row, facts, record.id, record.finished_at),
+        history_points=runtime.settings.history_points,
+        verdicts=scoring.head_to_head(spec.bots, replay.result, facts.team),
     )
     _advance_tournament(runtime, match)
     return stored

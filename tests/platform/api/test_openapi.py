@@ -15,6 +15,8 @@ OPERATIONS = {
     ("/api/v1/bots/{bot_id}", "patch"): "200",
     ("/api/v1/bots/{bot_id}", "delete"): "204",
     ("/api/v1/bots/{bot_id}/secret", "post"): "200",
+    ("/api/v1/bots/{bot_id}/history", "get"): "200",
+    ("/api/v1/bots/{bot_id}/ping", "post"): "200",
     ("/api/v1/matches", "get"): "200",
     ("/api/v1/matches", "post"): "202",
     ("/api/v1/matches/{match_id}", "get"): "200",

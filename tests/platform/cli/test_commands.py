@@ -31,7 +31,9 @@ def nim_reference_bots(toy_games: None, monkeypatch: pytest.MonkeyPatch) -> None
 
 @pytest.mark.usefixtures("nim_reference_bots")
 def test_demo_registers_bots_runs_a_round_robin_and_writes_replays(tmp_path: Path, capsys) -> None:
-    code = main(["demo", "--game", "nim", "--games", "3", "--out", str(tmp_path), "--move-ms", "500"])
+    data = tmp_path / "demo"
+    argv = ["demo", "--game", "nim", "--games", "3", "--out", str(tmp_path), "--move-ms", "500"]
+    code = main([*argv, "--data", str(data)])
     out, err = capsys.readouterr()
     assert code == 0, err
     # one reference bot, two seats: a second copy joins; 1 pairing, 3 games rounded up to 4
@@ -43,8 +45,23 @@ def test_demo_registers_bots_runs_a_round_robin_and_writes_replays(tmp_path: Pat
         assert {seat["name"] for seat in replay["seats"]} == {"nim/random", "nim/random #2"}
         assert all(move["fault"] is None for move in replay["moves"])  # each copy's signature checked
     assert "4/4 matches" in err
-    assert "ladder (standard, ranked by conservative)" in out and "nim/random #2" in out
+    assert "ladder (standard, ranked by skill (mu - 3 sigma)):" in out and "nim/random #2" in out
     assert f"4 replays written under {tmp_path}/" in out
+    assert f"`arena serve --data {data}`" in out and (data / "store.json").exists()
+    ladder = out[out.index("ladder (standard") :].splitlines()
+    assert ladder[1].split()[:4] == ["rank", "bot", "skill", "(mu"]
+    column = ladder[1].index("skill")
+    skills = [float(line[column:].split()[0]) for line in ladder[3:5]]
+    assert skills == sorted(skills, reverse=True)
+
+
+def test_the_demo_ladder_shows_the_column_it_ranks_by() -> None:
+    entry = {"rank": 1, "name": "a", "rating": 1510.0, "conservative": 2.5, "win_rate": 0.75}
+    entry |= {"team_win_rate": None, "games": 4, "wins": 3, "draws": 0, "losses": 1, "mean_score": 1.0}
+    headers, rows = demo.ladder_table({"ranked_by": "conservative", "entries": [entry]})
+    assert headers[2:4] == ["skill (mu - 3 sigma)", "Elo"] and rows[0][2:4] == [2.5, 1510.0]
+    headers, rows = demo.ladder_table({"ranked_by": "win_rate, mean_score", "entries": [entry]})
+    assert headers[2:4] == ["win rate", "games"] and rows[0][2] == 0.75
 
 
 @pytest.mark.usefixtures("nim_reference_bots")
@@ -121,3 +138,38 @@ def test_every_option_says_what_it_does() -> None:
     for name, command in commands.items():
         for action in command._actions:
             assert action.help, f"arena {name}: {action.option_strings or action.dest} has no help"
+
+
+class _StoppedServer:
+    """A stand-in for werkzeug's server: stopped (Ctrl-C) as soon as it starts serving."""
+
+    port = 8000
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        pass
+
+    def serve_forever(self) -> None:
+        raise KeyboardInterrupt
+
+
+def test_serve_registers_house_bots_and_keeps_its_data_in_the_directory_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.setattr("werkzeug.serving.make_server", _StoppedServer)
+    data = tmp_path / "arena"
+    assert main(["serve", "--port", "0", "--data", str(data)]) == 0
+    first = capsys.readouterr()
+    house = len(json.loads((data / "store.json").read_text())["keys"])
+    assert "registered now" in first.err and f"kept in {data}/" in first.out
+    assert main(["serve", "--port", "0", "--data", str(data)]) == 0  # read back: none registered again
+    assert "(0 registered now" in capsys.readouterr().err
+    assert len(json.loads((data / "store.json").read_text())["keys"]) == house
+    assert main(["serve", "--port", "0", "--no-house-bots"]) == 0
+    assert "house bots" not in capsys.readouterr().err
+
+
+def test_data_is_for_the_embedded_default(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:1/0")
+    assert main(["serve", "--data", "somewhere"]) == 2
+    assert "--data is for the embedded default" in capsys.readouterr().err

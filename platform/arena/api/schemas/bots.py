@@ -84,6 +84,21 @@ class BotRatingSchema(LadderEntrySchema):
     rank = fields.Integer(allow_none=True)
 
 
+class RestSchema(Schema):
+    """A ladder on which the bot rests: the continuous ladder leaves it out of its matches."""
+
+    game = fields.String()
+    variant = fields.String()
+    since = fields.String(
+        allow_none=True,
+        metadata={"description": "when it began to rest: the end of its last forfeited match"},
+    )
+    forfeits_in_a_row = fields.Integer(metadata={"description": "its forfeits in a row on this ladder"})
+    last_match = fields.String(metadata={"description": "the id of its last (forfeited) match"})
+    reason = fields.String(metadata={"description": "why it rests, in words"})
+    how_to_return = fields.String(metadata={"description": "what brings it back, in words"})
+
+
 class BotSchema(Schema):
     """A bot as anyone may see it. The ``dump_only`` fields are the platform's and refused in a
     request; the endpoint (:class:`BotOwnerSchema`) is shown to its owner only, the secret
@@ -97,6 +112,17 @@ class BotSchema(Schema):
     updated_at = fields.String(dump_only=True)
     faults = fields.Nested(FaultsSchema, dump_only=True)
     ratings = fields.List(fields.Nested(BotRatingSchema), dump_only=True)
+    resting = fields.List(
+        fields.Nested(RestSchema),
+        dump_only=True,
+        metadata={
+            "description": "the ladders on which it rests for forfeiting, with why and how to come back"
+        },
+    )
+    house = fields.Boolean(
+        dump_only=True,
+        metadata={"description": "a reference bot the platform plays in-process (embedded default only)"},
+    )
 
 
 class BotOwnerSchema(BotSchema):
@@ -121,4 +147,53 @@ class BotCreateSchema(BotOwnerSchema):
     token = fields.String(
         dump_only=True,
         metadata={"description": "to change or delete the bot; shown this once only"},
+    )
+
+
+class HistoryQuerySchema(Schema):
+    game = id_field(metadata={"description": "the ladder's game (default: the bot's first game)"})
+    variant = id_field(metadata={"description": "the ladder's variant (default: the game's default)"})
+
+
+class HistoryPointSchema(Schema):
+    match = fields.String(metadata={"description": "the counted match after which the bot had this rating"})
+    at = fields.String(allow_none=True, metadata={"description": "when that match ended (ISO 8601, UTC)"})
+    rating = fields.Float(allow_none=True, metadata={"description": "Elo rating after the match"})
+    mu = fields.Float(metadata={"description": "skill estimate after the match"})
+    sigma = fields.Float(metadata={"description": "its uncertainty"})
+    conservative = fields.Float(metadata={"description": "mu - 3 sigma: what the ladder ranks by"})
+
+
+class BotHistorySchema(Schema):
+    """A bot's rating over time on one ladder."""
+
+    bot_id = fields.String()
+    game = fields.String()
+    variant = fields.String()
+    rated = fields.Boolean(
+        metadata={"description": "whether the variant is rated; an unrated one keeps no history"}
+    )
+    kept = fields.Integer(
+        metadata={"description": "the most points kept per bot and ladder (ARENA_HISTORY_POINTS), the newest"}
+    )
+    points = fields.List(
+        fields.Nested(HistoryPointSchema),
+        metadata={"description": "one per counted match of the bot on this ladder, oldest first"},
+    )
+
+
+class PingAnswerSchema(Schema):
+    ok = fields.Boolean(metadata={"description": "whether the bot answered the signed ping with its pong"})
+    round_trip_ms = fields.Float()
+    fault = fields.String(allow_none=True, metadata={"description": "the fault's kind when it failed"})
+    status = fields.Integer(
+        allow_none=True, metadata={"description": "the bot's HTTP status, if it answered"}
+    )
+    detail = fields.String()
+    problems = fields.Dict(
+        metadata={"description": "what to fix, by field (endpoint, secret, protocol); empty when ok"}
+    )
+    back_on = fields.List(
+        fields.Dict(keys=fields.String(), values=fields.String()),
+        metadata={"description": "the ladders (game, variant) on which it rested and now plays again"},
     )
