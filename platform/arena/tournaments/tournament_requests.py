@@ -43,6 +43,9 @@ def _check(runtime: Runtime, data: Mapping[str, Any], seed: int) -> tuple[MatchS
         merge_errors(errors, field_error("bots", f"needs at least {max(seats, 2)} bots"))
     bots, bot_errors = match_requests.check_bots(runtime, data["game"], bot_ids)
     merge_errors(errors, bot_errors)
+    for name, only in (("rounds", "swiss"), ("advance", "knockout")):
+        if data.get(name) is not None and data["format"] != only:
+            merge_errors(errors, field_error(name, f"{only} only; a {data['format']} does not take it"))
     if data["format"] in ROUND_FORMATS:
         _check_rounds(data, errors)
     elif not errors:
@@ -70,6 +73,14 @@ def _check_rounds(data: Mapping[str, Any], errors: dict[str, Any]) -> None:
             merge_errors(errors, field_error("advance" if problem.startswith("must") else "bots", problem))
     elif len(data["bots"]) < seats:
         merge_errors(errors, field_error("bots", f"needs at least {seats} bots"))
+    elif data.get("rounds") is not None:
+        most = swiss.max_rounds(len(data["bots"]), seats)
+        if data["rounds"] > most:
+            message = (
+                f"a swiss of {len(data['bots'])} bots in pods of {seats} can pair at most {most} rounds "
+                "without a rematch"
+            )
+            merge_errors(errors, field_error("rounds", message))
 
 
 def create(runtime: Runtime, data: Mapping[str, Any]) -> TournamentRecord:
@@ -121,7 +132,7 @@ def _create_in_rounds(
     """Swiss and knockout: store the tournament and queue round 1; later rounds follow results."""
     seats, count = tournament.seats_per_match, len(tournament.bots)
     if tournament.format == "swiss":
-        planned = data.get("rounds") or swiss.swiss_rounds_default(count)
+        planned = data.get("rounds") or min(swiss.swiss_rounds_default(count), swiss.max_rounds(count, seats))
         tournament = replace(tournament, rounds=planned, match_count=0)
         first = swiss.swiss_pairing(tournament.bots, seats, {}, [], {})
         pods, byes = first.pods, first.byes

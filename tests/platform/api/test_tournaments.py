@@ -304,3 +304,49 @@ def test_bad_swiss_and_knockout_requests_are_422(arena: Arena, change: dict, fie
     answer = arena.client.post("/api/v1/tournaments", json=body, headers=arena.admin())
     assert answer.status_code == 422, answer.get_json()
     assert field in str(answer.get_json()["errors"])
+
+
+@pytest.mark.parametrize(
+    ("change", "errors"),
+    [
+        (
+            {"format": "knockout", "bots": 5, "seats_per_match": 4, "advance": 2},
+            {"bots": ["a knockout of pods of 4 sending 2 on needs a field of 4, 6, 8, 10, ... bots"]},
+        ),
+        (
+            {"format": "knockout", "bots": 4, "seats_per_match": 2, "advance": 2},
+            {"advance": ["must be at least 1 and less than seats_per_match (2)"]},
+        ),
+        (
+            {"format": "swiss", "bots": 4, "rounds": 4},
+            {"rounds": ["a swiss of 4 bots in pods of 2 can pair at most 3 rounds without a rematch"]},
+        ),
+        ({"format": "round_robin", "rounds": 2}, {"rounds": ["swiss only; a round_robin does not take it"]}),
+        ({"format": "swiss", "advance": 1}, {"advance": ["knockout only; a swiss does not take it"]}),
+        ({"format": "knockout", "bots": "twice"}, {"bots": ["each bot may enter a tournament once"]}),
+        (
+            {"format": "knockout", "bots": "stranger"},
+            {"bots": {"4": ["bot {stranger} (Vulkan only) does not play party"]}},
+        ),
+    ],
+)
+def test_bad_fields_are_422_naming_the_field_and_what_it_can_be(
+    arena: Arena, change: dict, errors: dict
+) -> None:
+    ids = quartet(arena)
+    body = {"name": "x", "game": "party", "format": "swiss", "bots": ids, "seats_per_match": 2, **change}
+    if body["bots"] == "twice":
+        body["bots"] = [*ids, ids[0]]
+    elif body["bots"] == "stranger":
+        stranger = arena.register("Vulkan only", "/first/vulkan", ["vulkan"])["id"]
+        body["bots"] = [*ids, stranger]
+        errors = {"bots": {"4": [errors["bots"]["4"][0].replace("{stranger}", repr(stranger))]}}
+    elif isinstance(body["bots"], int):
+        extra = [
+            arena.register(f"Extra {n}", f"/first/extra{n}", ["party"])["id"] for n in range(body["bots"] - 4)
+        ]
+        body["bots"] = [*ids, *extra][: body["bots"]]
+    answer = arena.client.post("/api/v1/tournaments", json=body, headers=arena.admin())
+    assert answer.status_code == 422, answer.get_json()
+    assert answer.get_json()["errors"] == errors
+    assert arena.queue.ids == []
