@@ -55,10 +55,13 @@ class MatchStatus(StrEnum):
     """Result and replay stored, the ladder updated."""
     ABORTED = "aborted"
     """Could not be played; ``error`` says why."""
+    CANCELLED = "cancelled"
+    """Cancelled before it started, or stopped at a move (the moves so far are its replay); unrated,
+    counted for nobody; ``error`` says who cancelled it."""
 
     @property
     def ended(self) -> bool:
-        return self in (MatchStatus.FINISHED, MatchStatus.ABORTED)
+        return self in (MatchStatus.FINISHED, MatchStatus.ABORTED, MatchStatus.CANCELLED)
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,10 @@ class MatchRecord:
 
     def aborted(self, reason: str) -> MatchRecord:
         return replace(self, status=MatchStatus.ABORTED, error=reason, finished_at=now_iso())
+
+    def cancelled(self, reason: str, moves: int = 0) -> MatchRecord:
+        """Cancelled: before it started (no moves), or stopped after ``moves`` moves; no result."""
+        return replace(self, status=MatchStatus.CANCELLED, error=reason, moves=moves, finished_at=now_iso())
 
     def finished(self, result: MatchResult, seats: tuple[SeatRecord, ...], moves: int) -> MatchRecord:
         return replace(

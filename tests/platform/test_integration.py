@@ -256,7 +256,15 @@ def test_a_tournament_runs_to_its_end_across_two_workers(
     done = wait_until(
         lambda: (t := platform.get(url))["status"] == "finished" and t, 45, "tournament unfinished"
     )
-    assert done["progress"] == {"done": 6, "total": 6, "finished": 6, "aborted": 0, "running": 0, "queued": 0}
+    assert done["progress"] == {
+        "done": 6,
+        "total": 6,
+        "finished": 6,
+        "aborted": 0,
+        "cancelled": 0,
+        "running": 0,
+        "queued": 0,
+    }
     assert sum(row["points"] for row in done["standings"]) == 6.0
     assert all(row["played"] == 4 for row in done["standings"])
     ladder = platform.get("/api/v1/ladders/nim")["entries"]

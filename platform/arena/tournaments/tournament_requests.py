@@ -63,7 +63,7 @@ def _check_rounds(data: Mapping[str, Any], errors: dict[str, Any]) -> None:
     seats: int = data["seats_per_match"]
     if "seats_per_match" in errors:
         return
-    if seats > 4:
+    if not 2 <= seats <= 4:
         merge_errors(errors, field_error("seats_per_match", "swiss and knockout take pods of 2 to 4 seats"))
         return
     if data["format"] == "knockout":
@@ -157,17 +157,18 @@ def get(runtime: Runtime, tournament_id: str) -> TournamentRecord:
 
 
 def cancel(runtime: Runtime, tournament_id: str) -> TournamentRecord:
-    """Cancel what is not yet played: queued matches are aborted, running ones finish.
+    """Cancel a tournament: no new round is made, queued matches are cancelled (no worker starts
+    them), running ones stop before their next move (their worker reads the tournament's mark).
 
-    The record is marked first, so a match that a worker takes meanwhile is still seen as part of a
-    cancelled tournament; cancelling twice changes nothing more.
+    The record and the mark are stored first, so a match a worker takes meanwhile stops at once and
+    a round being made meanwhile is stopped the same way; cancelling twice changes nothing more.
     """
     tournament = get(runtime, tournament_id)
     if tournament.cancelled_at is None:
         tournament = replace(tournament, cancelled_at=now_iso())
-        runtime.store.put_tournament(tournament)
+    runtime.store.mark_cancelled(tournament)
     for match_id in runtime.store.tournament_match_ids(tournament_id):
-        runtime.store.abort_if_queued(match_id, CANCELLED)
+        runtime.store.cancel_if_queued(match_id, CANCELLED)
     return tournament
 
 
@@ -211,7 +212,7 @@ def view(runtime: Runtime, tournament: TournamentRecord) -> TournamentView:
     matches = runtime.store.get_matches(match_ids)
     specs = runtime.store.get_specs(match_ids)
     statuses = Counter(match.status.value for match in matches)
-    done = statuses["finished"] + statuses["aborted"]
+    done = statuses["finished"] + statuses["aborted"] + statuses["cancelled"]
     total = len(matches)
     team = is_team(tournament)
     status = "finished" if done == total else "running" if done or statuses["running"] else "queued"
@@ -227,6 +228,7 @@ def view(runtime: Runtime, tournament: TournamentRecord) -> TournamentView:
             "total": total,
             "finished": statuses["finished"],
             "aborted": statuses["aborted"],
+            "cancelled": statuses["cancelled"],
             "running": statuses["running"],
             "queued": statuses["queued"],
         },

@@ -28,7 +28,7 @@ from referee.replay import decompress
 
 SCAN_LIMIT = 2000
 """How many of the newest matches a filtered list or a bot's page looks through."""
-STATUSES = ("queued", "running", "finished", "aborted")
+STATUSES = ("queued", "running", "finished", "aborted", "cancelled")
 
 
 def _game(game_id: str) -> Game[Any] | None:
@@ -236,7 +236,9 @@ def home(runtime: Runtime, recent: int = 20) -> dict[str, Any]:
     running = _summaries(runtime, [m for m in newest if m.status is MatchStatus.RUNNING])
     ended = [m for m in newest if m.status.ended]
     ended.sort(key=lambda m: m.finished_at or "", reverse=True)
-    in_progress = [t for t in tournaments(runtime, 0, 50)["tournaments"] if t["status"] != "finished"]
+    in_progress = [
+        t for t in tournaments(runtime, 0, 50)["tournaments"] if t["status"] not in ("finished", "cancelled")
+    ]
     return {
         "games": games(),
         "running": running,

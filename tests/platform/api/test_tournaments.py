@@ -58,6 +58,7 @@ def test_a_round_robin_queues_every_match_and_ends_with_standings(arena: Arena, 
         "total": 6,
         "finished": 0,
         "aborted": 0,
+        "cancelled": 0,
         "running": 0,
         "queued": 6,
     }
@@ -102,6 +103,7 @@ def test_progress_counts_matches_as_they_end(arena: Arena, trio) -> None:
         "total": 4,
         "finished": 1,
         "aborted": 0,
+        "cancelled": 0,
         "running": 0,
         "queued": 3,
     }
@@ -216,8 +218,8 @@ def test_a_tournament_of_a_game_no_longer_registered_still_shows(arena: Arena, t
     assert arena.get(f"/api/v1/bots/{trio[0]['id']}")["ratings"] == []  # party's rows are not shown
 
 
-def test_cancel_aborts_queued_matches_lets_running_ones_finish(arena: Arena, trio) -> None:
-    from arena.worker.execution import execute
+def test_cancel_makes_queued_matches_never_start_and_stops_a_running_one(arena: Arena, trio) -> None:
+    from arena.worker.execution import RunOutcome, execute
 
     created = create(
         arena, name="c", game="nim", format="round_robin", bots=[b["id"] for b in trio], seats_per_match=2
@@ -231,16 +233,101 @@ def test_cancel_aborts_queued_matches_lets_running_ones_finish(arena: Arena, tri
     assert arena.client.delete(unknown, headers=arena.admin()).status_code == 404
     assert arena.client.delete(url, headers=arena.admin()).status_code == 204
     view = arena.get(url)
-    assert view["status"] == "cancelled" and view["cancelled_at"]
+    assert view["status"] == "cancelled" and view["cancelled_at"] and view["winners"] == []
     by_id = {match["id"]: match for match in view["matches"]}
     assert by_id[first]["status"] == "finished" and by_id[second]["status"] == "running"
     others = [match for match_id, match in by_id.items() if match_id not in (first, second)]
-    assert others and all(match["status"] == "aborted" for match in others)
+    assert others and all(match["status"] == "cancelled" for match in others)
     assert all(arena.runtime.store.get_match(m["id"]).error == "tournament cancelled" for m in others)
-    arena.run_queue()  # the running match finishes and counts; the aborted ones stay unplayed
-    progress = arena.get(url)["progress"]
-    assert (progress["finished"], progress["aborted"], progress["queued"]) == (2, len(others), 0)
+    outcomes = arena.run_queue()  # the running match stops before its next move; the others never start
+    assert outcomes[1] is RunOutcome.CANCELLED
+    assert {outcomes[0], *outcomes[2:]} == {RunOutcome.ALREADY_ENDED}
+    stopped = arena.runtime.store.get_match(second)
+    assert (stopped.status.value, stopped.result, stopped.error) == (
+        "cancelled",
+        None,
+        "cancelled while running, after 0 moves",
+    )
+    shown = arena.get(url)
+    progress = shown["progress"]
+    assert (progress["finished"], progress["cancelled"], progress["running"], progress["queued"]) == (
+        1,
+        len(others) + 1,
+        0,
+        0,
+    )
+    assert sum(row["played"] for row in shown["standings"]) == 2, "only the finished match counts"
     assert arena.client.delete(url, headers=arena.admin()).status_code == 204  # again: nothing changes
+    assert created["id"] not in arena.client.get("/").get_data(as_text=True), (
+        "not in progress on the home page"
+    )
+
+
+class CancelOnMove:
+    """An agent that cancels its match (through the API) while answering its ``on``-th move."""
+
+    def __init__(self, inner, cancel) -> None:
+        self.inner, self.cancel, self.asked = inner, cancel, 0
+
+    def ask(self, request: dict, timeout_s: float):
+        self.asked += 1
+        if self.asked == 2:
+            self.cancel(request["match_id"])
+        return self.inner.ask(request, timeout_s)
+
+    def notify(self, request: dict, timeout_s: float) -> None:
+        self.inner.notify(request, timeout_s)
+
+
+def test_a_running_match_cancelled_stops_at_its_next_move_stored_cancelled_unrated(
+    arena: Arena, trio, monkeypatch
+) -> None:
+    from arena.worker import execution
+    from referee.agents import LocalAgent
+    from tests.referee.test_runner import TakeOne
+
+    monkeypatch.setattr(execution, "STOP_CHECK_EVERY_S", 0.0)  # look before every move
+
+    def cancel(match_id: str) -> None:
+        assert arena.client.delete(f"/api/v1/matches/{match_id}", headers=arena.admin()).status_code == 204
+
+    arena.runtime.agent_for = lambda bot: CancelOnMove(LocalAgent(TakeOne()), cancel)
+    match = arena.match(game="nim", bots=[trio[0]["id"], trio[1]["id"]], seed=5)
+    assert execution.execute(arena.runtime, match["id"]) is execution.RunOutcome.CANCELLED
+    shown = arena.get(f"/api/v1/matches/{match['id']}")
+    # seat 0 cancels while answering its second move (the match's third): that move is played,
+    # the runner stops before the fourth
+    assert (shown["status"], shown["moves"], shown["result"]) == ("cancelled", 3, None)
+    replay = arena.client.get(f"/api/v1/matches/{match['id']}/replay").get_json()
+    assert len(replay["moves"]) == 3 and replay["result"]["reason"] == "stopped"
+    assert arena.client.get("/api/v1/ladders/nim").get_json()["total"] == 0, "counted for nobody"
+    assert arena.client.delete(f"/api/v1/matches/{match['id']}", headers=arena.admin()).status_code == 204
+
+
+def test_a_match_is_cancelled_by_the_organizer_or_its_challenger_and_never_starts(arena: Arena, trio) -> None:
+    from arena.worker.execution import RunOutcome, execute
+
+    organizers = arena.match(game="nim", bots=[trio[0]["id"], trio[1]["id"]])
+    url = f"/api/v1/matches/{organizers['id']}"
+    owner = {"Authorization": f"Bearer {trio[0]['token']}"}
+    assert arena.client.delete(url).status_code == 401
+    assert arena.client.delete(url, headers=owner).status_code == 401, "not a challenge: the organizer's"
+    assert arena.client.delete(url, headers=arena.admin()).status_code == 204
+    assert arena.get(url)["status"] == "cancelled"
+    assert execute(arena.runtime, organizers["id"]) is RunOutcome.ALREADY_ENDED
+    answer = arena.client.post(
+        "/api/v1/matches", json={"game": "nim", "bots": [trio[0]["id"], trio[2]["id"]]}, headers=owner
+    )
+    challenge = answer.get_json()
+    other = {"Authorization": f"Bearer {trio[1]['token']}"}
+    assert arena.client.delete(f"/api/v1/matches/{challenge['id']}", headers=other).status_code == 401
+    assert arena.client.delete(f"/api/v1/matches/{challenge['id']}", headers=owner).status_code == 204
+    assert arena.runtime.store.get_match(challenge["id"]).error == "cancelled by the challenger"
+    finished = arena.match(game="nim", bots=[trio[0]["id"], trio[1]["id"]])
+    execute(arena.runtime, finished["id"])
+    conflict = arena.client.delete(f"/api/v1/matches/{finished['id']}", headers=arena.admin())
+    assert conflict.status_code == 409 and "finished" in conflict.get_json()["message"]
+    assert arena.client.delete("/api/v1/matches/m-0000000000000000", headers=arena.admin()).status_code == 404
 
 
 def quartet(arena: Arena) -> list[str]:

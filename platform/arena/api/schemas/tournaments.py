@@ -52,6 +52,7 @@ class ProgressSchema(Schema):
     total = fields.Integer()
     finished = fields.Integer()
     aborted = fields.Integer()
+    cancelled = fields.Integer()
     running = fields.Integer()
     queued = fields.Integer()
 
