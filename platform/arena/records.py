@@ -155,6 +155,14 @@ class MatchRecord:
             for seat, (bot, name) in enumerate(zip(self.bots, self.names, strict=True))
         )
 
+    @property
+    def has_replay(self) -> bool:
+        """Whether a replay was stored: a finished match's, or the moves of one stopped while it ran
+        (cancelled after it started; one cancelled while queued never played)."""
+        return self.status is MatchStatus.FINISHED or (
+            self.status is MatchStatus.CANCELLED and self.started_at is not None
+        )
+
     def started(self) -> MatchRecord:
         return replace(self, status=MatchStatus.RUNNING, started_at=now_iso(), attempts=self.attempts + 1)
 

@@ -211,7 +211,7 @@ class MatchView:
 
     @property
     def replay_url(self) -> str | None:
-        if self.record.status is MatchStatus.FINISHED:
+        if self.record.has_replay:
             return f"/api/v1/matches/{self.record.id}/replay"
         return None
 

@@ -109,14 +109,25 @@ def knockout_round(entrants: Sequence[str], seats: int, advance: int) -> Knockou
     return KnockoutRound(pods=tuple(tuple(pod) for pod in pods), byes=byes)
 
 
+def knockout_shape(bots: int, seats: int, advance: int) -> list[tuple[int, int]]:
+    """Each round's number of pods and of byes for a valid field, down to the final pod: the bracket
+    drawn before its rounds are made.
+
+    >>> knockout_shape(6, 2, 1), knockout_shape(9, 2, 1)
+    ([(2, 2), (2, 0), (1, 0)], [(1, 7), (4, 0), (2, 0), (1, 0)])
+    """
+    shape, entrants = [], bots
+    while True:
+        made = knockout_round([str(i) for i in range(entrants)], seats, advance)
+        shape.append((len(made.pods), len(made.byes)))
+        if entrants <= seats:
+            return shape
+        entrants = len(made.byes) + len(made.pods) * advance
+
+
 def knockout_round_count(bots: int, seats: int, advance: int) -> int:
     """How many rounds a valid field plays down to its final pod."""
-    rounds, entrants = 1, bots
-    while entrants > seats:
-        made = knockout_round([str(i) for i in range(entrants)], seats, advance)
-        entrants = len(made.byes) + len(made.pods) * advance
-        rounds += 1
-    return rounds
+    return len(knockout_shape(bots, seats, advance))
 
 
 def pod_ranking(pod: Sequence[str], match: MatchRecord | None, seeds: Mapping[str, int]) -> list[str]:
