@@ -157,10 +157,10 @@ class MatchRecord:
 
     @property
     def has_replay(self) -> bool:
-        """Whether a replay was stored: a finished match's, or the moves of one stopped while it ran
-        (cancelled after it started; one cancelled while queued never played)."""
+        """Whether the match has a replay to show: a finished match's, or the moves of one stopped
+        while it ran (one cancelled before its first move has none)."""
         return self.status is MatchStatus.FINISHED or (
-            self.status is MatchStatus.CANCELLED and self.started_at is not None
+            self.status is MatchStatus.CANCELLED and self.moves > 0
         )
 
     def started(self) -> MatchRecord:

@@ -185,6 +185,9 @@ _NOT_STARTED = {
 def _play_and_finish(
     runtime: Runtime, match: MatchRecord, spec: MatchSpec, bots: dict[str, BotRecord], owner: str
 ) -> RunOutcome:
+    stop = _StopCheck(runtime.store, match)
+    if stop():  # cancelled while it waited (its tournament, as a rule): no bot hears of it
+        return _cancel_unplayed(runtime, match)
     missing = [bot_id for bot_id in dict.fromkeys(spec.bots) if bot_id not in bots]
     if missing:
         return _abort(runtime, match, f"bot(s) deleted before the match ran: {', '.join(missing)}")
@@ -198,7 +201,6 @@ def _play_and_finish(
     try:
         with _lease_heartbeat(runtime, match.id, owner):
             try:
-                stop = _StopCheck(runtime.store, match)
                 replay = run_match(match.id, spec, players, on_move=on_move, should_stop=stop)
             finally:
                 progress.close()
@@ -247,6 +249,18 @@ class _StopCheck:
         except RedisError as error:
             log.warning("match %s: could not ask whether it was cancelled: %s", self.match.id, error)
             return False
+
+
+def _cancel_unplayed(runtime: Runtime, match: MatchRecord) -> RunOutcome:
+    """End a match taken from the queue after it was cancelled: cancelled, no move played."""
+    reason = "cancelled before it started"
+    stored = runtime.store.update_match(
+        match.id, lambda current: None if current.status.ended else current.cancelled(reason)
+    )
+    if stored is not None:
+        metrics.match_ended(match.game, "cancelled")
+    _advance_tournament(runtime, match)
+    return RunOutcome.CANCELLED if stored is not None else RunOutcome.ALREADY_ENDED
 
 
 def _store_cancelled(runtime: Runtime, match: MatchRecord, replay: Replay) -> RunOutcome:

@@ -239,14 +239,14 @@ def test_cancel_makes_queued_matches_never_start_and_stops_a_running_one(arena: 
     others = [match for match_id, match in by_id.items() if match_id not in (first, second)]
     assert others and all(match["status"] == "cancelled" for match in others)
     assert all(arena.runtime.store.get_match(m["id"]).error == "tournament cancelled" for m in others)
-    outcomes = arena.run_queue()  # the running match stops before its next move; the others never start
+    outcomes = arena.run_queue()  # the match in hand ends before its first move; the others never start
     assert outcomes[1] is RunOutcome.CANCELLED
     assert {outcomes[0], *outcomes[2:]} == {RunOutcome.ALREADY_ENDED}
     stopped = arena.runtime.store.get_match(second)
     assert (stopped.status.value, stopped.result, stopped.error) == (
         "cancelled",
         None,
-        "cancelled while running, after 0 moves",
+        "cancelled before it started",
     )
     shown = arena.get(url)
     progress = shown["progress"]
