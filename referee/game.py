@@ -212,6 +212,9 @@ class Outcome:
 MOVE_LIMIT = "move_limit"
 """The reason of a match the runner ended because it passed its variant's ``max_moves``."""
 
+STOPPED = "stopped"
+"""The reason of a match the runner ended because it was told to stop (the match was cancelled)."""
+
 
 @dataclass(frozen=True)
 class GameConfig:

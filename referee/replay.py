@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from referee.game import JSON, MOVE_LIMIT, IllegalMove, Move, Outcome, SetupError, canonical_json
+from referee.game import JSON, MOVE_LIMIT, STOPPED, IllegalMove, Move, Outcome, SetupError, canonical_json
 from referee.match import MatchSpec
 from referee.protocol import Fault, encode
 from referee.registry import get_game
@@ -298,6 +298,8 @@ def verify_replay(replay: Mapping[str, Any]) -> list[str]:
     if outcome is None:
         if recorded.get("reason") == MOVE_LIMIT and len(moves) >= game.variant(replay["variant"]).max_moves:
             outcome = move_limit_outcome(seats, game.variant(replay["variant"]).team)
+        elif recorded.get("reason") == STOPPED:
+            outcome = stopped_outcome(seats, game.variant(replay["variant"]).team)
         else:
             return [*problems, f"after {len(moves)} moves the game is not over"]
     expected = MatchResult.from_outcome(outcome, recorded.get("forfeited", [])).to_json()
@@ -314,3 +316,9 @@ def move_limit_outcome(seats: int, team: bool) -> Outcome:
     """The outcome of a match the runner cut at its variant's ``max_moves``: nobody is ahead, so all
     seats share first place with no score (and a team did not win)."""
     return Outcome((1,) * seats, (0.0,) * seats, MOVE_LIMIT, team_won=False if team else None)
+
+
+def stopped_outcome(seats: int, team: bool) -> Outcome:
+    """The outcome of a match the runner stopped before its end (it was cancelled): like a move
+    limit, nobody ahead and no score; the platform counts it for nobody."""
+    return Outcome((1,) * seats, (0.0,) * seats, STOPPED, team_won=False if team else None)

@@ -6,7 +6,8 @@ own bot's version; the answer is checked against them all the same), asks the se
 time control, and turns every failure into a recorded fault and a seeded random legal move, so a
 match always reaches its end. A
 match that passes its variant's ``max_moves`` is ended by the runner (reason ``move_limit``), so no
-engine can hold a worker for ever.
+engine can hold a worker for ever; one whose ``should_stop`` answers true before a move is ended
+there (reason ``stopped``), the moves so far in its replay.
 
 >>> from referee.agents import LocalAgent
 >>> from referee.bot import Request
@@ -32,7 +33,15 @@ from referee.game import Move, Outcome
 from referee.match import DEFAULT_MAX_FAULTS, MatchSpec, TimeControl
 from referee.protocol import PROTOCOL_VERSION, Fault, check_version, request_base, with_legal_moves
 from referee.registry import get_game
-from referee.replay import FaultRecord, MatchResult, MoveRecord, Replay, SeatRecord, move_limit_outcome
+from referee.replay import (
+    FaultRecord,
+    MatchResult,
+    MoveRecord,
+    Replay,
+    SeatRecord,
+    move_limit_outcome,
+    stopped_outcome,
+)
 from referee.rng import Rng, derive_seed
 
 NOTICE_TIMEOUT_S = 2.0
@@ -68,6 +77,7 @@ def run_match(
     spec: MatchSpec,
     players: Sequence[Player],
     on_move: Callable[[MoveRecord], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> Replay:
     """Play a match to its end and return its replay.
 
@@ -75,7 +85,9 @@ def run_match(
     when built), but an explicit setup is the engine's to judge: a :class:`referee.game.SetupError`
     can still come from a spec loaded from an older store. Once the game starts no bot behaviour can
     make this raise. ``on_move`` is called with each move as it is played (progress reports); its
-    exceptions are not caught.
+    exceptions are not caught. ``should_stop`` is asked before every move; when it answers true
+    the match ends there (see the module doc). The runner does no I/O of its own for it: the caller
+    decides how often to look.
     """
     if len(players) != spec.seats:
         raise ValueError(f"the spec has {spec.seats} seats but {len(players)} players were given")
@@ -112,6 +124,9 @@ def run_match(
     while outcome is None:
         if len(moves) >= variant.max_moves:
             outcome = move_limit_outcome(spec.seats, variant.team)
+            break
+        if should_stop is not None and should_stop():
+            outcome = stopped_outcome(spec.seats, variant.team)
             break
         seat = state.current_seat
         assert seat is not None, "an engine must name a seat to move while the game goes on"

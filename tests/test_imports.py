@@ -159,6 +159,11 @@ PURE_MODULES = (
     "arena.ladders.refit",
     "arena.ladders.pairing",
     "arena.tournaments.formats",
+    "arena.tournaments.tally",
+    "arena.tournaments.knockout",
+    "arena.tournaments.swiss",
+    "arena.tournaments.round_robin",
+    "arena.tournaments.results",
     "arena.tournaments.rounds",
     "arena.records",
 )

@@ -40,6 +40,12 @@ class Unauthorized(ArenaError):
     code = 401
 
 
+class Conflict(ArenaError):
+    """The request does not fit the resource as it stands (cancelling a match that has ended)."""
+
+    code = 409
+
+
 class QueueUnavailable(ArenaError):
     code = 503
 

@@ -47,12 +47,12 @@ PORT_ENV = "ARENA_METRICS_PORT"
 ADDR_ENV = "ARENA_METRICS_ADDR"
 """The address that server listens on (default ``0.0.0.0``: a container's own interfaces)."""
 
-MATCH_OUTCOMES = ("finished", "aborted")
+MATCH_OUTCOMES = ("finished", "aborted", "cancelled")
 """How a run of a match can end, as far as these metrics count it (see :func:`match_ended`)."""
 
 MATCHES = Counter(
     "arena_matches",
-    "Runs of a match that reached an end on this worker: finished (result stored) or aborted.",
+    "Runs of a match that reached an end on this worker: finished (result stored), aborted, or cancelled.",
     ["game", "outcome"],
 )
 MATCH_DURATION = Histogram(
@@ -83,7 +83,8 @@ for _game in GAME_MODULES:
 
 
 def match_ended(game: str, outcome: str, seconds: float | None = None) -> None:
-    """Count one run of a match that ended: ``"finished"`` (its result stored) or ``"aborted"``.
+    """Count one run of a match that ended: ``"finished"`` (its result stored), ``"aborted"`` or
+    ``"cancelled"`` (stopped at a move).
 
     ``seconds``, the run's wall-clock time, goes to the duration histogram for finished runs only
     (an aborted run's time says nothing about games). Other outcomes (busy, already ended, missing)

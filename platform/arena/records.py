@@ -61,10 +61,13 @@ class MatchStatus(StrEnum):
     """Result and replay stored, the ladder updated."""
     ABORTED = "aborted"
     """Could not be played; ``error`` says why."""
+    CANCELLED = "cancelled"
+    """Cancelled before it started, or stopped at a move (the moves so far are its replay); unrated,
+    counted for nobody; ``error`` says who cancelled it."""
 
     @property
     def ended(self) -> bool:
-        return self in (MatchStatus.FINISHED, MatchStatus.ABORTED)
+        return self in (MatchStatus.FINISHED, MatchStatus.ABORTED, MatchStatus.CANCELLED)
 
 
 @dataclass(frozen=True)
@@ -163,11 +166,23 @@ class MatchRecord:
             for seat, (bot, name) in enumerate(zip(self.bots, self.names, strict=True))
         )
 
+    @property
+    def has_replay(self) -> bool:
+        """Whether the match has a replay to show: a finished match's, or the moves of one stopped
+        while it ran (one cancelled before its first move has none)."""
+        return self.status is MatchStatus.FINISHED or (
+            self.status is MatchStatus.CANCELLED and self.moves > 0
+        )
+
     def started(self) -> MatchRecord:
         return replace(self, status=MatchStatus.RUNNING, started_at=now_iso(), attempts=self.attempts + 1)
 
     def aborted(self, reason: str) -> MatchRecord:
         return replace(self, status=MatchStatus.ABORTED, error=reason, finished_at=now_iso())
+
+    def cancelled(self, reason: str, moves: int = 0) -> MatchRecord:
+        """Cancelled: before it started (no moves), or stopped after ``moves`` moves; no result."""
+        return replace(self, status=MatchStatus.CANCELLED, error=reason, moves=moves, finished_at=now_iso())
 
     def finished(self, result: MatchResult, seats: tuple[SeatRecord, ...], moves: int) -> MatchRecord:
         return replace(

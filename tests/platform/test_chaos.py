@@ -188,6 +188,7 @@ def test_a_tournament_survives_redis_restarts_and_killed_workers(
         "total": 12,
         "finished": 12,
         "aborted": 0,
+        "cancelled": 0,
         "running": 0,
         "queued": 0,
     }

@@ -254,8 +254,125 @@ def test_a_tournament_runs_to_its_end_across_two_workers(
     done = wait_until(
         lambda: (t := platform.get(url))["status"] == "finished" and t, 45, "tournament unfinished"
     )
-    assert done["progress"] == {"done": 6, "total": 6, "finished": 6, "aborted": 0, "running": 0, "queued": 0}
+    assert done["progress"] == {
+        "done": 6,
+        "total": 6,
+        "finished": 6,
+        "aborted": 0,
+        "cancelled": 0,
+        "running": 0,
+        "queued": 0,
+    }
     assert sum(row["points"] for row in done["standings"]) == 6.0
     assert all(row["played"] == 4 for row in done["standings"])
     ladder = platform.get("/api/v1/ladders/nim")["entries"]
     assert sorted(entry["games"] for entry in ladder) == [4, 4, 4]
+
+
+def _entrants(platform: Platform, bots: BotServer, count: int) -> list[str]:
+    """``count`` Nim bots, first and last players in turn."""
+    paths = [f"/{('first', 'last')[n % 2]}/e{n}" for n in range(count)]
+    return [platform.register(f"e{n}", bots.url(path), bots, path) for n, path in enumerate(paths)]
+
+
+def _played(platform: Platform, body: dict[str, Any], timeout: float = 60) -> dict[str, Any]:
+    base = {"name": "e2e", "game": "nim", "seats_per_match": 2, "seed": 6, "options": {"stones": 7}}
+    created = platform.post("/api/v1/tournaments", {**base, **body})
+    url = f"/api/v1/tournaments/{created['id']}"
+    return wait_until(lambda: (t := platform.get(url))["status"] == "finished" and t, timeout, "unfinished")
+
+
+@pytest.mark.parametrize(("count", "rounds", "byes"), [(6, 3, 2), (9, 4, 7)])
+def test_a_knockout_with_byes_is_won_by_its_finals_winner(
+    platform: Platform, bots: BotServer, count: int, rounds: int, byes: int
+) -> None:
+    platform.start_worker()
+    done = _played(platform, {"format": "knockout", "bots": _entrants(platform, bots, count)})
+    made = done["rounds_made"]
+    assert len(made) == rounds == len(done["bracket"]["rounds"]) == done["bracket"]["planned_rounds"]
+    assert len(made[0]["byes"]) == byes and all(not r["byes"] for r in made[1:])
+    assert len(done["matches"]) == count - 1, "each match puts one bot out"
+    by_id = {match["id"]: match for match in done["matches"]}
+    final = by_id[made[-1]["matches"][0]]
+    champion = final["bots"][final["result"]["places"].index(1)]
+    assert done["winner"] == champion and done["winners"] == [champion]
+    assert [row["rank"] for row in done["standings"]] == list(range(1, count + 1))
+    assert done["standings"][0]["bot_id"] == champion
+    assert {match["round"] for match in done["matches"]} == set(range(1, rounds + 1))
+
+
+def test_a_swiss_of_seven_over_four_rounds_pairs_everyone_once_a_round_without_rematches(
+    platform: Platform, bots: BotServer
+) -> None:
+    platform.start_worker()
+    entrants = _entrants(platform, bots, 7)
+    done = _played(platform, {"format": "swiss", "bots": entrants, "rounds": 4})
+    made = done["rounds_made"]
+    assert [(len(r["matches"]), len(r["byes"])) for r in made] == [(3, 1)] * 4
+    assert len({bot for r in made for bot in r["byes"]}) == 4, "no bot sits out twice"
+    by_id = {match["id"]: match for match in done["matches"]}
+    for r in made:
+        seated = [bot for match_id in r["matches"] for bot in by_id[match_id]["bots"]]
+        assert sorted(seated + r["byes"]) == sorted(entrants)
+    pairs = [frozenset(match["bots"]) for match in done["matches"]]
+    assert len(pairs) == len(set(pairs)) == 12
+    assert sum(row["points"] for row in done["standings"]) == 12 + 4, "a point a match and a bye"
+    columns = {"buchholz", "sonneborn_berger", "byes"}
+    assert all(columns <= set(row) for row in done["standings"])
+    assert done["winners"] == [row["bot_id"] for row in done["standings"] if row["rank"] == 1]
+
+
+def test_a_round_robin_cancelled_while_matches_run_stops_them_and_counts_none(
+    platform: Platform, bots: BotServer
+) -> None:
+    platform.start_worker()
+    paths = [f"/sleepy/c{n}" for n in range(4)]
+    ids = [platform.register(f"c{n}", bots.url(path), bots, path) for n, path in enumerate(paths)]
+    created = platform.post(
+        "/api/v1/tournaments",
+        {
+            "name": "x",
+            "game": "nim",
+            "format": "round_robin",
+            "bots": ids,
+            "seats_per_match": 2,
+            "seed": 1,
+            "options": {"stones": 9},
+        },
+    )
+    url = f"/api/v1/tournaments/{created['id']}"
+    wait_until(
+        lambda: (
+            any(m["status"] == "running" for m in platform.get(url)["matches"])
+            and platform.get(url)["progress"]["running"] >= 2
+        ),
+        20,
+        "no match got going",
+    )
+    answer = platform.client.delete(url, headers={"Authorization": f"Bearer {ADMIN}"})
+    assert answer.status_code == 204
+    # nothing of it runs a few seconds later (the worker looks every half second)
+    done = wait_until(
+        lambda: (t := platform.get(url))["progress"]["running"] + t["progress"]["queued"] == 0 and t,
+        10,
+        "matches of the cancelled tournament still run",
+    )
+    assert done["status"] == "cancelled" and done["winners"] == []
+    statuses = {match["status"] for match in done["matches"]}
+    assert statuses <= {"finished", "cancelled"} and "cancelled" in statuses
+    stopped = [
+        platform.get(f"/api/v1/matches/{match['id']}")
+        for match in done["matches"]
+        if match["status"] == "cancelled"
+    ]
+    cut = [match for match in stopped if match["moves"] > 0]
+    assert cut, "a running match was stopped part way"
+    for match in cut:
+        replay = json.loads(platform.client.get(f"/api/v1/matches/{match['id']}/replay").data)
+        assert len(replay["moves"]) == match["moves"] < 9 and replay["result"]["reason"] == "stopped"
+        assert verify_replay(replay) == []
+    finished_count = done["progress"]["finished"]
+    assert sum(row["played"] for row in done["standings"]) == 2 * finished_count
+    ladder = platform.get("/api/v1/ladders/nim")
+    games = sum(entry["games"] for entry in ladder.get("entries", []))
+    assert games == 2 * finished_count, "cancelled matches are rated for nobody"

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from referee.agents import Agent, LocalAgent, Reply
-from referee.game import MOVE_LIMIT, SetupError
+from referee.game import MOVE_LIMIT, STOPPED, SetupError
 from referee.match import MatchSpec, TimeControl
 from referee.protocol import encode
 from referee.replay import Replay, compress, decompress, verify_replay
@@ -210,6 +210,21 @@ def test_a_match_past_its_variants_max_moves_is_ended_by_the_runner(monkeypatch:
     assert len(replay["moves"]) == toy_game.GAME.variant("standard").max_moves
     assert replay["result"]["reason"] == MOVE_LIMIT
     assert replay["result"]["places"] == [1, 1]
+    assert verify_replay(replay) == []
+
+
+def test_a_match_told_to_stop_ends_before_its_next_move_with_the_moves_so_far() -> None:
+    asked: list[int] = []
+
+    def stop_after_three_moves() -> bool:
+        asked.append(len(asked))
+        return len(asked) > 3
+
+    built = MatchSpec.build(game="nim", bots=["a", "b"], seed=11)
+    players = [Player("a", LocalAgent(TakeOne())), Player("b", LocalAgent(TakeOne()))]
+    replay = run_match("m1", built, players, should_stop=stop_after_three_moves).to_json()
+    assert len(replay["moves"]) == 3 and len(asked) == 4, "asked before each move, stopped before the 4th"
+    assert replay["result"]["reason"] == STOPPED and replay["result"]["places"] == [1, 1]
     assert verify_replay(replay) == []
 
 

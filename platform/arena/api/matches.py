@@ -12,6 +12,7 @@ from flask_smorest.pagination import PaginationParameters
 
 from arena.api.context import presented_token, runtime, token_required
 from arena.api.parsing import ArenaBlueprint
+from arena.api.schemas.common import ErrorSchema
 from arena.api.schemas.matches import MatchQuerySchema, MatchSchema
 from arena.errors import NotFound
 from arena.matches import match_requests
@@ -73,10 +74,23 @@ class Matches(MethodView):
 class MatchById(MethodView):
     @blp.response(200, MatchSchema)
     def get(self, match_id: str) -> MatchView:
-        """A match: its status (queued, running, finished, aborted) and result"""
+        """A match: its status (queued, running, finished, aborted, cancelled) and result"""
         match = _get(match_id)
         store = runtime().store
         return MatchView(match, store.get_spec(match_id), store.progress([match_id]).get(match_id))
+
+    @token_required(blp, "the organizer token, or a seated bot's token for a challenge it made")
+    @blp.response(204)
+    @blp.alt_response(409, schema=ErrorSchema, description="the match has already finished or was aborted")
+    def delete(self, match_id: str) -> None:
+        """Cancel a match
+
+        A queued match is cancelled at once and never starts; a running one stops before its next
+        move and is stored cancelled, its moves so far in its replay, unrated and counted for
+        nobody. The organizer may cancel any match; a bot's owner a challenge its bot plays in.
+        Cancelling a cancelled match changes nothing.
+        """
+        match_requests.cancel(runtime(), match_id, presented_token())
 
 
 @blp.route("/<match_id:match_id>/replay")

@@ -71,7 +71,8 @@ class TournamentById(MethodView):
     def delete(self, tournament_id: str) -> None:
         """Cancel a tournament (needs the organizer token)
 
-        Queued matches are aborted with the error "tournament cancelled"; running matches finish
-        and count; no further match is made. The tournament then shows the status "cancelled".
+        No further round is made; queued matches are cancelled (error "tournament cancelled") and
+        never start; running matches stop before their next move, stored cancelled with their moves
+        so far, unrated and counted for nobody. The tournament then shows the status "cancelled".
         """
         tournament_requests.cancel(runtime(), tournament_id)

@@ -19,7 +19,9 @@ from typing import Any
 
 from arena.accounts.auth import same_token, token_matches
 from arena.errors import (
+    Conflict,
     InvalidRequest,
+    NotFound,
     QueueUnavailable,
     Unauthorized,
     field_error,
@@ -69,6 +71,35 @@ def authorize(runtime: Runtime, token: str | None, data: Mapping[str, Any]) -> d
             field_error("rated", "a challenge is unrated: rated matches are the organizer's or the ladder's"),
         )
     return {**data, "rated": False, "origin": MatchOrigin.CHALLENGE}
+
+
+def cancel(runtime: Runtime, match_id: str, token: str | None) -> MatchRecord:
+    """Cancel one match: the organizer any, a seated bot's owner a challenge it made.
+
+    A queued match is cancelled at once; a running one stops before its next move (its worker
+    stores it cancelled, the moves so far as its replay). Cancelling a cancelled match changes
+    nothing; one that finished or was aborted is a conflict.
+    """
+    match = runtime.store.get_match(match_id)
+    if match is None:
+        raise NotFound(f"no match with id {match_id!r}")
+    if not is_organizer(runtime, token):
+        seated = runtime.store.get_bots(list(match.bots))
+        owner = token is not None and any(token_matches(token, bot.token_hash) for bot in seated.values())
+        if not owner or match.origin is not MatchOrigin.CHALLENGE:
+            raise Unauthorized(
+                "cancelling a match needs the organizer token, or for a challenge the token of a bot "
+                "that holds a seat in it: Authorization: Bearer <token>"
+            )
+    if match.status is MatchStatus.CANCELLED:
+        return match
+    if match.status.ended:
+        raise Conflict(f"match {match_id} has already ended: it is {match.status.value}")
+    who = "the organizer" if is_organizer(runtime, token) else "the challenger"
+    current = runtime.store.cancel_match(match_id, f"cancelled by {who}")
+    if current is not None and current.status.ended and current.status is not MatchStatus.CANCELLED:
+        raise Conflict(f"match {match_id} has already ended: it is {current.status.value}")
+    return current or match
 
 
 def check_bots(
@@ -180,7 +211,7 @@ class MatchView:
 
     @property
     def replay_url(self) -> str | None:
-        if self.record.status is MatchStatus.FINISHED:
+        if self.record.has_replay:
             return f"/api/v1/matches/{self.record.id}/replay"
         return None
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from redis.client import Pipeline
 
-from arena.records import GAME_ENTRANT, MatchRecord, MatchStatus
+from arena.records import GAME_ENTRANT, MatchRecord
 from arena.storage.base import dumps
 from arena.storage.history import History
 from arena.storage.ladders import LadderRow, parse_row
@@ -47,6 +47,9 @@ class Finishing(Matches, Replays, History):
         verdicts: Mapping[tuple[str, str], str] | None = None,
     ) -> bool:
         """Store a match's end and count it in its ladder, all at once and exactly once.
+
+        A match stopped at a move (cancelled) ends here too: ``finished`` makes it cancelled, with no
+        ladder and no faults, so its replay is kept like any other.
 
         The replay goes to the files first, under this run's name; then one transaction sets
         ``applied:<match id>``, writes the record ``finished(current)`` and this run's replay token,
@@ -113,7 +116,7 @@ class Finishing(Matches, Replays, History):
             pipe.delete(self.key("match", match_id, "lease"), self.key("match", match_id, "live"))
             pipe.srem(self.key("running"), match_id)
             pipe.zrem(self.key("queued"), match_id)
-            pipe.zadd(self._status_index(MatchStatus.FINISHED), {match_id: record.created_ts})
+            pipe.zadd(self._status_index(record.status), {match_id: record.created_ts})
             pipe.execute()
             return True
 

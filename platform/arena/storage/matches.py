@@ -50,6 +50,10 @@ class MatchStart:
     bots: dict[str, BotRecord] = field(default_factory=dict)
 
 
+STOP_MARK_S = 7 * 24 * 3600
+"""How long a match's stop mark outlives the cancel: longer than any match runs."""
+
+
 class Matches(Archive):
     def add_matches(self, matches: Sequence[tuple[MatchRecord, MatchSpec]]) -> None:
         """Store new matches, each its status record and its spec."""
@@ -121,6 +125,7 @@ class Matches(Archive):
             MatchStatus.RUNNING: self.key("running"),
             MatchStatus.FINISHED: self.key("matches", "status", "finished"),
             MatchStatus.ABORTED: self.key("matches", "status", "aborted"),
+            MatchStatus.CANCELLED: self.key("matches", "status", "cancelled"),
         }[status]
 
     def get_match(self, match_id: str) -> MatchRecord | None:
@@ -278,6 +283,33 @@ class Matches(Archive):
         return self.update_match(
             match_id, lambda match: None if match.status.ended else match.aborted(reason)
         )
+
+    def cancel_match(self, match_id: str, reason: str) -> MatchRecord | None:
+        """Cancel a match that has not ended: a queued one is marked cancelled now (no worker will
+        play it); a running one is asked to stop (:meth:`stop_asked`), and its worker records it
+        cancelled before its next move. The record as it now stands; None for an unknown match."""
+        changed = self.cancel_if_queued(match_id, reason)
+        if changed is not None:
+            return changed
+        current = self.get_match(match_id)
+        if current is not None and current.status is MatchStatus.RUNNING:
+            self.redis.set(self.key("match", match_id, "stop"), "1", ex=STOP_MARK_S)
+        return current
+
+    def cancel_if_queued(self, match_id: str, reason: str) -> MatchRecord | None:
+        """Mark a match cancelled only while it is still queued (atomic): a worker that takes it
+        later finds it ended and leaves it alone."""
+        return self.update_match(
+            match_id, lambda match: match.cancelled(reason) if match.status is MatchStatus.QUEUED else None
+        )
+
+    def stop_asked(self, match_id: str, tournament: str | None) -> bool:
+        """Whether the match, or its tournament, was cancelled: one read of two small keys, what a
+        worker asks between moves (at most every so often) to stop a match it is playing."""
+        keys = [self.key("match", match_id, "stop")]
+        if tournament:
+            keys.append(self.key("tournament", tournament, "cancelled"))
+        return bool(self.redis.exists(*keys))
 
     def abort_if_queued(self, match_id: str, reason: str) -> MatchRecord | None:
         """Abort a match only while it is still queued (atomic): a running match plays on."""

@@ -41,6 +41,14 @@ class Tournaments(Matches):
         """Store a changed tournament record (its matches are not touched)."""
         self.redis.set(self.key("tournament", tournament.id), dumps(tournament.to_json()))
 
+    def mark_cancelled(self, tournament: TournamentRecord) -> None:
+        """Store a cancelled tournament's record and the mark its running matches stop at
+        (:meth:`arena.storage.matches.Matches.stop_asked`)."""
+        with self.redis.pipeline() as pipe:
+            pipe.set(self.key("tournament", tournament.id), dumps(tournament.to_json()))
+            pipe.set(self.key("tournament", tournament.id, "cancelled"), "1")
+            pipe.execute()
+
     def take_round_mark(self, tournament_id: str, round_no: int) -> bool:
         """True for the one caller that may make this round (SET NX): a round is made exactly once."""
         mark = self.key("tournament", tournament_id, "made", str(round_no))

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from arena.ladders import skill
 from arena.records import MatchRecord, TournamentRecord
 from arena.runtime import Runtime
-from arena.tournaments import formats
+from arena.tournaments import knockout
 from arena.tournaments.rounds import ROUND_FORMATS, next_round
 from referee.game import SetupError
 from referee.match import MatchSpec
@@ -58,7 +58,7 @@ def make_round(
 
 def knockout_seeds(runtime: Runtime, tournament: TournamentRecord) -> tuple[str, ...]:
     """The tournament's bots in seed order: by their conservative rating on the game and variant's
-    ladder (:func:`arena.tournaments.formats.seed_by_rating`); an unrated variant seeds in entry order."""
+    ladder (:func:`arena.tournaments.knockout.seed_by_rating`); an unrated variant seeds in entry order."""
     try:
         rated = get_game(tournament.game).variant(tournament.variant).rated
     except SetupError:
@@ -68,7 +68,7 @@ def knockout_seeds(runtime: Runtime, tournament: TournamentRecord) -> tuple[str,
     for bot, row in rows.items():
         if row.get("mu") is not None and row.get("sigma") is not None:
             ratings[bot] = round(skill.Skill(float(row["mu"]), float(row["sigma"])).conservative, 3)
-    return tuple(formats.seed_by_rating(tournament.bots, ratings))
+    return tuple(knockout.seed_by_rating(tournament.bots, ratings))
 
 
 def advance(runtime: Runtime, tournament_id: str) -> bool:

@@ -1,8 +1,9 @@
 """Creating tournaments (every match checked, stored and queued at once) and their progress.
 
-The schedule and the standings are pure functions in :mod:`arena.tournaments.formats`; this module checks
-the request, turns the schedule into matches (each a :class:`referee.match.MatchSpec` beside its
-status record) and reads them back for ``GET`` (:func:`view`).
+The schedule (:mod:`arena.tournaments.formats`) and the result (:mod:`arena.tournaments.results`) are
+pure functions; this module checks the request, turns the schedule into matches (each a
+:class:`referee.match.MatchSpec` beside its status record) and reads them back for ``GET``
+(:func:`view`).
 """
 
 from __future__ import annotations
@@ -18,11 +19,9 @@ from arena.errors import InvalidRequest, NotFound, field_error, merge_errors
 from arena.matches import match_requests
 from arena.records import BotRecord, MatchRecord, TournamentRecord, now_iso
 from arena.runtime import Runtime
-from arena.tournaments import formats, progress
-from arena.tournaments.rounds import ROUND_FORMATS
-from referee.game import SetupError
+from arena.tournaments import formats, knockout, progress, results, swiss
+from arena.tournaments.rounds import ROUND_FORMATS, is_team
 from referee.match import MatchSpec
-from referee.registry import get_game
 
 CANCELLED = "tournament cancelled"
 
@@ -44,6 +43,9 @@ def _check(runtime: Runtime, data: Mapping[str, Any], seed: int) -> tuple[MatchS
         merge_errors(errors, field_error("bots", f"needs at least {max(seats, 2)} bots"))
     bots, bot_errors = match_requests.check_bots(runtime, data["game"], bot_ids)
     merge_errors(errors, bot_errors)
+    for name, only in (("rounds", "swiss"), ("advance", "knockout")):
+        if data.get(name) is not None and data["format"] != only:
+            merge_errors(errors, field_error(name, f"{only} only; a {data['format']} does not take it"))
     if data["format"] in ROUND_FORMATS:
         _check_rounds(data, errors)
     elif not errors:
@@ -61,16 +63,24 @@ def _check_rounds(data: Mapping[str, Any], errors: dict[str, Any]) -> None:
     seats: int = data["seats_per_match"]
     if "seats_per_match" in errors:
         return
-    if seats > 4:
+    if not 2 <= seats <= 4:
         merge_errors(errors, field_error("seats_per_match", "swiss and knockout take pods of 2 to 4 seats"))
         return
     if data["format"] == "knockout":
-        advance = data.get("advance") or formats.knockout_advance_default(seats)
-        problem = formats.knockout_field_error(len(data["bots"]), seats, advance)
+        advance = data.get("advance") or knockout.knockout_advance_default(seats)
+        problem = knockout.knockout_field_error(len(data["bots"]), seats, advance)
         if problem is not None:
             merge_errors(errors, field_error("advance" if problem.startswith("must") else "bots", problem))
     elif len(data["bots"]) < seats:
         merge_errors(errors, field_error("bots", f"needs at least {seats} bots"))
+    elif data.get("rounds") is not None:
+        most = swiss.max_rounds(len(data["bots"]), seats)
+        if data["rounds"] > most:
+            message = (
+                f"a swiss of {len(data['bots'])} bots in pods of {seats} can pair at most {most} rounds "
+                "without a rematch"
+            )
+            merge_errors(errors, field_error("rounds", message))
 
 
 def create(runtime: Runtime, data: Mapping[str, Any]) -> TournamentRecord:
@@ -122,16 +132,16 @@ def _create_in_rounds(
     """Swiss and knockout: store the tournament and queue round 1; later rounds follow results."""
     seats, count = tournament.seats_per_match, len(tournament.bots)
     if tournament.format == "swiss":
-        planned = data.get("rounds") or formats.swiss_rounds_default(count)
+        planned = data.get("rounds") or min(swiss.swiss_rounds_default(count), swiss.max_rounds(count, seats))
         tournament = replace(tournament, rounds=planned, match_count=0)
-        first = formats.swiss_pairing(tournament.bots, seats, {}, [], {})
+        first = swiss.swiss_pairing(tournament.bots, seats, {}, [], {})
         pods, byes = first.pods, first.byes
     else:
-        advance = data.get("advance") or formats.knockout_advance_default(seats)
-        planned = formats.knockout_round_count(count, seats, advance)
+        advance = data.get("advance") or knockout.knockout_advance_default(seats)
+        planned = knockout.knockout_round_count(count, seats, advance)
         seeds = progress.knockout_seeds(runtime, tournament)
         tournament = replace(tournament, rounds=planned, advance=advance, match_count=0, seeds=seeds)
-        knock = formats.knockout_round(seeds, seats, advance)
+        knock = knockout.knockout_round(seeds, seats, advance)
         pods, byes = knock.pods, knock.byes
     runtime.store.add_tournament(tournament, [])
     runtime.store.take_round_mark(tournament.id, 1)
@@ -147,23 +157,25 @@ def get(runtime: Runtime, tournament_id: str) -> TournamentRecord:
 
 
 def cancel(runtime: Runtime, tournament_id: str) -> TournamentRecord:
-    """Cancel what is not yet played: queued matches are aborted, running ones finish.
+    """Cancel a tournament: no new round is made, queued matches are cancelled (no worker starts
+    them), running ones stop before their next move (their worker reads the tournament's mark).
 
-    The record is marked first, so a match that a worker takes meanwhile is still seen as part of a
-    cancelled tournament; cancelling twice changes nothing more.
+    The record and the mark are stored first, so a match a worker takes meanwhile stops at once and
+    a round being made meanwhile is stopped the same way; cancelling twice changes nothing more.
     """
     tournament = get(runtime, tournament_id)
     if tournament.cancelled_at is None:
         tournament = replace(tournament, cancelled_at=now_iso())
-        runtime.store.put_tournament(tournament)
+    runtime.store.mark_cancelled(tournament)
     for match_id in runtime.store.tournament_match_ids(tournament_id):
-        runtime.store.abort_if_queued(match_id, CANCELLED)
+        runtime.store.cancel_if_queued(match_id, CANCELLED)
     return tournament
 
 
 @dataclass(frozen=True)
 class TournamentView:
-    """A tournament with its progress, standings, rounds and matches as they stand now.
+    """A tournament with its progress, result (:mod:`arena.tournaments.results`), rounds and matches
+    as they stand now.
 
     :meth:`to_json` gives all of it; which of it the public sees is the API's ``TournamentSchema``
     (its fields), which dumps this, so no field is hidden by hand here.
@@ -173,39 +185,41 @@ class TournamentView:
     status: str
     progress: Mapping[str, int]
     points: str
-    standings: list[dict[str, Any]]
+    result: results.Result
     rounds_made: list[dict[str, Any]]
     matches: list[dict[str, Any]]
 
     def to_json(self) -> dict[str, Any]:
+        winners = self.result.winners
         return {
             **self.record.to_json(),
             "status": self.status,
             "progress": dict(self.progress),
             "points": self.points,
-            "standings": self.standings,
+            "winner": winners[0] if len(winners) == 1 else None,
+            "winners": winners,
+            "standings": self.result.standings,
+            "bracket": self.result.bracket,
+            "cross_table": self.result.cross_table,
             "rounds_made": self.rounds_made,
             "matches": self.matches,
         }
 
 
 def view(runtime: Runtime, tournament: TournamentRecord) -> TournamentView:
-    """The tournament with its progress, standings and matches, read from the store."""
+    """The tournament with its progress, result and matches, read from the store."""
     match_ids = runtime.store.tournament_match_ids(tournament.id)
     matches = runtime.store.get_matches(match_ids)
     specs = runtime.store.get_specs(match_ids)
     statuses = Counter(match.status.value for match in matches)
-    done = statuses["finished"] + statuses["aborted"]
+    done = statuses["finished"] + statuses["aborted"] + statuses["cancelled"]
     total = len(matches)
-    try:
-        team = get_game(tournament.game).variant(tournament.variant).team
-    except SetupError:  # the game or variant left the registry since: its results still stand
-        team = False
+    team = is_team(tournament)
     status = "finished" if done == total else "running" if done or statuses["running"] else "queued"
     if tournament.cancelled_at:
         status = "cancelled"
-    swiss = tournament.format == "swiss"
     rounds_made = runtime.store.tournament_rounds(tournament.id)
+    outcome = results.result(tournament, rounds_made, matches, team, finished=status == "finished")
     return TournamentView(
         record=tournament,
         status=status,
@@ -214,19 +228,13 @@ def view(runtime: Runtime, tournament: TournamentRecord) -> TournamentView:
             "total": total,
             "finished": statuses["finished"],
             "aborted": statuses["aborted"],
+            "cancelled": statuses["cancelled"],
             "running": statuses["running"],
             "queued": statuses["queued"],
         },
         points="one point per match, shared equally by the seats in first place; "
         + ("a game the team lost gives no points" if team else "a shared first place splits it"),
-        standings=formats.standings(
-            tournament.bots,
-            tournament.names,
-            matches,
-            team,
-            buchholz_first=swiss,
-            byes=Counter(bot for made in rounds_made for bot in made["byes"]) if swiss else None,
-        ),
+        result=outcome,
         rounds_made=[
             {"round": number + 1, "matches": made["matches"], "byes": made["byes"]}
             for number, made in enumerate(rounds_made)
@@ -234,6 +242,7 @@ def view(runtime: Runtime, tournament: TournamentRecord) -> TournamentView:
         matches=[
             {
                 "id": match.id,
+                "round": outcome.rounds_of.get(match.id),
                 "status": match.status.value,
                 "bots": list(match.bots),
                 "seed": specs[match.id].seed if match.id in specs else None,

@@ -21,7 +21,8 @@ from arena.matches import match_requests
 from arena.records import MatchRecord, MatchStatus, TournamentRecord
 from arena.runtime import Runtime
 from arena.tournaments import tournament_requests
-from arena.web import charts
+from arena.tournaments.rounds import is_team
+from arena.web import charts, tournament_page
 from referee.game import Game, SetupError
 from referee.match import MatchSpec
 from referee.registry import GAME_MODULES, get_game
@@ -29,7 +30,7 @@ from referee.replay import decompress
 
 SCAN_LIMIT = 2000
 """How many of the newest matches a filtered list or a bot's page looks through."""
-STATUSES = ("queued", "running", "finished", "aborted")
+STATUSES = ("queued", "running", "finished", "aborted", "cancelled")
 
 
 def _game(game_id: str) -> Game[Any] | None:
@@ -146,7 +147,7 @@ def match(runtime: Runtime, match_id: str) -> dict[str, Any] | None:
     view = _summary(
         record, runtime.store.progress([match_id]).get(match_id), runtime.store.get_spec(match_id)
     )
-    replay = replay_document(runtime, match_id) if record.status is MatchStatus.FINISHED else None
+    replay = replay_document(runtime, match_id) if record.has_replay else None
     # each seat's faults by kind are the record's, counted once by the runner
     view["moves_list"] = list(replay["moves"]) if replay else []
     view["has_replay"] = replay is not None
@@ -157,6 +158,12 @@ def match(runtime: Runtime, match_id: str) -> dict[str, Any] | None:
 def match_status(runtime: Runtime, match_id: str) -> str | None:
     record = runtime.store.get_match(match_id)
     return record.status.value if record is not None else None
+
+
+def has_replay(runtime: Runtime, match_id: str) -> bool:
+    """Whether the match ended with a stored replay (finished, or cancelled while it ran)."""
+    record = runtime.store.get_match(match_id)
+    return record is not None and record.has_replay
 
 
 def live_moves(runtime: Runtime, match_id: str, start: int) -> list[dict[str, Any]] | None:
@@ -222,6 +229,10 @@ def tournament(runtime: Runtime, tournament_id: str) -> dict[str, Any] | None:
     if found is None:
         return None
     view = _tournament_view(runtime, found)
+    view["bracket_columns"] = tournament_page.bracket(view) if found.format == "knockout" else []
+    view["swiss_rounds"] = tournament_page.swiss_rounds(view) if found.format == "swiss" else []
+    view["cross"] = tournament_page.cross_table(view, is_team(found)) if view.get("cross_table") else None
+    view["winner_list"] = tournament_page.winners(view)
     records = runtime.store.get_matches([m["id"] for m in view["matches"]])
     listed = {m["id"]: m for m in _summaries(runtime, records)}
     view["matches"] = [listed[m["id"]] for m in view["matches"] if m["id"] in listed]
@@ -237,7 +248,9 @@ def home(runtime: Runtime, recent: int = 20) -> dict[str, Any]:
     running = _summaries(runtime, [m for m in newest if m.status is MatchStatus.RUNNING])
     ended = [m for m in newest if m.status.ended]
     ended.sort(key=lambda m: m.finished_at or "", reverse=True)
-    in_progress = [t for t in tournaments(runtime, 0, 50)["tournaments"] if t["status"] != "finished"]
+    in_progress = [
+        t for t in tournaments(runtime, 0, 50)["tournaments"] if t["status"] not in ("finished", "cancelled")
+    ]
     return {
         "games": games(),
         "running": running,

@@ -13,7 +13,11 @@ every step is safe to repeat:
 4. The end is stored by :meth:`arena.storage.Store.finish_match`: result, replay, ladder and fault
    counts in one transaction guarded by ``applied:<match id>``, so a result counts exactly once
    even when two runs both reach the end.
-5. No match is left ``running`` by a failure: anything that goes wrong while a match runs or is
+5. A cancelled match stops before its next move: the runner asks a :class:`_StopCheck` between
+   moves, which reads the store's stop marks (the match's, its tournament's) at most every
+   :data:`STOP_CHECK_EVERY_S`; the moves so far are stored as its replay, the match ``cancelled``,
+   unrated and counted for nobody (:func:`_store_cancelled`).
+6. No match is left ``running`` by a failure: anything that goes wrong while a match runs or is
    stored aborts it with the reason, except the store itself failing (:class:`RedisError`), which
    is raised so the task runs the match again once the store is back (the attempts bound that).
 
@@ -45,7 +49,7 @@ from arena.records import BotRecord, MatchRecord
 from arena.runtime import Runtime
 from arena.storage import Begun, Store
 from arena.tournaments import progress
-from referee.game import SetupError
+from referee.game import STOPPED, SetupError
 from referee.match import MatchSpec
 from referee.registry import get_game
 from referee.replay import MoveRecord, Replay, compress
@@ -53,6 +57,8 @@ from referee.runner import Player, run_match
 
 log = logging.getLogger(__name__)
 PROGRESS_EVERY_S = 0.5
+STOP_CHECK_EVERY_S = 0.5
+"""How often, at most, a running match asks the store whether it was cancelled (one small read)."""
 
 
 class RunOutcome(StrEnum):
@@ -62,6 +68,8 @@ class RunOutcome(StrEnum):
     BUSY = "busy"
     """Another worker holds the match's lease and is playing it: nothing to do."""
     ABORTED = "aborted"
+    CANCELLED = "cancelled"
+    """Stopped at a move because the match or its tournament was cancelled; stored so."""
     MISSING = "missing"
 
 
@@ -179,6 +187,9 @@ _NOT_STARTED = {
 def _play_and_finish(
     runtime: Runtime, match: MatchRecord, spec: MatchSpec, bots: dict[str, BotRecord], owner: str
 ) -> RunOutcome:
+    stop = _StopCheck(runtime.store, match)
+    if stop():  # cancelled while it waited (its tournament, as a rule): no bot hears of it
+        return _cancel_unplayed(runtime, match)
     missing = [bot_id for bot_id in dict.fromkeys(spec.bots) if bot_id not in bots]
     if missing:
         return _abort(runtime, match, f"bot(s) deleted before the match ran: {', '.join(missing)}")
@@ -192,7 +203,7 @@ def _play_and_finish(
     try:
         with _lease_heartbeat(runtime, match.id, owner):
             try:
-                replay = run_match(match.id, spec, players, on_move=on_move)
+                replay = run_match(match.id, spec, players, on_move=on_move, should_stop=stop)
             finally:
                 progress.close()
     except SetupError as error:
@@ -202,6 +213,8 @@ def _play_and_finish(
     except Exception as error:  # an engine bug must end this match, not the worker
         log.exception("match %s: the engine failed", match.id)
         return _abort(runtime, match, f"engine error: {type(error).__name__}: {error}")
+    if replay.result.reason == STOPPED:
+        return _store_cancelled(runtime, match, replay)
     if not finish(runtime, match, replay):
         return RunOutcome.ALREADY_ENDED
     metrics.match_ended(spec.game, "finished", time.monotonic() - started)
@@ -215,6 +228,58 @@ def _abort(runtime: Runtime, match: MatchRecord, reason: str) -> RunOutcome:
         metrics.match_ended(match.game, "aborted")
     _advance_tournament(runtime, match)
     return RunOutcome.ABORTED
+
+
+class _StopCheck:
+    """The runner's ``should_stop`` for one match: whether the match or its tournament was
+    cancelled, read from the store at most every :data:`STOP_CHECK_EVERY_S` (the first time before
+    the first move), so a fast game does not pay a read a move. A store that cannot answer lets the
+    match go on; the next look asks again."""
+
+    def __init__(self, store: Store, match: MatchRecord) -> None:
+        self.store = store
+        self.match = match
+        self.next_look = 0.0
+
+    def __call__(self) -> bool:
+        now = time.monotonic()
+        if now < self.next_look:
+            return False
+        self.next_look = now + STOP_CHECK_EVERY_S
+        try:
+            return self.store.stop_asked(self.match.id, self.match.tournament)
+        except RedisError as error:
+            log.warning("match %s: could not ask whether it was cancelled: %s", self.match.id, error)
+            return False
+
+
+def _cancel_unplayed(runtime: Runtime, match: MatchRecord) -> RunOutcome:
+    """End a match taken from the queue after it was cancelled: cancelled, no move played."""
+    reason = "cancelled before it started"
+    stored = runtime.store.update_match(
+        match.id, lambda current: None if current.status.ended else current.cancelled(reason)
+    )
+    if stored is not None:
+        metrics.match_ended(match.game, "cancelled")
+    _advance_tournament(runtime, match)
+    return RunOutcome.CANCELLED if stored is not None else RunOutcome.ALREADY_ENDED
+
+
+def _store_cancelled(runtime: Runtime, match: MatchRecord, replay: Replay) -> RunOutcome:
+    """Store a match stopped at a move: cancelled, its moves so far as its replay, no ladder, no
+    faults (it counts for nobody); its tournament's round may have ended with it."""
+    moves = len(replay.moves)
+
+    def cancelled(current: MatchRecord) -> MatchRecord:
+        return current.cancelled(f"cancelled while running, after {moves} moves", moves)
+
+    stored = runtime.store.finish_match(
+        match.id, cancelled, compress(replay), None, lambda before: {}, {}, bots=match.bots
+    )
+    if stored:
+        metrics.match_ended(match.game, "cancelled")
+    _advance_tournament(runtime, match)
+    return RunOutcome.CANCELLED if stored else RunOutcome.ALREADY_ENDED
 
 
 def _advance_tournament(runtime: Runtime, match: MatchRecord) -> None:

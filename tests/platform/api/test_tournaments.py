@@ -58,6 +58,7 @@ def test_a_round_robin_queues_every_match_and_ends_with_standings(arena: Arena, 
         "total": 6,
         "finished": 0,
         "aborted": 0,
+        "cancelled": 0,
         "running": 0,
         "queued": 6,
     }
@@ -75,7 +76,7 @@ def test_a_round_robin_queues_every_match_and_ends_with_standings(arena: Arena, 
     table = [
         (r["rank"], r["name"], r["points"], r["wins"], r["draws"], r["losses"]) for r in done["standings"]
     ]
-    assert table == [(1, "High", 4.0, 4, 0, 0), (2, "Low", 1.0, 0, 2, 2), (3, "Low too", 1.0, 0, 2, 2)]
+    assert table == [(1, "High", 4.0, 4, 0, 0), (2, "Low", 1.0, 0, 2, 2), (2, "Low too", 1.0, 0, 2, 2)]
     high = next(r for r in done["standings"] if r["name"] == "High")
     assert high["score_sum"] == 8.0 and high["played"] == 4
     assert all(match["status"] == "finished" and match["result"]["places"] for match in done["matches"])
@@ -102,6 +103,7 @@ def test_progress_counts_matches_as_they_end(arena: Arena, trio) -> None:
         "total": 4,
         "finished": 1,
         "aborted": 0,
+        "cancelled": 0,
         "running": 0,
         "queued": 3,
     }
@@ -216,8 +218,8 @@ def test_a_tournament_of_a_game_no_longer_registered_still_shows(arena: Arena, t
     assert arena.get(f"/api/v1/bots/{trio[0]['id']}")["ratings"] == []  # party's rows are not shown
 
 
-def test_cancel_aborts_queued_matches_lets_running_ones_finish(arena: Arena, trio) -> None:
-    from arena.worker.execution import execute
+def test_cancel_makes_queued_matches_never_start_and_stops_a_running_one(arena: Arena, trio) -> None:
+    from arena.worker.execution import RunOutcome, execute
 
     created = create(
         arena, name="c", game="nim", format="round_robin", bots=[b["id"] for b in trio], seats_per_match=2
@@ -231,16 +233,101 @@ def test_cancel_aborts_queued_matches_lets_running_ones_finish(arena: Arena, tri
     assert arena.client.delete(unknown, headers=arena.admin()).status_code == 404
     assert arena.client.delete(url, headers=arena.admin()).status_code == 204
     view = arena.get(url)
-    assert view["status"] == "cancelled" and view["cancelled_at"]
+    assert view["status"] == "cancelled" and view["cancelled_at"] and view["winners"] == []
     by_id = {match["id"]: match for match in view["matches"]}
     assert by_id[first]["status"] == "finished" and by_id[second]["status"] == "running"
     others = [match for match_id, match in by_id.items() if match_id not in (first, second)]
-    assert others and all(match["status"] == "aborted" for match in others)
+    assert others and all(match["status"] == "cancelled" for match in others)
     assert all(arena.runtime.store.get_match(m["id"]).error == "tournament cancelled" for m in others)
-    arena.run_queue()  # the running match finishes and counts; the aborted ones stay unplayed
-    progress = arena.get(url)["progress"]
-    assert (progress["finished"], progress["aborted"], progress["queued"]) == (2, len(others), 0)
+    outcomes = arena.run_queue()  # the match in hand ends before its first move; the others never start
+    assert outcomes[1] is RunOutcome.CANCELLED
+    assert {outcomes[0], *outcomes[2:]} == {RunOutcome.ALREADY_ENDED}
+    stopped = arena.runtime.store.get_match(second)
+    assert (stopped.status.value, stopped.result, stopped.error) == (
+        "cancelled",
+        None,
+        "cancelled before it started",
+    )
+    shown = arena.get(url)
+    progress = shown["progress"]
+    assert (progress["finished"], progress["cancelled"], progress["running"], progress["queued"]) == (
+        1,
+        len(others) + 1,
+        0,
+        0,
+    )
+    assert sum(row["played"] for row in shown["standings"]) == 2, "only the finished match counts"
     assert arena.client.delete(url, headers=arena.admin()).status_code == 204  # again: nothing changes
+    assert created["id"] not in arena.client.get("/").get_data(as_text=True), (
+        "not in progress on the home page"
+    )
+
+
+class CancelOnMove:
+    """An agent that cancels its match (through the API) while answering its ``on``-th move."""
+
+    def __init__(self, inner, cancel) -> None:
+        self.inner, self.cancel, self.asked = inner, cancel, 0
+
+    def ask(self, request: dict, timeout_s: float):
+        self.asked += 1
+        if self.asked == 2:
+            self.cancel(request["match_id"])
+        return self.inner.ask(request, timeout_s)
+
+    def notify(self, request: dict, timeout_s: float) -> None:
+        self.inner.notify(request, timeout_s)
+
+
+def test_a_running_match_cancelled_stops_at_its_next_move_stored_cancelled_unrated(
+    arena: Arena, trio, monkeypatch
+) -> None:
+    from arena.worker import execution
+    from referee.agents import LocalAgent
+    from tests.referee.test_runner import TakeOne
+
+    monkeypatch.setattr(execution, "STOP_CHECK_EVERY_S", 0.0)  # look before every move
+
+    def cancel(match_id: str) -> None:
+        assert arena.client.delete(f"/api/v1/matches/{match_id}", headers=arena.admin()).status_code == 204
+
+    arena.runtime.agent_for = lambda bot: CancelOnMove(LocalAgent(TakeOne()), cancel)
+    match = arena.match(game="nim", bots=[trio[0]["id"], trio[1]["id"]], seed=5)
+    assert execution.execute(arena.runtime, match["id"]) is execution.RunOutcome.CANCELLED
+    shown = arena.get(f"/api/v1/matches/{match['id']}")
+    # seat 0 cancels while answering its second move (the match's third): that move is played,
+    # the runner stops before the fourth
+    assert (shown["status"], shown["moves"], shown["result"]) == ("cancelled", 3, None)
+    replay = arena.client.get(f"/api/v1/matches/{match['id']}/replay").get_json()
+    assert len(replay["moves"]) == 3 and replay["result"]["reason"] == "stopped"
+    assert arena.client.get("/api/v1/ladders/nim").get_json()["total"] == 0, "counted for nobody"
+    assert arena.client.delete(f"/api/v1/matches/{match['id']}", headers=arena.admin()).status_code == 204
+
+
+def test_a_match_is_cancelled_by_the_organizer_or_its_challenger_and_never_starts(arena: Arena, trio) -> None:
+    from arena.worker.execution import RunOutcome, execute
+
+    organizers = arena.match(game="nim", bots=[trio[0]["id"], trio[1]["id"]])
+    url = f"/api/v1/matches/{organizers['id']}"
+    owner = {"Authorization": f"Bearer {trio[0]['token']}"}
+    assert arena.client.delete(url).status_code == 401
+    assert arena.client.delete(url, headers=owner).status_code == 401, "not a challenge: the organizer's"
+    assert arena.client.delete(url, headers=arena.admin()).status_code == 204
+    assert arena.get(url)["status"] == "cancelled"
+    assert execute(arena.runtime, organizers["id"]) is RunOutcome.ALREADY_ENDED
+    answer = arena.client.post(
+        "/api/v1/matches", json={"game": "nim", "bots": [trio[0]["id"], trio[2]["id"]]}, headers=owner
+    )
+    challenge = answer.get_json()
+    other = {"Authorization": f"Bearer {trio[1]['token']}"}
+    assert arena.client.delete(f"/api/v1/matches/{challenge['id']}", headers=other).status_code == 401
+    assert arena.client.delete(f"/api/v1/matches/{challenge['id']}", headers=owner).status_code == 204
+    assert arena.runtime.store.get_match(challenge["id"]).error == "cancelled by the challenger"
+    finished = arena.match(game="nim", bots=[trio[0]["id"], trio[1]["id"]])
+    execute(arena.runtime, finished["id"])
+    conflict = arena.client.delete(f"/api/v1/matches/{finished['id']}", headers=arena.admin())
+    assert conflict.status_code == 409 and "finished" in conflict.get_json()["message"]
+    assert arena.client.delete("/api/v1/matches/m-0000000000000000", headers=arena.admin()).status_code == 404
 
 
 def quartet(arena: Arena) -> list[str]:
@@ -304,3 +391,49 @@ def test_bad_swiss_and_knockout_requests_are_422(arena: Arena, change: dict, fie
     answer = arena.client.post("/api/v1/tournaments", json=body, headers=arena.admin())
     assert answer.status_code == 422, answer.get_json()
     assert field in str(answer.get_json()["errors"])
+
+
+@pytest.mark.parametrize(
+    ("change", "errors"),
+    [
+        (
+            {"format": "knockout", "bots": 5, "seats_per_match": 4, "advance": 2},
+            {"bots": ["a knockout of pods of 4 sending 2 on needs a field of 4, 6, 8, 10, ... bots"]},
+        ),
+        (
+            {"format": "knockout", "bots": 4, "seats_per_match": 2, "advance": 2},
+            {"advance": ["must be at least 1 and less than seats_per_match (2)"]},
+        ),
+        (
+            {"format": "swiss", "bots": 4, "rounds": 4},
+            {"rounds": ["a swiss of 4 bots in pods of 2 can pair at most 3 rounds without a rematch"]},
+        ),
+        ({"format": "round_robin", "rounds": 2}, {"rounds": ["swiss only; a round_robin does not take it"]}),
+        ({"format": "swiss", "advance": 1}, {"advance": ["knockout only; a swiss does not take it"]}),
+        ({"format": "knockout", "bots": "twice"}, {"bots": ["each bot may enter a tournament once"]}),
+        (
+            {"format": "knockout", "bots": "stranger"},
+            {"bots": {"4": ["bot {stranger} (Vulkan only) does not play party"]}},
+        ),
+    ],
+)
+def test_bad_fields_are_422_naming_the_field_and_what_it_can_be(
+    arena: Arena, change: dict, errors: dict
+) -> None:
+    ids = quartet(arena)
+    body = {"name": "x", "game": "party", "format": "swiss", "bots": ids, "seats_per_match": 2, **change}
+    if body["bots"] == "twice":
+        body["bots"] = [*ids, ids[0]]
+    elif body["bots"] == "stranger":
+        stranger = arena.register("Vulkan only", "/first/vulkan", ["vulkan"])["id"]
+        body["bots"] = [*ids, stranger]
+        errors = {"bots": {"4": [errors["bots"]["4"][0].replace("{stranger}", repr(stranger))]}}
+    elif isinstance(body["bots"], int):
+        extra = [
+            arena.register(f"Extra {n}", f"/first/extra{n}", ["party"])["id"] for n in range(body["bots"] - 4)
+        ]
+        body["bots"] = [*ids, *extra][: body["bots"]]
+    answer = arena.client.post("/api/v1/tournaments", json=body, headers=arena.admin())
+    assert answer.status_code == 422, answer.get_json()
+    assert answer.get_json()["errors"] == errors
+    assert arena.queue.ids == []

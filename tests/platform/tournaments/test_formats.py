@@ -8,14 +8,13 @@ from itertools import combinations
 
 import pytest
 
-from arena.tournaments.formats import (
+from arena.tournaments.knockout import (
     knockout_field_error,
     knockout_round,
     knockout_round_count,
     seed_by_rating,
-    swiss_pairing,
-    swiss_rounds_default,
 )
+from arena.tournaments.swiss import swiss_pairing, swiss_rounds_default
 
 
 def play(bots: list[str], size: int, rounds: int) -> tuple[list[tuple[str, ...]], Counter]:

@@ -16,8 +16,8 @@ class MatchQuerySchema(PagedQuerySchema):
     game = id_field(metadata={"description": "only matches of this game"})
     variant = id_field(metadata={"description": "only matches of this variant (with game)"})
     status = fields.String(
-        validate=validate.OneOf(["queued", "running", "finished", "aborted"]),
-        metadata={"description": "queued, running, finished or aborted"},
+        validate=validate.OneOf([status.value for status in MatchStatus]),
+        metadata={"description": "queued, running, finished, aborted or cancelled"},
     )
 
     @validates_schema
@@ -67,7 +67,7 @@ class MatchSchema(Schema):
     status = fields.String(
         dump_only=True,
         validate=validate.OneOf([status.value for status in MatchStatus]),
-        metadata={"description": "queued, running, finished or aborted"},
+        metadata={"description": "queued, running, finished, aborted or cancelled"},
     )
     bots = fields.List(
         id_field(),

@@ -52,12 +52,15 @@ class ProgressSchema(Schema):
     total = fields.Integer()
     finished = fields.Integer()
     aborted = fields.Integer()
+    cancelled = fields.Integer()
     running = fields.Integer()
     queued = fields.Integer()
 
 
 class StandingSchema(Schema):
-    rank = fields.Integer()
+    """One bot's line: the columns every format has, and the tie-break columns of its own."""
+
+    rank = fields.Integer(metadata={"description": "shared by bots level on every ranking column"})
     bot_id = fields.String()
     name = fields.String()
     played = fields.Integer()
@@ -66,18 +69,68 @@ class StandingSchema(Schema):
     draws = fields.Integer()
     losses = fields.Integer()
     score_sum = fields.Float()
-    byes = fields.Integer(metadata={"description": "swiss rounds sat out; each scores a point"})
+    byes = fields.Integer(metadata={"description": "swiss: rounds sat out; each scores a point"})
     buchholz = fields.Float(
-        metadata={"description": "sum of the opponents' points over its matches; swiss ranks ties by it"}
+        metadata={"description": "swiss, the first tie-break: the final points of every opponent met, summed"}
+    )
+    sonneborn_berger = fields.Float(
+        metadata={
+            "description": "swiss, the second tie-break: for every opponent met, what the bot scored "
+            "against it (1 ahead, 0.5 level, 0 behind) times its final points, summed"
+        }
+    )
+    head_to_head = fields.Float(
+        metadata={
+            "description": "round robin and gauntlet, the first tie-break: what the bot scored against "
+            "the bots level with it on points"
+        }
+    )
+    seed = fields.Integer(metadata={"description": "knockout: 1 for the best seed"})
+    out_in = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "knockout: the round the bot went out in; null while in, and for the winner"
+        },
     )
 
 
 class TournamentMatchSchema(Schema):
     id = fields.String()
+    round = fields.Integer(
+        allow_none=True,
+        metadata={"description": "the match's round; a round robin's rounds are its seat rotations"},
+    )
     status = fields.String(validate=validate.OneOf([status.value for status in MatchStatus]))
     bots = fields.List(fields.String())
     seed = fields.Integer(allow_none=True, metadata={"description": "null if the match's spec is lost"})
     result = fields.Nested(ResultSchema, allow_none=True)
+
+
+class PodSchema(Schema):
+    match = fields.String()
+    bots = fields.List(fields.String(), metadata={"description": "in seat order"})
+    ranking = fields.List(fields.String(), metadata={"description": "best first, once the match has ended"})
+    advanced = fields.List(fields.String(), metadata={"description": "who went on (the final: its winner)"})
+    winner_path = fields.Boolean(metadata={"description": "the tournament's winner played this match"})
+
+
+class BracketRoundSchema(Schema):
+    round = fields.Integer()
+    pods = fields.List(fields.Nested(PodSchema))
+    byes = fields.List(fields.String(), metadata={"description": "best seeds going on without playing"})
+
+
+class BracketSchema(Schema):
+    planned_rounds = fields.Integer()
+    winner = fields.String(allow_none=True)
+    rounds = fields.List(
+        fields.Nested(BracketRoundSchema), metadata={"description": "the rounds made so far"}
+    )
+
+
+class CrossCellSchema(Schema):
+    points = fields.Float(metadata={"description": "what the row's bot scored against the column's"})
+    games = fields.Integer()
 
 
 class TournamentSchema(Schema):
@@ -110,7 +163,21 @@ class TournamentSchema(Schema):
     )
     progress = fields.Nested(ProgressSchema)
     points = fields.String(metadata={"description": "how standings points are awarded"})
+    winner = fields.String(
+        allow_none=True,
+        metadata={"description": "once finished: the bot ranked first alone (null otherwise)"},
+    )
+    winners = fields.List(
+        fields.String(), metadata={"description": "once finished: the bots ranked first (several if shared)"}
+    )
     standings = fields.List(fields.Nested(StandingSchema))
+    bracket = fields.Nested(BracketSchema, allow_none=True, metadata={"description": "knockout only"})
+    cross_table = fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(keys=fields.String(), values=fields.Nested(CrossCellSchema)),
+        allow_none=True,
+        metadata={"description": "round robin and gauntlet: [bot][opponent], pairs that met"},
+    )
     matches = fields.List(fields.Nested(TournamentMatchSchema))
     rounds = fields.Integer(metadata={"description": "swiss and knockout: rounds planned; 0 otherwise"})
     advance = fields.Integer(metadata={"description": "knockout: bots of each pod that go on"})
