@@ -86,10 +86,13 @@ class Svg:
         self.parts.append("</g>")
 
     def document(self, label: str) -> str:
-        """The standalone SVG: ``label`` becomes its title (what screen readers and tabs show)."""
+        """The standalone SVG: ``label`` becomes its title (what screen readers and tabs show).
+
+        Its size is its ``viewBox`` and ``width="100%"``, no pixels: the picture fills the width of
+        whatever shows it (a page's box, a browser tab of its own) and keeps its proportions."""
         w, h = _number(self.width), _number(self.height)
         head = (
-            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="100%" '
             f'role="img" font-family="{FONT}">'
         )
         background = f'<rect x="0" y="0" width="{w}" height="{h}" fill="{self.background}"/>'
