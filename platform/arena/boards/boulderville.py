@@ -18,10 +18,9 @@ a few pixels high.
 
 from __future__ import annotations
 
-import textwrap
 from typing import Any
 
-from arena.boards.svg import Svg, seat_colour
+from arena.boards.svg import Svg, seat_colour, wrapped
 from referee.boulderville.edition import EDITION
 from referee.game import State
 
@@ -227,15 +226,6 @@ def _track(
     )
 
 
-def _lines(picture: Svg, x: float, y: float, text: str, chars: int = PANEL_CHARS, **attrs: object) -> float:
-    """``text`` wrapped to ``chars`` a line, its later lines indented; returns the y under it."""
-    step = 17
-    for line in textwrap.wrap(text, chars, subsequent_indent="  "):
-        picture.text(x, y, line, 13, **attrs)
-        y += step
-    return y
-
-
 def _panel(picture: Svg, x: float, top: float, view: dict[str, Any], hands: list[list[str]] | None) -> float:
     """The tracks, the scientists and the key, in three columns from ``top`` under the map;
     returns where the longest ends."""
@@ -248,14 +238,30 @@ def _panel(picture: Svg, x: float, top: float, view: dict[str, Any], hands: list
     _track(picture, x, y, "rescue track", -bound, bound, view["rescue"], "#43a047", "rescue-track")
     y += 54
     revealed = view["revealed"]
-    y = _lines(picture, x, y, f"eruption cards turned {len(revealed)}, left {view['eruption_cards_left']}")
+    y = wrapped(
+        picture,
+        x,
+        y,
+        f"eruption cards turned {len(revealed)}, left {view['eruption_cards_left']}",
+        PANEL_CHARS,
+    )
     if "eruption" in revealed:
-        y = _lines(picture, x, y, "THE ERUPTION has happened", font_weight="bold", fill="#b71c1c")
-    y = _lines(picture, x, y, f"last card: {revealed[-1].replace('_', ' ') if revealed else 'none'}")
-    y = _lines(picture, x, y, f"bridge {'standing' if view['bridge_standing'] else 'gone'}")
+        y = wrapped(
+            picture, x, y, "THE ERUPTION has happened", PANEL_CHARS, font_weight="bold", fill="#b71c1c"
+        )
+    y = wrapped(
+        picture, x, y, f"last card: {revealed[-1].replace('_', ' ') if revealed else 'none'}", PANEL_CHARS
+    )
+    y = wrapped(picture, x, y, f"bridge {'standing' if view['bridge_standing'] else 'gone'}", PANEL_CHARS)
     cash_at = view["cash_at"].replace("_", " ") if view["cash_at"] else "nowhere"
-    y = _lines(picture, x, y, f"renown cashed at the {cash_at}")
-    y = _lines(picture, x, y, f"action cards left {view['action_cards_left']}, discards {view['discards']}")
+    y = wrapped(picture, x, y, f"renown cashed at the {cash_at}", PANEL_CHARS)
+    y = wrapped(
+        picture,
+        x,
+        y,
+        f"action cards left {view['action_cards_left']}, discards {view['discards']}",
+        PANEL_CHARS,
+    )
     bottom = y
 
     x += PANEL_COLUMN
@@ -274,13 +280,13 @@ def _panel(picture: Svg, x: float, top: float, view: dict[str, Any], hands: list
         where = "at " + scientist["space"].replace("_", " ") if scientist["space"] else "off the board"
         chars = PANEL_CHARS - 4
         tokens = f"tokens {scientist['tokens']}, renown {scientist['renown']}; {where}"
-        y = _lines(picture, x + INDENT, y, tokens, chars)
+        y = wrapped(picture, x + INDENT, y, tokens, chars)
         if hands is None:
             hand_size = f"{scientist['hand_size']} cards in hand"
-            y = _lines(picture, x + INDENT, y, hand_size, chars, cls="hand-count")
+            y = wrapped(picture, x + INDENT, y, hand_size, chars, cls="hand-count")
         else:
             cards = ", ".join(card.replace("_", " ") for card in hands[seat]) or "no cards"
-            y = _lines(picture, x + INDENT, y, f"hand: {cards}", chars, cls="hand-card", data_seat=seat)
+            y = wrapped(picture, x + INDENT, y, f"hand: {cards}", chars, cls="hand-card", data_seat=seat)
         y += 8
     bottom = max(bottom, y)
 
@@ -293,7 +299,9 @@ def _panel(picture: Svg, x: float, top: float, view: dict[str, Any], hands: list
     for group, label in ((saved, "saved"), (dead, "lost")):
         names = ", ".join(p["name"].split(",")[0] for p in group) or "nobody"
         value = sum(p["value"] for p in group)
-        y = _lines(picture, x, y, f"{label} {len(group)} (value {value}): {names}", cls=f"{label}-list")
+        y = wrapped(
+            picture, x, y, f"{label} {len(group)} (value {value}): {names}", PANEL_CHARS, cls=f"{label}-list"
+        )
     y += 12
     picture.text(x, y, "Key", 17, font_weight="bold")
     y += 22

@@ -7,6 +7,7 @@ find, say, every settlement of a Catan board.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
@@ -106,6 +107,18 @@ def swatch_row(svg: Svg, x: float, y: float, items: Sequence[tuple[str, str]], s
         svg.text(x + size + 4, y, label, size=size - 1)
         x += size + 10 + 0.6 * (size - 1) * len(label)
     return x
+
+
+def wrapped(
+    svg: Svg, x: float, y: float, content: str, chars: int, size: float = 13, **attrs: object
+) -> float:
+    """``content`` in lines of at most ``chars`` characters (the later ones indented), one under
+    another from ``y``, so that a line of a legend never runs off the picture; returns the y under
+    the last."""
+    for line in textwrap.wrap(content, chars, subsequent_indent="  ") or [""]:
+        svg.text(x, y, line, size, **attrs)
+        y += round(size * 1.35)
+    return y
 
 
 def seat_colour(seat: int) -> str:
