@@ -62,16 +62,27 @@
     return tbody ? tbody.querySelector('tr[data-n="' + n + '"]') : null;
   }
 
+  // the row within the part of the move list the window shows (below its header)
   function keepInView(row) {
     if (!pane || !row) {
       return;
     }
     const box = pane.getBoundingClientRect();
     const line = row.getBoundingClientRect();
-    if (line.top < box.top + 30) {
-      pane.scrollTop -= box.top + 30 - line.top;
-    } else if (line.bottom > box.bottom) {
-      pane.scrollTop += line.bottom - box.bottom;
+    const top = box.top + 30;
+    const shownBottom = Math.min(box.bottom, window.innerHeight);
+    const bottom = shownBottom - top > 2 * line.height ? shownBottom : box.bottom;
+    if (line.top < top) {
+      pane.scrollTop -= top - line.top;
+    } else if (line.bottom > bottom) {
+      pane.scrollTop += line.bottom - bottom;
+    }
+  }
+
+  // a position opened from its address: its row in the middle of the move list
+  function centre(row) {
+    if (pane && row) {
+      pane.scrollTop = row.offsetTop - pane.clientHeight / 2;
     }
   }
 
@@ -112,6 +123,7 @@
   function showAddressed() {
     const asked = fragmentPosition();
     show(asked === null ? total : asked);
+    centre(rowFor(position));
     if (asked !== null && asked !== position) { // past the end: the address says where it is
       history.replaceState(null, "", "#move=" + position);
     }
