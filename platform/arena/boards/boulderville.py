@@ -10,20 +10,29 @@ which spaces are joined.
 
 With ``reveal`` each scientist's hand is listed (from that seat's own observation); without it,
 only hand sizes, as every seat sees them.
+
+The tracks, the scientists and the key stand in three columns under the map, not beside it: the
+map is wide already, and a picture as wide as both would be shrunk on a page until its words were
+a few pixels high.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from arena.boards.svg import Svg, seat_colour
+from arena.boards.svg import Svg, seat_colour, wrapped
 from referee.boulderville.edition import EDITION
 from referee.game import State
 
 CELL_W, CELL_H = 168.0, 74.0
 BOX_W, BOX_H = 148.0, 54.0
 LEFT, TOP = 24.0, 60.0
-PANEL = 430.0
+PANEL_COLUMN = 336.0
+"""The width of each of the three columns under the map (two map columns)."""
+PANEL_CHARS = 42
+"""Characters of a line of the panel's 13-unit text that fit in a column (wrapped there)."""
+INDENT = 26.0
+"""A scientist's lines, right of its swatch: three characters fewer to a line."""
 LOCATION_FILL = {
     "crater": "#f3c6b8",
     "upper_observation": "#d9cdf0",
@@ -59,7 +68,8 @@ def svg(state: State, reveal: bool = True) -> str:
     columns = 1 + max(space.at[0] for space in board.spaces)
     rows = 1 + max(space.at[1] for space in board.spaces)
     map_w = LEFT + columns * CELL_W
-    picture = Svg(map_w + PANEL, TOP + rows * CELL_H + 20)
+    map_bottom = TOP + rows * CELL_H + 20
+    picture = Svg(map_w + 10, map_bottom)
     picture.text(
         14, 30, f"Volcano! (Boulderville), turn {view['turn']}, {_status(view)}", 18, font_weight="bold"
     )
@@ -106,8 +116,8 @@ def svg(state: State, reveal: bool = True) -> str:
             fill="#b71c1c",
             font_weight="bold",
         )
-    bottom = _panel(picture, map_w + 10, view, hands)
-    picture.height = max(picture.height, bottom + 20)
+    bottom = _panel(picture, LEFT, map_bottom + 24, view, hands)
+    picture.height = max(picture.height, bottom + 10)
     return picture.document(f"Boulderville board, turn {view['turn']}")
 
 
@@ -200,15 +210,15 @@ def _status(view: dict[str, Any]) -> str:
 def _track(
     picture: Svg, x: float, y: float, label: str, low: int, high: int, value: int, colour: str, cls: str
 ) -> None:
-    picture.text(x, y, f"{label}: {value}", 13, font_weight="bold")
-    y += 8
+    picture.text(x, y, f"{label}: {value}", 14, font_weight="bold")
+    y += 10
     steps = high - low
-    width = 380.0
+    width = PANEL_COLUMN - 30
     for k in range(steps + 1):
         tick = x + k * width / steps
         picture.line((tick, y), (tick, y + (10 if (low + k) % 5 == 0 else 5)), stroke="#555")
         if (low + k) % 5 == 0:
-            picture.text(tick, y + 22, str(low + k), 9, text_anchor="middle", fill="#555")
+            picture.text(tick, y + 24, str(low + k), 11, text_anchor="middle", fill="#555")
     shown = min(max(value, low), high)
     picture.line((x, y), (x + width, y), stroke="#555")
     picture.circle(
@@ -216,96 +226,104 @@ def _track(
     )
 
 
-def _panel(picture: Svg, x: float, view: dict[str, Any], hands: list[list[str]] | None) -> float:
-    """The tracks, the scientists and the key, from the top right; returns where they end."""
-    y = 64.0
-    picture.text(x, y, "Tracks", 16, font_weight="bold")
-    y += 22
+def _panel(picture: Svg, x: float, top: float, view: dict[str, Any], hands: list[list[str]] | None) -> float:
+    """The tracks, the scientists and the key, in three columns from ``top`` under the map;
+    returns where the longest ends."""
+    y = top
+    picture.text(x, y, "Tracks", 17, font_weight="bold")
+    y += 26
     _track(picture, x, y, "eruption counter", 0, 25, view["eruption"], "#ff5a1f", "eruption-track")
-    y += 50
+    y += 56
     bound = max(15, abs(view["rescue"]))
     _track(picture, x, y, "rescue track", -bound, bound, view["rescue"], "#43a047", "rescue-track")
-    y += 46
+    y += 54
     revealed = view["revealed"]
-    erupted = "eruption" in revealed
-    picture.text(
+    y = wrapped(
+        picture,
         x,
         y,
-        f"eruption cards turned {len(revealed)}, left {view['eruption_cards_left']}"
-        + ("; THE ERUPTION has happened" if erupted else ""),
-        12,
+        f"eruption cards turned {len(revealed)}, left {view['eruption_cards_left']}",
+        PANEL_CHARS,
     )
-    y += 18
-    picture.text(x, y, f"last card: {revealed[-1].replace('_', ' ') if revealed else 'none'}", 12)
-    y += 18
-    picture.text(
+    if "eruption" in revealed:
+        y = wrapped(
+            picture, x, y, "THE ERUPTION has happened", PANEL_CHARS, font_weight="bold", fill="#b71c1c"
+        )
+    y = wrapped(
+        picture, x, y, f"last card: {revealed[-1].replace('_', ' ') if revealed else 'none'}", PANEL_CHARS
+    )
+    y = wrapped(picture, x, y, f"bridge {'standing' if view['bridge_standing'] else 'gone'}", PANEL_CHARS)
+    cash_at = view["cash_at"].replace("_", " ") if view["cash_at"] else "nowhere"
+    y = wrapped(picture, x, y, f"renown cashed at the {cash_at}", PANEL_CHARS)
+    y = wrapped(
+        picture,
         x,
         y,
-        f"bridge {'standing' if view['bridge_standing'] else 'gone'}; "
-        f"renown cashed at the {view['cash_at'].replace('_', ' ') if view['cash_at'] else 'nowhere'}",
-        12,
+        f"action cards left {view['action_cards_left']}, discards {view['discards']}",
+        PANEL_CHARS,
     )
-    y += 18
-    picture.text(x, y, f"action cards left {view['action_cards_left']}, discards {view['discards']}", 12)
-    y += 28
+    bottom = y
+
+    x += PANEL_COLUMN
+    y = top
     picture.text(
-        x, y, "Scientists" + ("" if hands is not None else " (hands hidden)"), 16, font_weight="bold"
+        x, y, "Scientists" + ("" if hands is not None else " (hands hidden)"), 17, font_weight="bold"
     )
-    y += 22
+    y += 26
     for scientist in view["scientists"]:
         seat = scientist["seat"]
         marker = "▶ " if seat == view["to_move"] else ""
         lead = " (lead)" if seat == view["lead"] else ""
         picture.rect(x, y - 14, 18, 18, fill=seat_colour(seat), stroke="#222", cls="seat-swatch")
-        picture.text(x + 26, y, f"{marker}S{seat} {scientist['id']}{lead}", 14, font_weight="bold")
-        y += 18
+        picture.text(x + INDENT, y, f"{marker}S{seat} {scientist['id']}{lead}", 15, font_weight="bold")
+        y += 19
         where = "at " + scientist["space"].replace("_", " ") if scientist["space"] else "off the board"
-        picture.text(x + 26, y, f"tokens {scientist['tokens']}, renown {scientist['renown']}; {where}", 12)
-        y += 18
+        chars = PANEL_CHARS - 4
+        tokens = f"tokens {scientist['tokens']}, renown {scientist['renown']}; {where}"
+        y = wrapped(picture, x + INDENT, y, tokens, chars)
         if hands is None:
-            picture.text(x + 26, y, f"{scientist['hand_size']} cards in hand", 12, cls="hand-count")
+            hand_size = f"{scientist['hand_size']} cards in hand"
+            y = wrapped(picture, x + INDENT, y, hand_size, chars, cls="hand-count")
         else:
             cards = ", ".join(card.replace("_", " ") for card in hands[seat]) or "no cards"
-            picture.text(x + 26, y, f"hand: {cards}", 11, cls="hand-card")
-        y += 24
+            y = wrapped(picture, x + INDENT, y, f"hand: {cards}", chars, cls="hand-card", data_seat=seat)
+        y += 8
+    bottom = max(bottom, y)
+
+    x += PANEL_COLUMN
+    y = top
     saved = [p for p in view["townspeople"] if p["status"] == "saved"]
     dead = [p for p in view["townspeople"] if p["status"] == "dead"]
-    picture.text(
-        x,
-        y,
-        f"saved {len(saved)} (value {sum(p['value'] for p in saved)}), "
-        f"lost {len(dead)} (value {sum(p['value'] for p in dead)})",
-        13,
-        font_weight="bold",
-    )
-    y += 18
+    picture.text(x, y, "Townspeople", 17, font_weight="bold")
+    y += 24
     for group, label in ((saved, "saved"), (dead, "lost")):
-        names = ", ".join(p["name"].split(",")[0] for p in group)
-        while names:
-            picture.text(x, y, f"{label}: {names[:62]}", 11, cls=f"{label}-list")
-            names, label, y = names[62:], "   ", y + 15
-    y += 14
-    picture.text(x, y, "Key", 16, font_weight="bold")
-    y += 20
+        names = ", ".join(p["name"].split(",")[0] for p in group) or "nobody"
+        value = sum(p["value"] for p in group)
+        y = wrapped(
+            picture, x, y, f"{label} {len(group)} (value {value}): {names}", PANEL_CHARS, cls=f"{label}-list"
+        )
+    y += 12
+    picture.text(x, y, "Key", 17, font_weight="bold")
+    y += 22
     for status, fill in STATUS_FILL.items():
-        picture.circle(x + 8, y - 4, 8, fill=fill, stroke="#222")
-        picture.text(x + 22, y, f"townsperson, {status} (number: rescue value)", 12)
+        picture.circle(x + 8, y - 5, 8, fill=fill, stroke="#222")
+        picture.text(x + 22, y, f"{status} (number: rescue value)", 13)
         y += 18
     picture.polygon(
-        [(x + 8, y - 13), (x + 17, y - 4), (x + 8, y + 5), (x - 1, y - 4)], fill=seat_colour(0), stroke="#111"
+        [(x + 8, y - 14), (x + 17, y - 5), (x + 8, y + 4), (x - 1, y - 5)], fill=seat_colour(0), stroke="#111"
     )
-    picture.text(x + 22, y, "scientist of seat 0 (S0)", 12)
+    picture.text(x + 22, y, "scientist of seat 0 (S0)", 13)
     y += 20
     for terrain, fill in TERRAIN_FILL.items():
-        picture.rect(x, y - 11, 16, 14, fill=fill)
-        picture.text(x + 22, y, terrain.replace("_", " "), 12)
-        y += 16
+        picture.rect(x, y - 12, 16, 14, fill=fill)
+        picture.text(x + 22, y, terrain.replace("_", " "), 13)
+        y += 17
     y += 6
     for location, name in EDITION.board.locations.items():
-        picture.rect(x, y - 11, 16, 14, fill=LOCATION_FILL.get(location, "#ccc"), stroke="#4e3d2a")
-        picture.text(x + 22, y, name, 12, cls="location-name")
-        y += 16
-    return y
+        picture.rect(x, y - 12, 16, 14, fill=LOCATION_FILL.get(location, "#ccc"), stroke="#4e3d2a")
+        picture.text(x + 22, y, name, 13, cls="location-name")
+        y += 17
+    return max(bottom, y)
 
 
 def text(state: State, reveal: bool = True) -> str:

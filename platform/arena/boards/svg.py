@@ -7,6 +7,7 @@ find, say, every settlement of a Catan board.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
@@ -83,10 +84,13 @@ class Svg:
         self.parts.append("</g>")
 
     def document(self, label: str) -> str:
-        """The standalone SVG: ``label`` becomes its title (what screen readers and tabs show)."""
+        """The standalone SVG: ``label`` becomes its title (what screen readers and tabs show).
+
+        Its size is its ``viewBox`` and ``width="100%"``, no pixels: the picture fills the width of
+        whatever shows it (a page's box, a browser tab of its own) and keeps its proportions."""
         w, h = _number(self.width), _number(self.height)
         head = (
-            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="100%" '
             f'role="img" font-family="{FONT}">'
         )
         background = f'<rect x="0" y="0" width="{w}" height="{h}" fill="{self.background}"/>'
@@ -100,6 +104,18 @@ def swatch_row(svg: Svg, x: float, y: float, items: Sequence[tuple[str, str]], s
         svg.text(x + size + 4, y, label, size=size - 1)
         x += size + 10 + 0.6 * (size - 1) * len(label)
     return x
+
+
+def wrapped(
+    svg: Svg, x: float, y: float, content: str, chars: int, size: float = 13, **attrs: object
+) -> float:
+    """``content`` in lines of at most ``chars`` characters (the later ones indented), one under
+    another from ``y``, so that a line of a legend never runs off the picture; returns the y under
+    the last."""
+    for line in textwrap.wrap(content, chars, subsequent_indent="  ") or [""]:
+        svg.text(x, y, line, size, **attrs)
+        y += round(size * 1.35)
+    return y
 
 
 def seat_colour(seat: int) -> str:

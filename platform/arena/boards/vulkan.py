@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from arena.boards.svg import Svg, swatch_row
+from arena.boards.svg import Svg, swatch_row, wrapped
 from referee.game import State
 from referee.vulkan.render import render as engine_text
 from referee.vulkan.state import COLOUR_NAMES
@@ -22,6 +22,8 @@ FIRE = {1: "#fde9b6", 2: "#fcd08a", 3: "#f9ac62", 4: "#f2804a", 5: "#e0533a", 6:
 SIZE = 44.0
 """Hex radius in picture units."""
 PANEL = 330.0
+LEGEND_CHARS = 42
+"""Characters of a line of the legend's 12-unit text that fit in the panel (wrapped there)."""
 
 
 def _centre(q: int, r: int) -> tuple[float, float]:
@@ -195,8 +197,7 @@ def _legend(picture: Svg, x: float, view: dict[str, Any], owner_colour: dict[int
         picture.text(x + 26, y, f"loads left: {supply}", 12)
         y += 18
         values = " + ".join(str(a["value"]) for a in info["awarded"]) or "none"
-        picture.text(x + 26, y, f"score {info['score']} (tiles {values})", 12)
-        y += 18
+        y = wrapped(picture, x + 26, y, f"score {info['score']} (tiles {values})", LEGEND_CHARS - 4, 12) + 2
         picture.text(x + 26, y, f"own loads on table: {info['loads_on_table']}", 12)
         y += 26
     picture.text(x, y, "Key", 16, font_weight="bold")
@@ -211,8 +212,7 @@ def _legend(picture: Svg, x: float, view: dict[str, Any], owner_colour: dict[int
     picture.text(x, y, f"removed tiles: {len(view['removed'])}", 12)
     y += 18
     out = ", ".join(f"{c} {n}" for c, n in view["loads_out"].items() if n)
-    picture.text(x, y, f"loads out of the game: {out or 'none'}", 12)
-    return y
+    return wrapped(picture, x, y, f"loads out of the game: {out or 'none'}", LEGEND_CHARS, 12)
 
 
 def text(state: State, reveal: bool = True) -> str:

@@ -114,12 +114,6 @@ def rating(value: float | None) -> str:
     return "—" if value is None else f"{value:.1f}"
 
 
-@blueprint.app_template_filter("spaced")
-def spaced(value: Any) -> str:
-    """A move as JSON with spaces after commas and colons, so a long one wraps between its parts."""
-    return json.dumps(value, separators=(", ", ": "), ensure_ascii=False)
-
-
 @blueprint.app_template_filter("compact")
 def compact(value: Any) -> str:
     """A move or detail as short JSON."""

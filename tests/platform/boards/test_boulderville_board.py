@@ -40,7 +40,11 @@ def test_hands_are_listed_when_revealed_and_counted_when_not() -> None:
     view = state.observation(0)
     hands = [state.observation(seat)["hand"] for seat in range(4)]
     assert any(hands)
-    shown = [e.text for e in with_class(parse(render_svg("boulderville", state)), "hand-card")]
+    lines = with_class(parse(render_svg("boulderville", state)), "hand-card")  # a long hand wraps
+    shown = [
+        " ".join((e.text or "").strip() for e in lines if e.get("data-seat") == str(seat))
+        for seat in range(4)
+    ]
     assert shown == [f"hand: {', '.join(c.replace('_', ' ') for c in hand) or 'no cards'}" for hand in hands]
     hidden_svg = render_svg("boulderville", state, reveal=False)
     hidden = parse(hidden_svg)

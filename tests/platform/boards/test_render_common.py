@@ -21,6 +21,7 @@ def test_the_svg_stands_alone_and_scales(game_id: str, reveal: bool) -> None:
     root = parse(svg)
     assert root.tag == f"{SVG}svg"
     assert len(root.get("viewBox", "").split()) == 4
+    assert root.get("width") == "100%" and root.get("height") is None, "scales to its box, no pixel size"
     for forbidden in ("<script", "<image", "href", "url(", "@import", "@font-face"):
         assert forbidden not in svg
     assert with_class(root, "seat-swatch"), "a legend telling the seats apart"

@@ -3,7 +3,9 @@
 The platform is the embedded one (in-memory store, Celery worker thread) with the Nim test game and
 loopback test bots; the Flask app is served by werkzeug on a loopback port in a thread, so the
 browser talks HTTP to it like any visitor. Board frames are drawn by a stand-in for
-``arena.boards`` that writes the move count, so the viewer can be checked frame by frame.
+``arena.boards`` that writes the move count, so the viewer can be checked frame by frame; the
+``real_boards`` fixture puts the real drawings back, for the finished match of every real game
+that ``game_matches`` plays between its reference bots.
 
 The browser tests need Debian's ``chromium`` and ``chromium-driver``; without them they are skipped,
 except under CI (``CI`` set), where their absence fails the run.
@@ -11,6 +13,7 @@ except under CI (``CI`` set), where their absence fails the run.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
@@ -26,9 +29,11 @@ import pytest
 import requests
 from werkzeug.serving import make_server
 
+import arena.boards
 from arena.api import create_app
 from arena.settings import Settings
 from arena.worker.embedded import EmbeddedPlatform
+from bots.server import serve_in_thread
 from referee import registry
 from referee.protocol import new_secret
 from tests.platform import bot_server
@@ -67,6 +72,9 @@ def _render_svg(game_id: str, state: dict[str, Any], *, reveal: bool = True) -> 
     )
 
 
+REAL_BOARDS = arena.boards
+"""The real drawings, imported before the stand-in takes their name."""
+
 STAND_IN_SEAT_COLOURS = ("#0a8f7e", "#b5179e", "#f5f5f5", "#4d7c0f")
 """The stand-in's seat colours, none of them the page's own palette (a light one among them)."""
 
@@ -77,15 +85,22 @@ def _seat_colours(game_id: str, seats: int) -> list[str]:
     return list(STAND_IN_SEAT_COLOURS[:seats])
 
 
-@pytest.fixture(scope="session")
-def stand_in_boards() -> Iterator[types.ModuleType]:
+@pytest.fixture(autouse=True)
+def stand_in_boards(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
+    """The stand-in in ``arena.boards``'s place for each test of the pages (the pages import it at
+    each frame), and only there: the tests of the real drawings run in the same process."""
     module = types.ModuleType("arena.boards")
     module.position_after = _position_after  # type: ignore[attr-defined]
     module.render_svg = _render_svg  # type: ignore[attr-defined]
     module.seat_colours = _seat_colours  # type: ignore[attr-defined]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(sys.modules, "arena.boards", module)
-        yield module
+    monkeypatch.setitem(sys.modules, "arena.boards", module)
+    return module
+
+
+@pytest.fixture
+def real_boards(stand_in_boards: types.ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real board drawings for one test, in place of the stand-in."""
+    monkeypatch.setitem(sys.modules, "arena.boards", REAL_BOARDS)
 
 
 # -- the served platform ----------------------------------------------------------------------
@@ -132,8 +147,10 @@ class Site:
         return shown
 
 
-@pytest.fixture(scope="session")
-def site(stand_in_boards: types.ModuleType) -> Iterator[Site]:
+@pytest.fixture(scope="package")
+def site() -> Iterator[Site]:
+    """The served platform, for the tests of this package only: the toy games it registers leave the
+    registry when they end, before other tests (the board drawings' among them) run."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(registry.GAME_MODULES, "nim", "tests.referee.toy_game")
         patch.setitem(registry.GAME_MODULES, "party", "tests.platform.party_game")
@@ -141,7 +158,8 @@ def site(stand_in_boards: types.ModuleType) -> Iterator[Site]:
         patch.setattr(logging.getLogger("werkzeug"), "level", logging.WARNING)  # no line per request
         secrets: dict[str, str] = {}
         bots, bot_base = bot_server.start(secrets)
-        platform = EmbeddedPlatform(Settings(admin_token=ADMIN, policy=LOOPBACK), concurrency=2)
+        settings = Settings(admin_token=ADMIN, policy=LOOPBACK, registration_limit="1000 per minute")
+        platform = EmbeddedPlatform(settings, concurrency=2)
         server = make_server("127.0.0.1", 0, create_app(platform.runtime), threaded=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         site = Site(f"http://127.0.0.1:{server.server_port}", platform, bot_base, secrets)
@@ -184,6 +202,40 @@ def _play_some_matches(site: Site) -> None:
     site.faulty_match = match["id"]
     site.wait(f"/api/v1/tournaments/{site.tournament}", lambda body: body["status"] == "finished")
     site.wait(f"/api/v1/matches/{site.faulty_match}", lambda body: body["status"] == "finished")
+
+
+REFERENCE_SEATS: dict[str, tuple[str, ...]] = {
+    "vulkan": ("greedy", "random"),
+    "volcano": ("greedy", "random"),
+    "catan-volcano": ("heuristic", "random", "heuristic"),
+    "boulderville": ("heuristic", "random", "search", "random"),
+}
+"""The reference bots seated in each real game's match, by seat."""
+
+
+@pytest.fixture(scope="package")
+def game_matches(site: Site) -> dict[str, str]:
+    """Game id -> a finished match of that game between its reference bots, served over HTTP as
+    any author's bot is (the bot server keeps one secret a path: a bot in two seats is registered
+    once)."""
+    secrets: dict[str, str] = {}
+    server, base = serve_in_thread(secrets=secrets)
+    try:
+        found = {}
+        registered: dict[str, str] = {}
+        for game, names in REFERENCE_SEATS.items():
+            for path in sorted({f"{game}/{name}" for name in names}):
+                secrets[path] = secret = new_secret()  # the bot knows it first: registration pings
+                body = {"name": path, "endpoint": f"{base}/{path}", "games": [game], "secret": secret}
+                registered[path] = site.api("POST", "/api/v1/bots", json=body)["id"]
+            bots = [registered[f"{game}/{name}"] for name in names]
+            match = {"game": game, "bots": bots, "seed": 11, "rated": False}
+            found[game] = site.api("POST", "/api/v1/matches", json=match)["id"]
+        for match_id in found.values():
+            site.wait(f"/api/v1/matches/{match_id}", lambda body: body["status"] == "finished", timeout=120)
+        return found
+    finally:
+        server.shutdown()
 
 
 # -- the browser --------------------------------------------------------------------------------
@@ -249,6 +301,22 @@ class Visitor:
 
     def console_errors(self) -> list[dict[str, Any]]:
         return [entry for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+    @contextlib.contextmanager
+    def width(self, pixels: int) -> Iterator[None]:
+        """The window ``pixels`` wide (a phone's at 400) for the block's length."""
+        size = self.driver.get_window_size()
+        self.driver.set_window_size(pixels, size["height"])
+        try:
+            yield
+        finally:
+            self.driver.set_window_size(size["width"], size["height"])
+
+    def horizontal_overflow(self) -> int:
+        """How many pixels the page is wider than the window's width less its scroll bar (0: no
+        sideways scrolling; stricter than ``scrollWidth <= innerWidth``, which counts the bar)."""
+        script = "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        return int(self.driver.execute_script(script))
 
     def screenshot(self, name: str) -> Path:
         """The whole page (the window grown to the page's height for the shot), as ``name``.png."""

@@ -6,7 +6,8 @@ Runs the embedded platform with every reference bot of Volcano and Vulkan! (two 
 copy served by its own bot server so it keeps its own secret), plays a round robin per game, starts
 a Boulderville tournament so that something is in progress, and saves ``home.png``, ``ladder.png``
 and ``match.png`` in DIR, as headless Chromium shows them; then plays one match of every game between
-its reference bots and saves ``viewer-<game>.png``, the replay viewer stopped half way through.
+its reference bots and saves ``viewer-<game>.png``, the replay viewer opened half way through
+(``#move=N``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from referee.protocol import new_secret
 from tests.platform.web.conftest import CHROMIUM_FLAGS, _chromium
 
 ADMIN = "screenshots-organizer-token"
-SIZE = (1280, 1000)
+SIZE = (1400, 1000)
 
 
 def main(out: Path) -> int:
@@ -129,16 +130,12 @@ def main(out: Path) -> int:
                 print(out / f"{name}.png")
             for game, shown in showcase.items():
                 driver.set_window_size(*SIZE)
-                driver.get(f"{site}/matches/{shown}")
-                time.sleep(0.5)
-                driver.execute_script(  # the slider to half way, as a spectator drags it
-                    "const s = document.querySelector('[data-slider]');"
-                    "s.value = String(Math.floor(Number(s.max) / 2));"
-                    "s.dispatchEvent(new Event('input'));"
-                )
+                half = call("GET", f"/api/v1/matches/{shown}")["moves"] // 2
+                driver.get(f"{site}/matches/{shown}#move={half}")
                 time.sleep(1.5)
-                board = driver.find_element("css selector", "[data-slider]")
-                driver.execute_script("arguments[0].closest('section, div').scrollIntoView();", board)
+                tall = driver.execute_script("return document.getElementById('viewer').offsetHeight")
+                driver.set_window_size(SIZE[0], min(tall + 40, 1500))  # the whole board, its legend too
+                driver.execute_script("document.getElementById('viewer').scrollIntoView();")
                 time.sleep(0.3)
                 driver.save_screenshot(str(out / f"viewer-{game}.png"))
                 print(out / f"viewer-{game}.png")

@@ -4,11 +4,14 @@ checked by a marker the page would lose)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 import requests
 from selenium.webdriver.common.by import By
 
 from arena.web import data
+from referee.registry import get_game
 from tests.platform.web.conftest import Site, Visitor
 
 pytestmark = pytest.mark.integration
@@ -124,19 +127,22 @@ def test_a_match_page_shows_live_moves_and_board_once_the_store_keeps_them(
     ``data.live_moves`` makes them up from that count, as the bots of this test play: each takes one
     stone (its first legal move), seats in turn."""
 
-    def moves_so_far(runtime: object, match_id: str, start: int) -> list[dict[str, object]]:
+    def moves_so_far(runtime: object, match_id: str, start: int) -> list[dict[str, Any]]:
         played = site.platform.runtime.store.progress([match_id]).get(match_id, 0)
-        return [
-            {
-                "turn": n,
-                "seat": n % 2,
-                "move": {"take": 1},
-                "source": "bot",
-                "fault": fault(n),
-                "think_ms": 300.0,
-            }
-            for n in range(start, played)
-        ]
+        return data.worded(
+            "nim",
+            [
+                {
+                    "turn": n,
+                    "seat": n % 2,
+                    "move": {"take": 1},
+                    "source": "bot",
+                    "fault": fault(n),
+                    "think_ms": 300.0,
+                }
+                for n in range(start, played)
+            ],
+        )
 
     def fault(turn: int) -> dict[str, str] | None:  # now and then, to see faults shown as they come
         return {"kind": "timeout", "detail": "no answer in 2000 ms"} if turn % 5 == 4 else None
@@ -181,6 +187,9 @@ def test_a_match_page_shows_live_moves_and_board_once_the_store_keeps_them(
     )
     # rows added while watching look like the page's own: the seat's colour, the fault under the move
     assert rows[-1].find_elements(By.CSS_SELECTOR, f"td.who .seat-dot.seat-{(len(rows) - 1) % 2}")
+    words = rows[-1].find_element(By.CSS_SELECTOR, "td.move .words")
+    assert words.text == get_game("nim").describe_move({"take": 1})
+    assert rows[-1].find_element(By.CSS_SELECTOR, "td.move").get_attribute("title") == '{"take":1}'
     faults = [row.find_elements(By.CSS_SELECTOR, "td.move .fault") for row in rows]
     assert [bool(shown) for shown in faults] == [n % 5 == 4 for n in range(len(rows))]
     assert all(shown[0].text == "timeout no answer in 2000 ms" for shown in faults if shown)

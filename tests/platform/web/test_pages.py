@@ -8,6 +8,7 @@ import pytest
 import requests
 from selenium.webdriver.common.by import By
 
+from arena.web import data
 from tests.platform.web.conftest import STAND_IN_SEAT_COLOURS, Site, Visitor
 
 pytestmark = pytest.mark.integration
@@ -48,6 +49,20 @@ def test_every_page_renders_with_a_clean_console(visitor: Visitor, site: Site) -
         assert visitor.driver.title.endswith("Volcano Arena"), path
         visitor.screenshot(name)
         assert visitor.console_errors() == [], path
+
+
+@pytest.mark.parametrize("width", [1400, 400])
+def test_no_page_scrolls_sideways_on_a_phone_or_a_wide_screen(
+    visitor: Visitor, site: Site, width: int
+) -> None:
+    """A table wider than the screen scrolls inside itself; the page stays as wide as the window."""
+    shown = {**pages(site), "error": "/no/such/page"}
+    with visitor.width(width):
+        assert visitor.driver.execute_script("return window.innerWidth") == width
+        for name, path in shown.items():
+            visitor.visit(path)
+            assert visitor.horizontal_overflow() == 0, f"{path} at {width} px"
+            visitor.screenshot(f"{name}-{width}")
 
 
 def test_every_link_on_every_page_answers(visitor: Visitor, site: Site) -> None:
@@ -131,6 +146,28 @@ def test_names_are_shown_as_text_never_as_markup(visitor: Visitor, site: Site) -
     visitor.visit(f"/matches?bot={bot_id}")
     selected = visitor.driver.find_element(By.CSS_SELECTOR, "select[name=bot] option[selected]")
     assert selected.text == name
+    assert visitor.console_errors() == []
+
+
+def test_a_fault_shows_what_the_bot_sent_as_text(
+    visitor: Visitor, site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A replay that keeps what a faulty bot sent (``fault.sent``) shows it under the fault, as text."""
+    document = site.api("GET", f"/api/v1/matches/{site.faulty_match}/replay")
+    faulty = next(index for index, move in enumerate(document["moves"]) if move["fault"])
+    sent = '{"take":"<b>all</b> & more","note":"caf\\u00e9"}'
+    document["moves"][faulty]["fault"]["sent"] = sent
+    read = data.replay_document
+    monkeypatch.setattr(
+        data,
+        "replay_document",
+        lambda runtime, match_id: document if match_id == site.faulty_match else read(runtime, match_id),
+    )
+    visitor.visit(f"/matches/{site.faulty_match}")
+    row = visitor.driver.find_element(By.CSS_SELECTOR, f'table.moves tr[data-n="{faulty + 1}"]')
+    assert row.find_element(By.CSS_SELECTOR, ".sent code").text == sent
+    assert row.find_elements(By.CSS_SELECTOR, ".sent b") == []
+    assert len(visitor.driver.find_elements(By.CSS_SELECTOR, "table.moves .sent")) == 1
     assert visitor.console_errors() == []
 
 
