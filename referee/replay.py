@@ -31,13 +31,24 @@ class ReplayError(ValueError):
 
 @dataclass(frozen=True)
 class FaultRecord:
-    """Why a move was not the bot's: the fault's kind and a short detail for its author."""
+    """Why a move was not the bot's: the fault's kind, a short detail for its author and, when the
+    bot's answer came but was not a legal move, what it sent (:func:`referee.protocol.sent_json`:
+    the move of an illegal move, the whole answer of an invalid one; None otherwise, and in
+    replays written before it was kept)."""
 
     kind: Fault
     detail: str
+    sent: str | None = None
 
     def to_json(self) -> dict[str, str]:
-        return {"kind": self.kind.value, "detail": self.detail}
+        data = {"kind": self.kind.value, "detail": self.detail}
+        if self.sent is not None:
+            data["sent"] = self.sent
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> FaultRecord:
+        return cls(Fault(data["kind"]), data["detail"], data.get("sent"))
 
 
 @dataclass(frozen=True)
@@ -73,7 +84,7 @@ class MoveRecord:
             seat=data["seat"],
             move=data["move"],
             source=data["source"],
-            fault=None if fault is None else FaultRecord(Fault(fault["kind"]), fault["detail"]),
+            fault=None if fault is None else FaultRecord.from_json(fault),
             think_ms=data["think_ms"],
             log=data.get("log"),
         )
