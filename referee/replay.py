@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from referee.game import JSON, MOVE_LIMIT, IllegalMove, Move, Outcome, SetupError, canonical_json
 from referee.match import MatchSpec
+from referee.notation import CUT_MARK, MOVE_JSON_LIMIT
 from referee.protocol import Fault, encode
 from referee.registry import get_game
 
@@ -49,6 +50,26 @@ class FaultRecord:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> FaultRecord:
         return cls(Fault(data["kind"]), data["detail"], data.get("sent"))
+
+
+def sent_words(game_id: str, sent: str) -> str:
+    """What a bot sent (a fault's ``sent``), for people: by the game's notation when it is whole
+    JSON (an illegal move reads as a move does; anything else as its compact JSON), else the kept
+    text as it is (cut, already escaped), at most a line of :data:`referee.notation.MOVE_JSON_LIMIT`
+    characters.
+
+    >>> sent_words("vulkan", '{"type":"volcano","tile":[-2,0]}'), sent_words("vulkan", '"no"')
+    ('volcano at -2,0', '"no"')
+    >>> sent_words("vulkan", '{"type":"fly","to":"the moo...')
+    '{"type":"fly","to":"the moo...'
+    """
+    try:
+        value = json.loads(sent)
+    except ValueError:  # cut at the limit: the kept text is escaped already
+        if len(sent) > MOVE_JSON_LIMIT:
+            return sent[: MOVE_JSON_LIMIT - len(CUT_MARK)] + CUT_MARK
+        return sent
+    return get_game(game_id).describe_move(value)
 
 
 @dataclass(frozen=True)
