@@ -314,6 +314,7 @@ def test_help_names_the_default_secret_and_the_bot_forms(capsys) -> None:
         main(["play", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "default 'local'" in out and "file.py" in out and "module:function" in out
+    assert "--no-rotate" in out and "draws (a shared first place)" in out and "Wilson interval" in out
 
 
 @pytest.mark.usefixtures("nim_bots")
@@ -338,3 +339,14 @@ def test_on_a_terminal_progress_is_one_bar_redrawn_in_place(monkeypatch, capsys)
     assert drawn.count("\n") == 1 and drawn.endswith("\n")  # one line, finished once
     assert [f"] {n}/3 games" in drawn for n in (1, 2, 3)] == [True] * 3
     assert "game 1/3:" not in drawn  # the plain per-game lines are for logs and pipes
+
+
+def test_an_illegal_move_is_shown_in_the_games_words_and_as_sent(tmp_path: Path, capsys) -> None:
+    bot = _write(
+        tmp_path / "far.py",
+        "def choose(request):\n    return {'type': 'volcano', 'tile': [9, 9]}\n",
+    )
+    assert main(["play", "vulkan", "--bots", f"{bot},random", "--max-faults", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "illegal_move: not one of the legal moves: volcano at 9,9\n" in out
+    assert '  sent: volcano at 9,9  (as sent: {"type":"volcano","tile":[9,9]})\n' in out
