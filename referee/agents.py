@@ -16,7 +16,16 @@ from typing import Any, Protocol
 from referee.bot import Bot
 from referee.bot_connection import HEADER_LIMIT_BYTES, USER_AGENT, BotConnection, Cut
 from referee.endpoints import EndpointPolicy
-from referee.protocol import BadResponse, Fault, decode, encode, parse_move_response, sign
+from referee.protocol import (
+    BadResponse,
+    Fault,
+    decode,
+    encode,
+    parse_move_response,
+    sent_body,
+    sent_json,
+    sign,
+)
 
 DEFAULT_MAX_BYTES = 64 * 1024
 
@@ -33,13 +42,15 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Reply:
-    """A bot's answer to one move request: a move, or a fault with a short detail."""
+    """A bot's answer to one move request: a move, or a fault with a short detail, and with what
+    the bot sent when its answer came but was not a move (:func:`referee.protocol.sent_json`)."""
 
     move: dict[str, Any] | None
     think_ms: float
     fault: Fault | None = None
     detail: str = ""
     log: str | None = None
+    sent: str | None = None
 
     @classmethod
     def from_answer(cls, document: Any, think_ms: float) -> Reply:
@@ -47,7 +58,7 @@ class Reply:
         try:
             move, log = parse_move_response(document)
         except BadResponse as error:
-            return cls(None, think_ms, Fault.INVALID_RESPONSE, str(error))
+            return cls(None, think_ms, Fault.INVALID_RESPONSE, str(error), sent=sent_json(document))
         return cls(move, think_ms, log=log)
 
     @classmethod
@@ -135,7 +146,7 @@ class HttpAgent:
         try:
             document = decode(body)
         except (ValueError, RecursionError):
-            return Reply(None, think_ms, Fault.INVALID_RESPONSE, "answer is not JSON")
+            return Reply(None, think_ms, Fault.INVALID_RESPONSE, "answer is not JSON", sent=sent_body(body))
         return Reply.from_answer(document, think_ms)
 
     def notify(self, request: dict[str, Any], timeout_s: float) -> None:

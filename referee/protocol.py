@@ -29,6 +29,11 @@ PROTOCOL_VERSIONS = (PROTOCOL_VERSION, PROTOCOL_V2)
 """Every version the referee speaks."""
 SIGNATURE_HEADER = "X-Arena-Signature"
 LOG_LIMIT_BYTES = 1024
+SENT_LIMIT = 1000
+"""The most characters of what a bot sent that a fault keeps (:func:`sent_json`): enough to see a
+wrong move whole, never a bot's whole answer of up to the size cap in every faulty move's record."""
+SENT_CUT_MARK = "..."
+"""Ends a :func:`sent_json` text that was cut at :data:`SENT_LIMIT`."""
 MIN_SECRET_LENGTH = 32
 """The platform refuses shorter signing secrets: the secret is the only thing that tells the
 referee's requests from anyone else's."""
@@ -166,6 +171,39 @@ def with_legal_moves(move_request: dict[str, Any], legal: list[Any]) -> dict[str
     if move_request["protocol"] == PROTOCOL_VERSION:
         move_request["legal_moves"] = legal
     return move_request
+
+
+def sent_json(document: Any) -> str:
+    """What a bot sent, as a fault keeps it: compact JSON in printable ASCII (``json``'s escapes, so
+    nothing a bot sends can reach a terminal or a page as control characters), at most
+    :data:`SENT_LIMIT` characters, ending with :data:`SENT_CUT_MARK` when cut. A text is JSON
+    again when it was not cut.
+
+    >>> sent_json({"move": {"type": "teleport"}, "log": "caf\\u00e9"})
+    '{"move":{"type":"teleport"},"log":"caf\\\\u00e9"}'
+    >>> text = sent_json(list(range(1000)))
+    >>> len(text), text[-5:]
+    (1000, '27...')
+    """
+    return _cut(json.dumps(document, separators=(",", ":"), ensure_ascii=True))
+
+
+def sent_body(body: bytes) -> str:
+    """An answer that is not JSON, as a fault keeps it: its text (UTF-8, undecodable bytes replaced)
+    as a JSON string, so that it reads as :func:`sent_json` does; cut alike.
+
+    >>> sent_body(b"move: left\\n\\xff")
+    '"move: left\\\\n\\\\ufffd"'
+    """
+    # each byte gives at least one character of the text, so the first SENT_LIMIT bytes are enough
+    text = body[:SENT_LIMIT].decode("utf-8", errors="replace")
+    return _cut(json.dumps(text, ensure_ascii=True))
+
+
+def _cut(text: str) -> str:
+    if len(text) > SENT_LIMIT:
+        return text[: SENT_LIMIT - len(SENT_CUT_MARK)] + SENT_CUT_MARK
+    return text
 
 
 @cache

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from referee.game import JSON, MOVE_LIMIT, STOPPED, IllegalMove, Move, Outcome, SetupError, canonical_json
 from referee.match import MatchSpec
+from referee.notation import CUT_MARK, MOVE_JSON_LIMIT
 from referee.protocol import Fault, encode
 from referee.registry import get_game
 
@@ -31,13 +32,44 @@ class ReplayError(ValueError):
 
 @dataclass(frozen=True)
 class FaultRecord:
-    """Why a move was not the bot's: the fault's kind and a short detail for its author."""
+    """Why a move was not the bot's: the fault's kind, a short detail for its author and, when the
+    bot's answer came but was not a legal move, what it sent (:func:`referee.protocol.sent_json`:
+    the move of an illegal move, the whole answer of an invalid one; None otherwise, and in
+    replays written before it was kept)."""
 
     kind: Fault
     detail: str
+    sent: str | None = None
 
     def to_json(self) -> dict[str, str]:
-        return {"kind": self.kind.value, "detail": self.detail}
+        data = {"kind": self.kind.value, "detail": self.detail}
+        if self.sent is not None:
+            data["sent"] = self.sent
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> FaultRecord:
+        return cls(Fault(data["kind"]), data["detail"], data.get("sent"))
+
+
+def sent_words(game_id: str, sent: str) -> str:
+    """What a bot sent (a fault's ``sent``), for people: by the game's notation when it is whole
+    JSON (an illegal move reads as a move does; anything else as its compact JSON), else the kept
+    text as it is (cut, already escaped), at most a line of :data:`referee.notation.MOVE_JSON_LIMIT`
+    characters.
+
+    >>> sent_words("vulkan", '{"type":"volcano","tile":[-2,0]}'), sent_words("vulkan", '"no"')
+    ('volcano at -2,0', '"no"')
+    >>> sent_words("vulkan", '{"type":"fly","to":"the moo...')
+    '{"type":"fly","to":"the moo...'
+    """
+    try:
+        value = json.loads(sent)
+    except ValueError:  # cut at the limit: the kept text is escaped already
+        if len(sent) > MOVE_JSON_LIMIT:
+            return sent[: MOVE_JSON_LIMIT - len(CUT_MARK)] + CUT_MARK
+        return sent
+    return get_game(game_id).describe_move(value)
 
 
 @dataclass(frozen=True)
@@ -73,7 +105,7 @@ class MoveRecord:
             seat=data["seat"],
             move=data["move"],
             source=data["source"],
-            fault=None if fault is None else FaultRecord(Fault(fault["kind"]), fault["detail"]),
+            fault=None if fault is None else FaultRecord.from_json(fault),
             think_ms=data["think_ms"],
             log=data.get("log"),
         )

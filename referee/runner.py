@@ -31,7 +31,14 @@ from typing import Any
 from referee.agents import Agent, Reply
 from referee.game import Move, Outcome
 from referee.match import DEFAULT_MAX_FAULTS, MatchSpec, TimeControl
-from referee.protocol import PROTOCOL_VERSION, Fault, check_version, request_base, with_legal_moves
+from referee.protocol import (
+    PROTOCOL_VERSION,
+    Fault,
+    check_version,
+    request_base,
+    sent_json,
+    with_legal_moves,
+)
 from referee.registry import get_game
 from referee.replay import (
     FaultRecord,
@@ -144,7 +151,10 @@ def run_match(
             if reply.fault is None:
                 chosen = _find_legal(reply.move, legal)
                 if chosen is None:
-                    reply = Reply(None, reply.think_ms, Fault.ILLEGAL_MOVE, "not one of the legal moves")
+                    words = game.describe_move(reply.move)
+                    detail = f"not one of the legal moves: {words}"
+                    sent = sent_json(reply.move)
+                    reply = Reply(None, reply.think_ms, Fault.ILLEGAL_MOVE, detail, reply.log, sent)
                 else:
                     reply = Reply(chosen, reply.think_ms, log=reply.log)
         record = _record(len(moves), seat, reply, legal, fallback_rng)
@@ -213,7 +223,7 @@ def _find_legal(move: Move | None, legal: list[Move]) -> Move | None:
 def _record(turn: int, seat: int, reply: Reply, legal: list[Move], rng: Rng) -> MoveRecord:
     if reply.fault is None and reply.move is not None:
         return MoveRecord(turn, seat, reply.move, "bot", None, reply.think_ms, reply.log or None)
-    fault = FaultRecord(reply.fault or Fault.INVALID_RESPONSE, reply.detail)
+    fault = FaultRecord(reply.fault or Fault.INVALID_RESPONSE, reply.detail, reply.sent)
     return MoveRecord(turn, seat, rng.choice(legal), "fallback", fault, reply.think_ms, reply.log or None)
 
 

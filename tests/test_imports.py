@@ -166,6 +166,7 @@ PURE_MODULES = (
     "arena.tournaments.results",
     "arena.tournaments.rounds",
     "arena.records",
+    "arena.cli.tally",
 )
 """The platform's domain modules that compute: ratings, scoring, ranking, pairing, schedules,
 standings, rounds, and the record types. They take what they need as arguments and return what they

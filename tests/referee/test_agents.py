@@ -81,6 +81,14 @@ def test_each_misbehaviour_becomes_its_fault(base_url: str, path: str, fault: Fa
     assert reply.detail
 
 
+@pytest.mark.parametrize(
+    ("path", "sent"),
+    [("/notjson", '"this is not json"'), ("/badschema", '{"mov":{"take":1}}'), ("/status500", None)],
+)
+def test_an_answer_that_is_not_a_move_is_kept_as_sent(base_url: str, path: str, sent: str | None) -> None:
+    assert _ask(f"{base_url}{path}").sent == sent
+
+
 def test_a_trickling_bot_is_cut_at_the_deadline_not_after_its_last_byte(base_url: str) -> None:
     # each byte comes 50 ms after the last, well within any per-read timeout; only a deadline on
     # the whole exchange stops the answer (which would otherwise arrive complete and valid)

@@ -11,7 +11,7 @@ import pytest
 from referee.agents import Agent, LocalAgent, Reply
 from referee.game import MOVE_LIMIT, STOPPED, SetupError
 from referee.match import MatchSpec, TimeControl
-from referee.protocol import encode
+from referee.protocol import Fault, encode
 from referee.replay import Replay, compress, decompress, verify_replay
 from referee.runner import Player, run_match
 
@@ -75,6 +75,31 @@ def test_illegal_moves_are_replaced_by_fallbacks_and_the_seat_forfeits_after_max
     assert replay["result"]["forfeited"] == [0]
     assert replay["result"]["places"][0] == 2  # ranked last whatever the board says
     assert verify_replay(replay) == []
+
+
+def test_an_illegal_move_is_kept_as_sent_beside_the_fallback_and_said_in_words() -> None:
+    replay = _play([_seat("broken", Broken()), _seat("b", TakeOne())], max_faults=2)
+    first = replay["moves"][0]
+    assert first["source"] == "fallback" and first["move"] != {"take": 7}
+    assert first["fault"]["sent"] == '{"take":7}'
+    assert first["fault"]["detail"] == 'not one of the legal moves: {"take":7}'  # Nim has no notation
+    assert Replay.from_json(replay).moves[0].fault.sent == '{"take":7}'
+
+
+def test_a_long_or_strange_answer_is_kept_cut_and_escaped() -> None:
+    long_move = {"take": 1, "say": "\u00e9\n" + "x" * 5000}
+    agent = Scripted([Reply(long_move, 1.0)])
+    replay = _play([("long", agent), _seat("b", TakeOne())])
+    sent = replay["moves"][0]["fault"]["sent"]
+    assert len(sent) == 1000 and sent.endswith("...") and sent.isascii() and sent.isprintable()
+    assert sent.startswith('{"take":1,"say":"\\u00e9\\n')
+
+
+def test_faults_without_an_answer_keep_nothing_sent_and_old_replays_still_read() -> None:
+    agent = Scripted([Reply(None, 5.0, Fault.TIMEOUT, "no answer")])
+    replay = _play([("slow", agent), _seat("b", TakeOne())])
+    assert replay["moves"][0]["fault"] == {"kind": "timeout", "detail": "no answer"}
+    assert Replay.from_json(replay).moves[0].fault.sent is None
 
 
 def test_fallback_moves_are_seeded() -> None:

@@ -1,4 +1,4 @@
-"""``/api/v1/matches``: request a match (organizer), follow it, download its replay."""
+"""``/api/v1/matches``: request a match (organizer), follow it and its moves, download its replay."""
 
 from __future__ import annotations
 
@@ -13,10 +13,11 @@ from flask_smorest.pagination import PaginationParameters
 from arena.api.context import presented_token, runtime, token_required
 from arena.api.parsing import ArenaBlueprint
 from arena.api.schemas.common import ErrorSchema
-from arena.api.schemas.matches import MatchQuerySchema, MatchSchema
+from arena.api.schemas.matches import MatchQuerySchema, MatchSchema, MovesQuerySchema, MovesSchema
 from arena.errors import NotFound
 from arena.matches import match_requests
 from arena.matches.match_requests import MatchView
+from arena.matches.moves import match_moves
 from arena.records import MatchRecord, MatchStatus
 
 blp = ArenaBlueprint("matches", __name__, url_prefix="/api/v1/matches", description="Matches and replays")
@@ -91,6 +92,23 @@ class MatchById(MethodView):
         Cancelling a cancelled match changes nothing.
         """
         match_requests.cancel(runtime(), match_id, presented_token())
+
+
+@blp.route("/<match_id:match_id>/moves")
+class Moves(MethodView):
+    @blp.arguments(MovesQuerySchema, location="query")
+    @blp.response(200, MovesSchema)
+    def get(self, query: dict[str, Any], match_id: str) -> dict[str, Any]:
+        """A match's moves, each with its words: a finished match's all, a running match's so far
+
+        Each move is as the replay keeps it (docs/replay.md), with ``words`` beside the JSON (the
+        game's notation), and a fault that kept what the bot sent has it in words too
+        (``sent_words``). ``start`` skips the moves a spectator already has.
+        """
+        match = _get(match_id)
+        start = query["start"]
+        moves = match_moves(runtime(), match, start)
+        return {"match_id": match.id, "status": match.status.value, "start": start, "moves": moves}
 
 
 @blp.route("/<match_id:match_id>/replay")

@@ -12,26 +12,26 @@ import importlib
 import importlib.util
 import inspect
 import json
-import math
 import os
 import sys
 import uuid
-from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any, cast
 from urllib.parse import urlsplit
 
+from arena.cli.tally import DRAW_SCORE, FirstFault, Record, rotation, seat_outcome, tally
 from bots import registry as bot_registry
 from referee.agents import HttpAgent, LocalAgent
 from referee.bot import Bot, Request
 from referee.endpoints import EndpointPolicy
 from referee.game import JSON, SetupError
 from referee.match import MatchSpec, TimeControl
+from referee.notation import CUT_MARK, MOVE_JSON_LIMIT
 from referee.protocol import PROTOCOL_VERSION, Fault
-from referee.replay import MoveRecord, Replay, verify_replay
+from referee.replay import MoveRecord, Replay, sent_words, verify_replay
 from referee.rng import derive_seed
 from referee.runner import Player, run_match
 
@@ -59,6 +59,9 @@ class LocalMatch:
     secret: str = DEFAULT_SECRET
     protocol: int = PROTOCOL_VERSION
     """The protocol version URL bots are spoken to (in-process bots always get the legal moves)."""
+    rotate: bool = True
+    """Whether game ``g`` seats the bots rotated by ``g`` (:func:`arena.cli.tally.rotation`), so
+    that seat advantage evens out over the games; False keeps the order given in every game."""
 
 
 def parse_option(text: str) -> tuple[str, JSON]:
@@ -251,7 +254,8 @@ def play_games(
     on_move: Callable[[int, MoveRecord], None] | None = None,
     on_game: Callable[[int, Replay], None] | None = None,
 ) -> list[Replay]:
-    """``games`` games, seats as given, from :func:`game_seeds`, one after the other."""
+    """``games`` games from :func:`game_seeds`, one after the other, the seats of each rotated
+    unless ``match.rotate`` is False (:func:`arena.cli.tally.rotation`)."""
     if games < 1:
         raise UsageError("--games must be at least 1")
     _spec(match, match.seed)  # a bad variant, option or setup: said before any bot is loaded
@@ -259,7 +263,9 @@ def play_games(
     replays: list[Replay] = []
     for index, seed in enumerate(game_seeds(match.seed, games)):
         hook = None if on_move is None else _bind_game(on_move, index)
-        replays.append(play(replace(match, seed=seed), sources, hook))
+        order = rotation(index, len(sources), match.rotate)
+        seated = replace(match, seed=seed, bots=[match.bots[entry] for entry in order])
+        replays.append(play(seated, [sources[entry] for entry in order], hook))
         if on_game is not None:
             on_game(index, replays[-1])
     return replays
@@ -272,76 +278,9 @@ def _bind_game(on_move: Callable[[int, MoveRecord], None], index: int) -> Callab
 # --- results ----------------------------------------------------------------------------------
 
 
-def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (95% for z = 1.96). Unlike the normal
-    approximation it stays inside [0, 1] and is sound at a few games or at 0 and all wins."""
-    if games <= 0:
-        return 0.0, 1.0
-    rate = wins / games
-    z2 = z * z
-    denominator = 1 + z2 / games
-    centre = (rate + z2 / (2 * games)) / denominator
-    half = z * math.sqrt(rate * (1 - rate) / games + z2 / (4 * games * games)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-@dataclass(frozen=True)
-class FirstFault:
-    game: int
-    """0-based index of the game."""
-    seed: int
-    turn: int
-    kind: str
-    detail: str
-
-
-@dataclass
-class SeatSummary:
-    seat: int
-    name: str
-    games: int = 0
-    wins: int = 0
-    score_total: float = 0.0
-    forfeits: int = 0
-    fault_kinds: Counter[str] = field(default_factory=Counter)
-    first_fault: FirstFault | None = None
-
-    @property
-    def mean_score(self) -> float:
-        return self.score_total / self.games if self.games else 0.0
-
-
-def _won(replay: Replay, seat: int) -> bool:
-    if replay.result.team_won is not None:
-        return replay.result.team_won
-    return replay.result.places[seat] == 1
-
-
-def summarize(replays: Sequence[Replay]) -> list[SeatSummary]:
-    """Per seat: wins (first place, shared included; in a team game the team's win), scores,
-    forfeits, faults by kind, and the first fault (the earliest game, then turn)."""
-    summaries = [SeatSummary(seat.seat, seat.name) for seat in replays[0].seats]
-    for index, replay in enumerate(replays):
-        for summary in summaries:
-            seat = replay.seats[summary.seat]
-            summary.games += 1
-            summary.wins += _won(replay, summary.seat)
-            summary.score_total += replay.result.scores[summary.seat]
-            summary.forfeits += seat.forfeited
-            summary.fault_kinds.update(seat.faults)
-        for move in replay.moves:
-            summary = summaries[move.seat]
-            if move.fault is None or move.fault.kind == Fault.FORFEITED or summary.first_fault is not None:
-                continue
-            summary.first_fault = FirstFault(
-                index, replay.spec.seed, move.turn, move.fault.kind.value, move.fault.detail
-            )
-    return summaries
-
-
 def fault_hint(fault: FirstFault, bot: str, match: LocalMatch) -> str:
     """What the bot's author can do about a fault, in one line."""
-    kind, detail = fault.kind, fault.detail
+    kind, detail = fault.fault.kind, fault.fault.detail
     if kind == Fault.HTTP_STATUS:
         if detail.endswith(" 401"):
             return (
@@ -382,8 +321,16 @@ def fault_hint(fault: FirstFault, bot: str, match: LocalMatch) -> str:
     return ""
 
 
+def sent_line(game_id: str, sent: str) -> str:
+    """What a bot sent, for a fault's report: in the game's words (:func:`referee.replay.sent_words`)
+    and, when the words are not the JSON itself, the JSON too (cut to a line), as it was sent."""
+    words = sent_words(game_id, sent)
+    exact = sent if len(sent) <= MOVE_JSON_LIMIT else sent[: MOVE_JSON_LIMIT - len(CUT_MARK)] + CUT_MARK
+    return words if words == exact else f"{words}  (as sent: {exact})"
+
+
 def format_result(replay: Replay) -> str:
-    """One game: how it ended, each seat's place, score and faults."""
+    """One game: how it ended, each seat's place, score, win, draw or loss, and faults."""
     result = replay.result
     spec = replay.spec
     lines = [
@@ -391,51 +338,75 @@ def format_result(replay: Replay) -> str:
     ]
     if result.team_won is not None:
         lines.append("team " + ("won" if result.team_won else "lost"))
-    lines.append(f"{'seat':>4}  {'place':>5}  {'score':>7}  {'faults':>6}  bot")
+    lines.append(f"{'seat':>4}  {'place':>5}  {'score':>7}  {'result':<6}  {'faults':>6}  bot")
     for seat in replay.seats:
         index = seat.seat
         flag = "  (forfeited)" if seat.forfeited else ""
+        outcome = seat_outcome(result.places, result.team_won, index)
         lines.append(
-            f"{index:>4}  {result.places[index]:>5}  {result.scores[index]:>7g}  "
+            f"{index:>4}  {result.places[index]:>5}  {result.scores[index]:>7g}  {outcome:<6}  "
             f"{seat.fault_count:>6}  {seat.name}{flag}"
         )
     return "\n".join(lines)
 
 
+def _counts(record: Record) -> str:
+    return f"{record.games:>5}  {record.wins:>4}  {record.draws:>5}  {record.losses:>6}"
+
+
 def format_summary(match: LocalMatch, replays: Sequence[Replay]) -> str:
-    """Several games: each seat's wins, win rate with its 95% Wilson interval, mean score, forfeits."""
+    """Several games: each bot's games, wins, draws (a shared first place) and losses, its win rate
+    (a draw counting half) with its 95% Wilson interval, mean score and forfeits; then the same
+    for each seat each bot held."""
     spec = replays[0].spec
+    seating = "seats rotated every game" if match.rotate else "seats as given in every game"
+    tallies = tally(match.bots, replays, match.rotate)
     lines = [
-        f"{spec.game} / {spec.variant}: {len(replays)} games from seed {match.seed}",
-        f"{'seat':>4}  {'wins':>5}  {'win rate (95% interval)':<23}  {'mean score':>10}  "
-        f"{'forfeits':>8}  bot",
+        f"{spec.game} / {spec.variant}: {len(replays)} games from seed {match.seed}, {seating}",
+        f"{'bot':>4}  {'games':>5}  {'wins':>4}  {'draws':>5}  {'losses':>6}  "
+        f"{'win rate (95% interval)':<23}  {'mean score':>10}  {'forfeits':>8}  name",
     ]
-    for summary in summarize(replays):
-        low, high = wilson_interval(summary.wins, summary.games)
-        rate = f"{summary.wins / summary.games:.0%} ({low:.0%}-{high:.0%})"
+    for entry in tallies:
+        record = entry.overall
+        low, high = record.interval
+        rate = f"{record.win_rate:.0%} ({low:.0%}-{high:.0%})"
         lines.append(
-            f"{summary.seat:>4}  {summary.wins:>5}  {rate:<23}  {summary.mean_score:>10.4g}  "
-            f"{summary.forfeits:>8}  {summary.name}"
+            f"{'#' + str(entry.entry + 1):>4}  {_counts(record)}  {rate:<23}  "
+            f"{record.mean_score:>10.4g}  {record.forfeits:>8}  {entry.name}"
         )
+    lines.append("by seat:")
+    lines.append(f"{'seat':>4}  {'bot':>4}  {'games':>5}  {'wins':>4}  {'draws':>5}  {'losses':>6}  win rate")
+    for seat in range(len(match.bots)):
+        for entry in tallies:
+            in_seat = entry.by_seat.get(seat)
+            if in_seat is not None:
+                label = "#" + str(entry.entry + 1)
+                lines.append(f"{seat:>4}  {label:>4}  {_counts(in_seat)}  {in_seat.win_rate:.0%}")
+    lines.append(f"a draw is a shared first place; the win rate counts it as {DRAW_SCORE:g} of a win")
     return "\n".join(lines)
 
 
 def format_faults(match: LocalMatch, replays: Sequence[Replay]) -> str:
-    """Each seat that faulted: its faults by kind, its forfeits, its first fault and a hint. Empty
-    when no seat faulted."""
+    """Each bot that faulted: its faults by kind, its forfeits, its first fault with what it sent,
+    and a hint. Empty when no bot faulted."""
     lines: list[str] = []
-    for summary in summarize(replays):
-        fault = summary.first_fault
-        if fault is None:
+    for entry in tally(match.bots, replays, match.rotate):
+        first = entry.first_fault
+        if first is None:
             continue
-        counts = ", ".join(f"{count} {kind}" for kind, count in sorted(summary.fault_kinds.items()))
-        headline = f"seat {summary.seat} ({summary.name}): {counts}"
-        if summary.forfeits:
-            headline += f"; FORFEITED {summary.forfeits} of {summary.games} games"
-        where = f"game {fault.game + 1} (seed {fault.seed}), " if len(replays) > 1 else ""
+        counts = ", ".join(f"{count} {kind}" for kind, count in sorted(entry.fault_kinds.items()))
+        headline = f"#{entry.entry + 1} {entry.name}: {counts}"
+        if entry.overall.forfeits:
+            headline += f"; FORFEITED {entry.overall.forfeits} of {entry.overall.games} games"
+        where = f"game {first.game + 1} (seed {first.seed}), " if len(replays) > 1 else ""
         lines.append(headline)
-        lines.append(f"  first fault: {where}turn {fault.turn}: {fault.kind}: {fault.detail}")
-        hint = fault_hint(fault, summary.name, match)
+        lines.append(
+            f"  first fault: {where}seat {first.seat}, turn {first.turn}: "
+            f"{first.fault.kind}: {first.fault.detail}"
+        )
+        if first.fault.sent is not None:
+            lines.append(f"  sent: {sent_line(match.game_id, first.fault.sent)}")
+        hint = fault_hint(first, entry.name, match)
         if hint:
             lines.append(f"  hint: {hint}")
     return "\n".join(["faults:", *lines]) if lines else ""
@@ -461,7 +432,5 @@ __all__ = [
     "play",
     "play_games",
     "resolve_bot",
-    "summarize",
     "verify_file",
-    "wilson_interval",
 ]

@@ -1,6 +1,7 @@
 """The ``arena`` command.
 
-Subcommands: ``play`` (whole matches in-process, with win rates and each seat's first fault),
+Subcommands: ``play`` (whole matches in-process, with wins, draws, losses and win rates per bot
+and per seat, and each bot's first fault),
 ``replay verify``, ``bots serve`` (every reference bot over HTTP), ``bots new-secret`` (a signing
 secret to register a bot with), and the platform's own ``serve``,
 ``worker`` and ``demo`` (:mod:`arena.cli.commands`). Bad input prints one line on stderr and exits 2; a
@@ -96,6 +97,7 @@ def _play(args: argparse.Namespace) -> int:
         max_faults=args.max_faults,
         secret=args.secret,
         protocol=args.protocol,
+        rotate=args.rotate,
     )
     progress = _Progress(args.games, sys.stderr)
     replays = play_games(match, args.games, on_move=progress.move, on_game=progress.game)
@@ -163,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play_parser = commands.add_parser(
         "play",
-        help="play matches in-process and print the results and each seat's first fault",
+        help="play matches in-process and print the results and each bot's first fault",
         description="Play whole matches in-process, no server. Each bot is an http(s) URL (requests "
         f"signed with --secret, default {DEFAULT_SECRET!r}), a reference bot's name, path/to/file.py "
         f"(defining {' or '.join(BOT_NAMES_IN_FILES)}: a Bot class or factory, called with a seed, whose "
@@ -182,7 +184,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed", type=int, default=0, help="seed of the first game; the others' derive from it (default 0)"
     )
     play_parser.add_argument(
-        "--games", type=int, default=1, help="games to play, seats as given (default 1); prints win rates"
+        "--games",
+        type=int,
+        default=1,
+        help="games to play (default 1); several print each bot's wins, draws (a shared first place) and "
+        "losses, its win rate (a draw counting half) with its 95%% Wilson interval, and the same per seat",
+    )
+    play_parser.add_argument(
+        "--no-rotate",
+        dest="rotate",
+        action="store_false",
+        help="keep the bots in the seats given in every game (by default game i seats them rotated by "
+        "i, so that each bot holds each seat in turn and seat advantage evens out)",
     )
     play_parser.add_argument(
         "--option",

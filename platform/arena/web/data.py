@@ -18,6 +18,7 @@ from arena.accounts import bot_accounts
 from arena.ladders import ladder
 from arena.ladders.rows import display_row
 from arena.matches import match_requests
+from arena.matches.moves import with_words
 from arena.records import MatchRecord, MatchStatus, TournamentRecord
 from arena.runtime import Runtime
 from arena.tournaments import tournament_requests
@@ -25,7 +26,6 @@ from arena.tournaments.rounds import is_team
 from arena.web import charts, tournament_page
 from referee.game import Game, SetupError
 from referee.match import MatchSpec
-from referee.notation import move_json
 from referee.registry import GAME_MODULES, get_game
 from referee.replay import decompress
 
@@ -150,7 +150,7 @@ def match(runtime: Runtime, match_id: str) -> dict[str, Any] | None:
     )
     replay = replay_document(runtime, match_id) if record.has_replay else None
     # each seat's faults by kind are the record's, counted once by the runner
-    view["moves_list"] = worded(record.game, replay["moves"]) if replay else []
+    view["moves_list"] = with_words(record.game, replay["moves"]) if replay else []
     view["has_replay"] = replay is not None
     view["engine_version"] = replay.get("engine_version") if replay else None
     return view
@@ -167,14 +167,6 @@ def has_replay(runtime: Runtime, match_id: str) -> bool:
     return record is not None and record.has_replay
 
 
-def worded(game_id: str, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each move (as in a replay's ``moves``) with ``words``: the move in its game's notation
-    (:meth:`referee.game.Game.describe_move`), which the move list shows; the JSON stays beside it."""
-    found = _game(game_id)
-    describe = found.describe_move if found is not None else move_json
-    return [{**move, "words": describe(move["move"])} for move in moves]
-
-
 def live_moves(runtime: Runtime, match_id: str, start: int) -> list[dict[str, Any]] | None:
     """The moves of a running match from index ``start`` on (each as in a replay's ``moves``, with
     its ``words``), as the worker hands them to the store every half second or so."""
@@ -182,7 +174,7 @@ def live_moves(runtime: Runtime, match_id: str, start: int) -> list[dict[str, An
     moves = runtime.store.live_moves(match_id, start)
     if record is None or moves is None:
         return None
-    return worded(record.game, moves)
+    return with_words(record.game, moves)
 
 
 def live_document(runtime: Runtime, match_id: str) -> dict[str, Any] | None:

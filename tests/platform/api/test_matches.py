@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
+from arena.matches.moves import match_moves, with_words
+from arena.records import MatchStatus
+from referee.registry import get_game
 from referee.replay import verify_replay
 from tests.platform.conftest import Arena
 
@@ -313,3 +317,43 @@ def test_requests_are_read_with_schemas_built_once_not_per_request(arena: Arena,
             requests()
     # flask-smorest's paging builds its own two small schemas for every paged request
     assert [name for name in built if not name.startswith("Pagination")] == []
+
+
+def test_a_finished_matchs_moves_come_with_their_words_beside_the_json(arena: Arena, duelists) -> None:
+    first, last = duelists
+    match = arena.match(game="nim", bots=[first["id"], last["id"]], seed=4, options={"stones": 5})
+    queued = arena.get(f"/api/v1/matches/{match['id']}/moves")
+    assert queued == {"match_id": match["id"], "status": "queued", "start": 0, "moves": None}
+    arena.run_queue()
+    shown = arena.get(f"/api/v1/matches/{match['id']}/moves")
+    replay = json.loads(arena.client.get(f"/api/v1/matches/{match['id']}/replay").data)
+    assert shown["status"] == "finished" and len(shown["moves"]) == len(replay["moves"]) == 3
+    nim = get_game("nim")
+    for move, kept in zip(shown["moves"], replay["moves"], strict=True):
+        assert move == {**kept, "words": nim.describe_move(kept["move"])}
+    assert "words" not in replay["moves"][0]  # the download stays the stored document
+    assert arena.get(f"/api/v1/matches/{match['id']}/moves?start=2")["moves"] == shown["moves"][2:]
+    assert arena.client.get(f"/api/v1/matches/{match['id']}/moves?start=-1").status_code == 422
+
+
+def test_a_running_matchs_moves_so_far_are_worded(arena: Arena, duelists) -> None:
+    first, last = duelists
+    match = arena.match(game="nim", bots=[first["id"], last["id"]])
+    live = {"turn": 0, "seat": 0, "move": {"take": 1}, "source": "bot", "fault": None, "think_ms": 3.0}
+    arena.runtime.store.append_live_many({match["id"]: ([live], 1)})
+    record = arena.runtime.store.get_match(match["id"])
+    running = replace(record, status=MatchStatus.RUNNING)
+    assert match_moves(arena.runtime, running, 0) == [{**live, "words": '{"take":1}'}]
+    assert match_moves(arena.runtime, running, 1) == []
+
+
+def test_words_and_what_a_faulty_bot_sent_read_by_the_games_notation() -> None:
+    fault = {"kind": "illegal_move", "detail": "x", "sent": '{"type":"volcano","tile":[-2,0]}'}
+    moves = [
+        {"turn": 0, "seat": 0, "move": {"type": "volcano", "tile": [-2, 0]}, "fault": None},
+        {"turn": 1, "seat": 1, "move": {"type": "volcano", "tile": [-2, 0]}, "fault": fault},
+    ]
+    worded = with_words("vulkan", moves)
+    assert [move["words"] for move in worded] == ["volcano at -2,0"] * 2
+    assert worded[1]["fault"] == {**fault, "sent_words": "volcano at -2,0"}
+    assert "words" not in moves[0]  # the records given are left as they were

@@ -21,6 +21,7 @@ OPERATIONS = {
     ("/api/v1/matches", "post"): "202",
     ("/api/v1/matches/{match_id}", "get"): "200",
     ("/api/v1/matches/{match_id}", "delete"): "204",
+    ("/api/v1/matches/{match_id}/moves", "get"): "200",
     ("/api/v1/matches/{match_id}/replay", "get"): "200",
     ("/api/v1/tournaments", "get"): "200",
     ("/api/v1/tournaments", "post"): "202",

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli.local_play import game_seeds, wilson_interval
+from arena.cli.local_play import game_seeds
 from arena.cli.main import main
+from arena.cli.tally import wilson_interval
 from tests.misbehaving_bots import SECRET, start_server
 
 pytestmark = pytest.mark.usefixtures("nim_registered")
@@ -199,10 +200,18 @@ def test_several_games_print_wins_win_rates_and_progress(tmp_path: Path, capsys)
         == 0
     )
     captured = capsys.readouterr()
-    rows = [line.split() for line in captured.out.splitlines() if line.lstrip()[:1].isdigit()]
-    assert [row[0] for row in rows] == ["0", "1"]
-    # Nim has one winner per game: the seats' wins add up to the games played
-    assert int(rows[0][1]) + int(rows[1][1]) == 4
+    bots = [line.split() for line in captured.out.splitlines() if line.lstrip().startswith("#")]
+    assert [row[0] for row in bots] == ["#1", "#2"]
+    # Nim has one winner per game: the bots' wins add up to the games played, and nobody draws
+    assert int(bots[0][2]) + int(bots[1][2]) == 4 and bots[0][3] == bots[1][3] == "0"
+    seats = [line.split() for line in captured.out.splitlines() if line.lstrip()[:1].isdigit()]
+    # rotated: each bot held each seat in two of the four games
+    assert sorted((row[0], row[1], row[2]) for row in seats) == [
+        ("0", "#1", "2"),
+        ("0", "#2", "2"),
+        ("1", "#1", "2"),
+        ("1", "#2", "2"),
+    ]
     # stderr is not a terminal here: one plain line per game, no bar
     assert [line.split(":")[0] for line in captured.err.splitlines()] == [f"game {i}/4" for i in range(1, 5)]
     seeds = [json.loads((tmp_path / f"g-{i}.json").read_text())["seed"] for i in range(1, 5)]
@@ -214,8 +223,9 @@ def test_an_illegal_move_is_a_result_with_its_first_fault_and_a_hint(tmp_path: P
     bot = _write(tmp_path / "cheat.py", "def choose(request):\n    return {'take': 99}\n")
     assert main(["play", "nim", "--bots", f"{bot},random", "--games", "2", "--max-faults", "1"]) == 0
     out = capsys.readouterr().out
-    assert "seat 0 (" in out and "FORFEITED 2 of 2 games" in out
-    assert "first fault: game 1 (seed 0), turn 0: illegal_move" in out
+    assert f"#1 {bot}: 2 illegal_move; FORFEITED 2 of 2 games" in out
+    assert "first fault: game 1 (seed 0), seat 0, turn 0: illegal_move: not one of the legal moves" in out
+    assert '  sent: {"take":99}\n' in out
     assert "must be one of the request's legal_moves, compared as JSON" in out
 
 
@@ -224,7 +234,7 @@ def test_a_crashing_file_bot_is_a_bot_error_with_its_exception(tmp_path: Path, c
     bot = _write(tmp_path / "crash.py", "def choose(request):\n    return request['nope']\n")
     assert main(["play", "nim", "--bots", f"random,{bot}", "--max-faults", "1"]) == 0
     out = capsys.readouterr().out
-    assert "seat 1 (" in out and "bot_error: KeyError: 'nope'" in out and "(forfeited)" in out
+    assert f"#2 {bot}:" in out and "bot_error: KeyError: 'nope'" in out and "(forfeited)" in out
 
 
 @pytest.mark.integration
@@ -275,6 +285,25 @@ def test_wilson_interval_matches_published_values() -> None:
     assert round(low, 3) == 0.722 and high == 1.0
 
 
+@pytest.mark.usefixtures("nim_bots")
+@pytest.mark.parametrize(("flags", "second_game"), [([], ["random", "taker.py"]), (["--no-rotate"], None)])
+def test_seats_rotate_from_game_to_game_unless_told_not_to(
+    tmp_path: Path, flags: list[str], second_game: list[str] | None, capsys
+) -> None:
+    bot = _write(tmp_path / "taker.py", "def choose(request):\n    return request['legal_moves'][-1]\n")
+    out = tmp_path / "g.json"
+    argv = ["play", "nim", "--bots", f"{bot},random", "--games", "3", "--replay", str(out), *flags]
+    assert main(argv) == 0
+    orders = [
+        [Path(seat["name"]).name for seat in json.loads((tmp_path / f"g-{i}.json").read_text())["seats"]]
+        for i in (1, 2, 3)
+    ]
+    given = ["taker.py", "random"]
+    assert orders == [given, second_game or given, given]
+    printed = capsys.readouterr().out
+    assert ("seats rotated every game" in printed) == (not flags)
+
+
 def test_the_first_game_plays_the_given_seed_and_the_others_differ() -> None:
     seeds = game_seeds(42, 5)
     assert seeds[0] == 42 and len(set(seeds)) == 5 and game_seeds(42, 2) == seeds[:2]
@@ -285,6 +314,7 @@ def test_help_names_the_default_secret_and_the_bot_forms(capsys) -> None:
         main(["play", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "default 'local'" in out and "file.py" in out and "module:function" in out
+    assert "--no-rotate" in out and "draws (a shared first place)" in out and "Wilson interval" in out
 
 
 @pytest.mark.usefixtures("nim_bots")
@@ -309,3 +339,14 @@ def test_on_a_terminal_progress_is_one_bar_redrawn_in_place(monkeypatch, capsys)
     assert drawn.count("\n") == 1 and drawn.endswith("\n")  # one line, finished once
     assert [f"] {n}/3 games" in drawn for n in (1, 2, 3)] == [True] * 3
     assert "game 1/3:" not in drawn  # the plain per-game lines are for logs and pipes
+
+
+def test_an_illegal_move_is_shown_in_the_games_words_and_as_sent(tmp_path: Path, capsys) -> None:
+    bot = _write(
+        tmp_path / "far.py",
+        "def choose(request):\n    return {'type': 'volcano', 'tile': [9, 9]}\n",
+    )
+    assert main(["play", "vulkan", "--bots", f"{bot},random", "--max-faults", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "illegal_move: not one of the legal moves: volcano at 9,9\n" in out
+    assert '  sent: volcano at 9,9  (as sent: {"type":"volcano","tile":[9,9]})\n' in out

@@ -11,6 +11,7 @@ import pytest
 
 from arena.boards import render_text
 from arena.cli.replay_show import add_show_command
+from referee.registry import get_game
 from tests.platform.boards.replays import replay, replayed_by_hand
 
 
@@ -41,9 +42,10 @@ def test_the_last_position_by_default(
     total = len(document["moves"])
     code, out, err = run([str(path)], capsys)
     assert code == 0 and err == ""
-    first, _, picture = out.partition("\n\n")
+    first, moves, picture = out.split("\n\n", 2)
     assert first.startswith(f"volcano / fiesta-caldera, move {total} of {total}: seat ")
     assert f"ended: {document['result']['reason']}" in first
+    assert len(moves.splitlines()) == total
     assert picture == render_text("volcano", replayed_by_hand(document, total))
 
 
@@ -55,11 +57,31 @@ def test_a_chosen_move_says_who_played_what(
     code, out, _ = run([str(path), "--move", "7"], capsys)
     assert code == 0
     header = out.splitlines()[0]
+    words = get_game("volcano").describe_move(record["move"])
     assert header.startswith(f"volcano / fiesta-caldera, move 7 of {len(document['moves'])}: ")
-    assert f"seat {record['seat']} ({document['seats'][record['seat']]['name']}) played" in header
-    assert json.dumps(record["move"], sort_keys=True, separators=(",", ":")) in header
+    assert f"seat {record['seat']} ({document['seats'][record['seat']]['name']}) played {words};" in header
+    assert "{" not in header  # words, not JSON
     assert "faults so far: none" in header
-    assert out.split("\n\n", 1)[1] == render_text("volcano", replayed_by_hand(document, 7))
+    assert out.split("\n\n", 2)[2] == render_text("volcano", replayed_by_hand(document, 7))
+
+
+def test_every_move_is_listed_in_words_beside_its_seat_and_json_on_request(
+    volcano_file: tuple[Path, dict], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, document = volcano_file
+    game = get_game("volcano")
+    _, out, _ = run([str(path), "--move", "3"], capsys)
+    listed = out.split("\n\n")[1].splitlines()
+    expected = [
+        f"{n:>5}  seat {m['seat']} ({document['seats'][m['seat']]['name']}): {game.describe_move(m['move'])}"
+        for n, m in enumerate(document["moves"][:3], start=1)
+    ]
+    assert listed == expected
+    _, out, _ = run([str(path), "--move", "3", "--json"], capsys)
+    listed = out.split("\n\n")[1].splitlines()
+    moves = [json.dumps(m["move"], sort_keys=True, separators=(",", ":")) for m in document["moves"][:3]]
+    assert [line.endswith(f"  {move}") for line, move in zip(listed, moves, strict=True)] == [True] * 3
+    assert moves[2] in out.splitlines()[0]
 
 
 def test_move_zero_is_the_initial_position(
@@ -80,10 +102,27 @@ def test_faults_are_in_the_header(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert code == 0
     seat = document["moves"][1]["seat"]
     header = out.splitlines()[0]
-    assert "fallback move after a fault: timeout" in header
+    assert "fallback move after a fault: timeout]" in header
     assert f"faults so far: seat {seat} 1" in header
+    assert "fallback move after a fault: timeout]" in out.split("\n\n")[1].splitlines()[1]
     code, out, _ = run([str(path), "--move", "1"], capsys)
     assert "faults so far: none" in out.splitlines()[0]
+
+
+def test_a_fault_shows_what_the_bot_sent_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    document = json.loads(json.dumps(replay("vulkan")))
+    sent = {"type": "volcano", "tile": [-2, 0]}
+    fault = {"kind": "illegal_move", "detail": "not one of the legal moves", "sent": json.dumps(sent)}
+    document["moves"][0].update(fault=fault, source="fallback")
+    invalid = {"kind": "invalid_response", "detail": "?", "sent": '"hello\\n"'}
+    document["moves"][1].update(fault=invalid, source="fallback")
+    path = tmp_path / "vulkan.json"
+    path.write_text(json.dumps(document))
+    code, out, _ = run([str(path), "--move", "2"], capsys)
+    assert code == 0
+    listed = out.split("\n\n")[1].splitlines()
+    assert listed[0].endswith("[fallback move after a fault: illegal_move; sent: volcano at -2,0]")
+    assert listed[1].endswith('[fallback move after a fault: invalid_response; sent: "hello\\n"]')
 
 
 @pytest.mark.parametrize("move", ["-1", "100000"])

@@ -10,6 +10,7 @@ import pytest
 import requests
 from selenium.webdriver.common.by import By
 
+from arena.matches.moves import with_words
 from arena.web import data
 from referee.registry import get_game
 from tests.platform.web.conftest import Site, Visitor
@@ -129,7 +130,7 @@ def test_a_match_page_shows_live_moves_and_board_once_the_store_keeps_them(
 
     def moves_so_far(runtime: object, match_id: str, start: int) -> list[dict[str, Any]]:
         played = site.platform.runtime.store.progress([match_id]).get(match_id, 0)
-        return data.worded(
+        return with_words(
             "nim",
             [
                 {

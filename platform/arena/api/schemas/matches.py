@@ -109,3 +109,49 @@ class MatchSchema(Schema):
     @pre_dump
     def _from_view(self, match: MatchView, **kwargs: object) -> dict[str, Any]:
         return match.to_json()
+
+
+class MovesQuerySchema(Schema):
+    start = fields.Integer(  # a query's number is text: not a WholeNumber, which wants a JSON integer
+        load_default=0,
+        validate=validate.Range(0, 10**9),
+        metadata={
+            "description": "the index of the first move to show (a spectator polls from the moves it has)"
+        },
+    )
+
+
+class MoveFaultSchema(Schema):
+    kind = fields.String(metadata={"description": "a fault kind of docs/protocol.md"})
+    detail = fields.String()
+    sent = fields.String(
+        metadata={
+            "description": "what the bot sent, when its answer came but was not a legal move: escaped "
+            "JSON cut at 1,000 characters (docs/replay.md)"
+        }
+    )
+    sent_words = fields.String(metadata={"description": "``sent`` in the game's words"})
+
+
+class MoveSchema(Schema):
+    turn = fields.Integer()
+    seat = fields.Integer()
+    move = fields.Dict(metadata={"description": "the move played, as the game's legal moves spell it"})
+    words = fields.String(
+        metadata={"description": "the move in the game's words (its notation, docs/games/), beside the JSON"}
+    )
+    source = fields.String(metadata={"description": "bot, or fallback (a move the referee played)"})
+    fault = fields.Nested(MoveFaultSchema, allow_none=True)
+    think_ms = fields.Float()
+    log = fields.String(metadata={"description": "the bot's log, when it sent one"})
+
+
+class MovesSchema(Schema):
+    match_id = fields.String()
+    status = fields.String(metadata={"description": "queued, running, finished or aborted"})
+    start = fields.Integer()
+    moves = fields.List(
+        fields.Nested(MoveSchema),
+        allow_none=True,
+        metadata={"description": "from ``start`` on; null while there are none to show (queued, aborted)"},
+    )
