@@ -30,8 +30,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from winrate import wilson
-
+from arena.cli.tally import wilson_interval as wilson
 from bots.base import BotFactory
 from bots.boulderville import BOTS
 from bots.boulderville_search import SearchBot

@@ -20,8 +20,7 @@ import argparse
 import time
 from collections import Counter
 
-from winrate import wilson
-
+from arena.cli.tally import wilson_interval as wilson
 from bots.base import Bot
 from bots.catan_search import NODE_BUDGET, WORLDS, SearchBot
 from bots.catan_volcano import BOTS

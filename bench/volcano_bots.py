@@ -32,8 +32,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from winrate import wilson
-
+from arena.cli.tally import wilson_interval as wilson
 from bots.base import Bot, RandomBot
 from bots.volcano import GreedyBot
 from bots.volcano_search import DEFAULT_BEAM, DEFAULT_DEPTH, SearchBot

@@ -31,8 +31,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from winrate import wilson
-
+from arena.cli.tally import wilson_interval as wilson
 from bots.base import Bot
 from bots.vulkan import BOTS, GreedyBot
 from bots.vulkan_search import SearchBot

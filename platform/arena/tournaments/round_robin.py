@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from arena.records import MatchRecord
-from arena.tournaments.tally import Row, assign_ranks, counts, pairwise, rounded, tally
+from arena.tournaments.tally import Row, assign_ranks, meetings, rounded, tally
 
 CrossTable = dict[str, dict[str, dict[str, float]]]
 """``table[a][b]``: ``{"points": what a scored against b, "games": matches counted}``."""
@@ -35,16 +35,10 @@ def rotation_rounds(match_ids: Sequence[str], games_per_pairing: int) -> dict[st
 def cross_table(bots: Sequence[str], matches: Iterable[MatchRecord], team: bool) -> CrossTable:
     """The cross table over the finished matches (see the module doc); pairs that never met are absent."""
     table: CrossTable = {bot: {} for bot in bots}
-    for match in matches:
-        if not counts(match) or match.result is None:
-            continue
-        shares = pairwise(match.result, team)
-        for i, bot in enumerate(match.bots):
-            for j, other in enumerate(match.bots):
-                if i != j:
-                    cell = table[bot].setdefault(other, {"points": 0.0, "games": 0})
-                    cell["points"] += shares[i][j]
-                    cell["games"] += 1
+    for bot, other, share in meetings(matches, team):
+        cell = table[bot].setdefault(other, {"points": 0.0, "games": 0})
+        cell["points"] += share
+        cell["games"] += 1
     return table
 
 

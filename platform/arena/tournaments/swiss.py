@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from arena.records import MatchRecord, RoundRecord
-from arena.tournaments.tally import Row, assign_ranks, counts, pairwise, rounded, tally
+from arena.tournaments.tally import Row, assign_ranks, meetings, rounded, tally
 
 
 @dataclass(frozen=True)
@@ -169,15 +169,9 @@ def standings(
         row["byes"] = byes[bot]
         row["buchholz"] = 0.0
         row["sonneborn_berger"] = 0.0
-    for match in played:
-        if not counts(match) or match.result is None:
-            continue
-        shares = pairwise(match.result, team)
-        for i, bot in enumerate(match.bots):
-            for j, other in enumerate(match.bots):
-                if i != j:
-                    rows[bot]["buchholz"] += rows[other]["points"]
-                    rows[bot]["sonneborn_berger"] += shares[i][j] * rows[other]["points"]
+    for bot, other, share in meetings(played, team):
+        rows[bot]["buchholz"] += rows[other]["points"]
+        rows[bot]["sonneborn_berger"] += share * rows[other]["points"]
 
     def key(row: Row) -> tuple[float, ...]:
         return (

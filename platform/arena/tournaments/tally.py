@@ -18,7 +18,7 @@ Ranks are shared (1, 2, 2, 4) by bots equal on every column the format ranks by
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from arena.ladders.scoring import seat_points, seat_verdicts, team_lost
@@ -53,6 +53,19 @@ def pairwise(result: MatchResult, team: bool) -> list[list[float]]:
         ]
         for i in range(len(places))
     ]
+
+
+def meetings(matches: Iterable[MatchRecord], team: bool) -> Iterator[tuple[str, str, float]]:
+    """Each ordered pair of seats of every counted match: ``(bot, opponent, what bot scored against
+    opponent)`` (see :func:`pairwise`): what cross tables and Swiss tie-breaks are summed from."""
+    for match in matches:
+        if not counts(match) or match.result is None:
+            continue
+        shares = pairwise(match.result, team)
+        for i, bot in enumerate(match.bots):
+            for j, other in enumerate(match.bots):
+                if i != j:
+                    yield bot, other, shares[i][j]
 
 
 def tally(
