@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from redis.client import Pipeline
 
@@ -139,10 +140,11 @@ class Matches(Archive):
     def get_spec(self, match_id: str) -> MatchSpec | None:
         return self.get_specs([match_id]).get(match_id)
 
-    def get_specs(self, match_ids: Sequence[str]) -> dict[str, MatchSpec]:
-        if not match_ids:
-            return {}
-        raws = self.redis.mget([self.key("match", match_id, "spec") for match_id in match_ids])
+    def _documents(self, match_ids: Sequence[str], part: str) -> dict[str, Any]:
+        """The JSON of one part (``record`` or ``spec``) of each match among ``match_ids`` that has
+        it, from Redis or else from the match's archived document."""
+        suffix = () if part == "record" else (part,)
+        raws = self.redis.mget([self.key("match", match_id, *suffix) for match_id in match_ids])
         found = {
             match_id: json.loads(raw)
             for match_id, raw in zip(match_ids, raws, strict=True)
@@ -150,24 +152,21 @@ class Matches(Archive):
         }
         missing = [match_id for match_id in match_ids if match_id not in found]
         for match_id, document in self._archived(missing).items():
-            if document is not None and document.get("spec") is not None:
-                found[match_id] = document["spec"]
+            if document is not None and document.get(part) is not None:
+                found[match_id] = document[part]
+        return found
+
+    def get_specs(self, match_ids: Sequence[str]) -> dict[str, MatchSpec]:
+        if not match_ids:
+            return {}
+        found = self._documents(match_ids, "spec")
         return {match_id: MatchSpec.from_json(found[match_id]) for match_id in match_ids if match_id in found}
 
     def get_matches(self, match_ids: Sequence[str]) -> list[MatchRecord]:
         """The matches among ``match_ids`` that exist (in Redis or archived), in the given order."""
         if not match_ids:
             return []
-        raws = self.redis.mget([self.key("match", match_id) for match_id in match_ids])
-        found = {
-            match_id: json.loads(raw)
-            for match_id, raw in zip(match_ids, raws, strict=True)
-            if raw is not None
-        }
-        missing = [match_id for match_id in match_ids if match_id not in found]
-        for match_id, document in self._archived(missing).items():
-            if document is not None:
-                found[match_id] = document["record"]
+        found = self._documents(match_ids, "record")
         return [MatchRecord.from_json(found[match_id]) for match_id in match_ids if match_id in found]
 
     def unarchived_matches(self, match_ids: Sequence[str]) -> dict[str, MatchRecord]:
