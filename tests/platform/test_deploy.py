@@ -509,6 +509,21 @@ def test_the_deploy_doc_explains_every_setting() -> None:
         assert f"`{name}`" in DOC, name
 
 
+def test_the_visibility_timeout_is_one_value_in_the_settings_compose_and_the_doc(compose: dict) -> None:
+    # compose once set 3600 while the doc and the settings said 60: a dead worker's matches then
+    # waited an hour for the broker to hand them out again
+    required = {"REDIS_PASSWORD": "p" * 32, "ARENA_ADMIN_TOKEN": "t" * 32}
+    for name in ("api", "worker", "beat"):
+        environment = {
+            key: interpolate(str(value), required)
+            for key, value in compose["services"][name]["environment"].items()
+        }
+        composed = Settings.from_env(environment).visibility_timeout_s
+        documented = re.search(r"^\| `ARENA_VISIBILITY_TIMEOUT` \| (\d+) \|", DOC, re.MULTILINE)
+        assert documented is not None
+        assert composed == Settings.from_env({}).visibility_timeout_s == int(documented.group(1)), name
+
+
 def test_the_deploy_doc_names_every_metric() -> None:
     from arena import metrics
 
