@@ -24,7 +24,8 @@ a match another worker is playing is dropped (its lease shows it). When the stor
 timeout: the retry and the acknowledgement go through the broker, and an acknowledgement that fails
 keeps a prefetch slot taken) and is retried after ``ARENA_LEASE_SECONDS``; if even that cannot be
 sent (the broker is the same Redis, away for longer), the sweeper queues the match once Redis is back. The
-match's attempts bound how often it is played again; its end counts once.
+match's failed runs and the runs its workers' deaths ended bound how often it is played again, each
+kind with its own bound (:func:`arena.worker.execution.give_up_reason`); its end counts once.
 
 The app also has the continuous ladders' tick (``arena.matchmaking_tick``,
 :func:`arena.ladders.matchmaking.tick_all`) on a beat schedule every ``ARENA_MATCHMAKING_SECONDS``: run one
@@ -52,7 +53,7 @@ from arena.ladders import matchmaking
 from arena.runtime import Runtime
 from arena.settings import Settings
 from arena.storage import Store
-from arena.worker.execution import execute
+from arena.worker.execution import count_failed_attempt, execute
 from arena.worker.periodic import Periodic
 from arena.worker.sweeper import Sweeper
 
@@ -198,7 +199,8 @@ def make_celery(settings: Settings, build_runtime: RuntimeFactory | None = None)
             # the retry and the acknowledgement go through the broker, usually the same Redis: sent
             # while it is away they fail, and a failed acknowledgement keeps the task's prefetch
             # slot taken for good (kombu), so a worker would stop taking matches after a short outage
-            wait_for_store(runtime, runtime.settings.visibility_timeout_s)
+            if wait_for_store(runtime, runtime.settings.visibility_timeout_s):
+                count_failed_attempt(runtime, match_id)  # uncounted, it would pass for a death
             raise self.retry(exc=error, countdown=delay, max_retries=None) from None
         # BUSY: another worker is playing the match (a redelivery after the visibility timeout); it
         # holds the lease and will store the end, and the sweeper queues the match again if it dies
