@@ -191,9 +191,35 @@ def healthcheck_args(service: dict) -> list[str]:
     return test[3:]
 
 
-def test_every_long_running_service_has_a_health_check(compose: dict) -> None:
-    for name in LONG_RUNNING:
-        assert compose["services"][name]["healthcheck"]["test"], name
+def test_every_service_has_a_health_check(compose: dict) -> None:
+    assert set(LONG_RUNNING) < set(compose["services"])
+    for name, service in compose["services"].items():
+        assert service["healthcheck"]["test"], name
+    prometheus = compose["services"]["prometheus"]
+    assert prometheus["healthcheck"]["test"][-1] == "http://127.0.0.1:9090/-/healthy"
+
+
+def test_every_service_runs_read_only_without_capabilities_and_within_limits(compose: dict) -> None:
+    for name, service in compose["services"].items():
+        assert service["read_only"] is True, name
+        assert any(mount.split(":")[0] == "/tmp" for mount in service["tmpfs"]), name
+        assert service["cap_drop"] == ["ALL"], name
+        assert "no-new-privileges:true" in service["security_opt"], name
+        for limit in ("mem_limit", "cpus", "pids_limit"):
+            assert str(service[limit]).strip(), (name, limit)
+        # what the service still may do is named, and only Redis' entrypoint needs anything
+        assert service.get("cap_add", []) == (["CHOWN", "SETGID", "SETUID"] if name == "redis" else []), name
+    # beat's schedule, which its health check reads, is on the writable /tmp
+    assert compose["services"]["beat"]["command"][-1].startswith("/tmp/")
+
+
+def test_images_are_pinned_to_exact_releases(compose: dict) -> None:
+    exact = re.compile(r"^[a-z0-9./-]+:v?\d+\.\d+\.\d+[a-z0-9.-]*$")
+    for name, service in compose["services"].items():
+        if "build" not in service:  # pulled, not built here
+            assert exact.match(service["image"]), (name, service["image"])
+    (base,) = re.findall(r"^FROM (\S+)", DOCKERFILE, re.MULTILINE)
+    assert exact.match(base) and base.startswith("python:3.11."), base
 
 
 def test_the_api_is_healthy_when_its_health_endpoint_answers(compose: dict) -> None:
