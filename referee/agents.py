@@ -113,8 +113,11 @@ class HttpAgent:
     """A bot endpoint, called with ``POST`` and the JSON request, signed with the bot's secret.
 
     One agent plays one seat: it keeps one HTTP/1.1 connection to the bot for the match (the
-    ``end`` notice closes it, as does :meth:`close`), and opens it again whenever it was lost. Its
-    requests go one at a time, as the runner sends them: an agent is not shared between threads.
+    ``end`` notice closes it, as does :meth:`close`), and opens it again whenever it was lost. A move
+    request that finds the bot away (refused, reset or hung up on before any answer: a restart) is
+    sent again until the move's deadline, so a bot back in time loses no move; a notice is sent
+    once, its failure ignored. Its requests go one at a time, as the runner sends them: an agent is
+    not shared between threads.
     """
 
     def __init__(
@@ -137,7 +140,8 @@ class HttpAgent:
     def ask(self, request: dict[str, Any], timeout_s: float) -> Reply:
         started = time.perf_counter()
         try:
-            status, body = self._post(request, started + timeout_s)
+            # a bot restarting is waited for, within the move's time, rather than faulted at once
+            status, body = self._post(request, started + timeout_s, retry_unreachable=True)
         except Cut as cut:
             return Reply.failed(cut.fault, cut.detail, started)
         think_ms = _elapsed_ms(started)
@@ -168,6 +172,8 @@ class HttpAgent:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _post(self, request: dict[str, Any], deadline: float) -> tuple[int, bytes]:
+    def _post(
+        self, request: dict[str, Any], deadline: float, retry_unreachable: bool = False
+    ) -> tuple[int, bytes]:
         body = encode(request)
-        return self._connection.post(body, sign(self.secret, body), deadline)
+        return self._connection.post(body, sign(self.secret, body), deadline, retry_unreachable)

@@ -11,7 +11,11 @@ together:
 - the connection is kept for the next request of the match (keep-alive), and opened again, once
   per request, when the bot closed it while it was idle; anything that leaves the connection in
   doubt (a fault, an answer framed by closing, extra bytes) closes it, so that no stale answer can
-  be taken for the next one.
+  be taken for the next one;
+- a bot that is not there for a moment (restarting: the connection refused, reset, or closed before
+  any byte of its answer) is tried again, a little later each time, until the deadline, when the
+  caller asks for it (a move); it is one failure, at the deadline, only if the bot does not come
+  back in time.
 
 Every failure leaves here as :class:`Cut`, carrying the fault kind it maps to.
 """
@@ -31,6 +35,10 @@ from referee.protocol import SIGNATURE_HEADER, Fault
 HEADER_LIMIT_BYTES = 16 * 1024
 USER_AGENT = "volcano-arena-referee/1"
 _RECV_BYTES = 64 * 1024
+FIRST_RETRY_PAUSE_S = 0.01
+"""The pause before trying an unreachable bot again; it doubles after every try, up to
+:data:`LONGEST_RETRY_PAUSE_S`, so a bot back from a restart is seen within that much."""
+LONGEST_RETRY_PAUSE_S = 0.1
 
 
 def _unpatched_poll() -> type[select.poll]:
@@ -84,6 +92,12 @@ class _Stale(Exception):
     """A reused connection turned out closed before any byte of the answer: safe to send again."""
 
 
+class _Unreachable(Exception):
+    """The bot was not there: the connection was refused, reset or closed before any byte of the
+    answer (a bot restarting looks like this). Sending the request again is safe: no answer was
+    read, and a bot may see a request twice (docs/protocol.md, Connections)."""
+
+
 _default_tls: ssl.SSLContext | None = None
 _default_tls_lock = threading.Lock()
 
@@ -117,8 +131,28 @@ class BotConnection:
             sock, self._sock, self._idle = self._sock, None, None
             sock.close()
 
-    def post(self, body: bytes, signature: str, deadline: float) -> tuple[int, bytes]:
-        """Send the body, signed, and return the answer's status and body; raise :class:`Cut`."""
+    def post(
+        self, body: bytes, signature: str, deadline: float, retry_unreachable: bool = False
+    ) -> tuple[int, bytes]:
+        """Send the body, signed, and return the answer's status and body; raise :class:`Cut`.
+
+        With ``retry_unreachable`` a bot that is not there (see :class:`_Unreachable`) is tried
+        again until the deadline, so that a bot restarted between two moves, or during one, loses
+        no more than the time it was away; what remains a failure is one ``connection_error`` fault.
+        A ping does not ask for it: it tells whether the bot answers now.
+        """
+        pause = FIRST_RETRY_PAUSE_S
+        while True:
+            try:
+                return self._post_once(body, signature, deadline)
+            except _Unreachable as away:
+                self.close()
+                if not retry_unreachable or time.perf_counter() + pause >= deadline:
+                    raise Cut(Fault.CONNECTION, str(away)) from None
+            time.sleep(pause)
+            pause = min(2 * pause, LONGEST_RETRY_PAUSE_S)
+
+    def _post_once(self, body: bytes, signature: str, deadline: float) -> tuple[int, bytes]:
         try:
             return self._post(body, signature, deadline)
         except Cut:
@@ -127,6 +161,8 @@ class BotConnection:
         except (_Deadline, TimeoutError):
             self.close()
             raise Cut(Fault.TIMEOUT, "no complete answer before the deadline") from None
+        except ConnectionError as error:
+            raise _Unreachable(f"connection: {error}") from None
         except (OSError, ssl.SSLError) as error:
             self.close()
             raise Cut(Fault.CONNECTION, f"connection: {error}") from None
@@ -166,6 +202,8 @@ class BotConnection:
             sock = self._connect(resolved.address, endpoint, deadline)
         except (_Deadline, TimeoutError):
             raise Cut(Fault.TIMEOUT, "no connection before the deadline") from None
+        except ConnectionError as error:
+            raise _Unreachable(f"connect: {error}") from None
         except (OSError, ssl.SSLError) as error:
             raise Cut(Fault.CONNECTION, f"connect: {error}") from None
         self._sock = sock
@@ -246,6 +284,8 @@ class BotConnection:
             if not chunk:
                 if reused and not buffer:
                     raise _Stale
+                if not buffer:
+                    raise _Unreachable("connection closed before the response headers")
                 raise Cut(Fault.CONNECTION, "connection closed before the response headers")
             buffer = buffer + chunk if buffer else chunk
         connection = headers.get("connection", "").lower()

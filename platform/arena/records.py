@@ -127,6 +127,10 @@ class MatchRecord:
     created_ts: float
     status: MatchStatus = MatchStatus.QUEUED
     attempts: int = 0
+    """Runs of the match so far (each run that starts it counts one)."""
+    failed_attempts: int = 0
+    """Runs that ended without the match's end for a failure the worker saw (the store failing
+    under it). The other runs that ended without it were ended by their worker's death."""
     started_at: str | None = None
     finished_at: str | None = None
     moves: int = 0
@@ -177,6 +181,10 @@ class MatchRecord:
     def started(self) -> MatchRecord:
         return replace(self, status=MatchStatus.RUNNING, started_at=now_iso(), attempts=self.attempts + 1)
 
+    def with_failed_attempt(self) -> MatchRecord:
+        """The record once its current run is known to have failed (never more failed runs than runs)."""
+        return replace(self, failed_attempts=min(self.attempts, self.failed_attempts + 1))
+
     def aborted(self, reason: str) -> MatchRecord:
         return replace(self, status=MatchStatus.ABORTED, error=reason, finished_at=now_iso())
 
@@ -208,6 +216,7 @@ class MatchRecord:
             "created_ts": self.created_ts,
             "status": self.status.value,
             "attempts": self.attempts,
+            "failed_attempts": self.failed_attempts,
             "started_at": self.started_at,
             "finished_at": self.finished_at,
             "moves": self.moves,
@@ -234,6 +243,7 @@ class MatchRecord:
             created_ts=data["created_ts"],
             status=MatchStatus(data["status"]),
             attempts=data["attempts"],
+            failed_attempts=data.get("failed_attempts", 0),  # stored before failures were told apart
             started_at=data.get("started_at"),
             finished_at=data.get("finished_at"),
             moves=data.get("moves", 0),

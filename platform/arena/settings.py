@@ -70,6 +70,8 @@ class Settings:
     redis_timeout_s: int = 10
     """How long one Redis command may wait for its answer (``ARENA_REDIS_TIMEOUT_SECONDS``)."""
     max_attempts: int = 3
+    max_worker_deaths: int = 10
+    """Runs of one match its workers' deaths may end before it is aborted (``ARENA_MAX_WORKER_DEATHS``)."""
     worker_concurrency: int = 500
     worker_pool: str = "gevent"
     worker_processes: int = 1
@@ -114,7 +116,12 @@ class Settings:
         - ``ARENA_REDIS_TIMEOUT_SECONDS``: how long a Redis command (or a new connection to Redis)
           may wait before it fails (default 10): a Redis that stops answering without closing the
           connection (a network partition) fails the command instead of holding it for good.
-        - ``ARENA_MAX_ATTEMPTS``: runs of one match before it is aborted (default 3).
+        - ``ARENA_MAX_ATTEMPTS``: runs of one match that may fail (the store failing under them)
+          before it is aborted (default 3).
+        - ``ARENA_MAX_WORKER_DEATHS``: runs of one match that may end with their worker's death
+          (killed, out of memory) before it is aborted (default 10): more than the failures, as a
+          crash storm kills matches that did nothing wrong, but bounded, as a match that kills
+          every worker playing it must end.
         - ``ARENA_WORKER_POOL``: ``gevent`` (default: each match a greenlet on an event loop, for
           hundreds of matches at once) or ``threads`` (a thread per match).
         - ``ARENA_WORKER_CONCURRENCY``: matches one worker process plays at once (default 500 on
@@ -166,6 +173,7 @@ class Settings:
             lease_s=_int(env, "ARENA_LEASE_SECONDS", 30),
             redis_timeout_s=_int(env, "ARENA_REDIS_TIMEOUT_SECONDS", 10),
             max_attempts=_int(env, "ARENA_MAX_ATTEMPTS", 3),
+            max_worker_deaths=_int(env, "ARENA_MAX_WORKER_DEATHS", 10),
             worker_pool=pool,
             worker_concurrency=_int(env, "ARENA_WORKER_CONCURRENCY", 500 if pool == "gevent" else 16),
             worker_processes=processes,

@@ -13,11 +13,14 @@ signature (401 if not).
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
 import threading
 import time
 from collections.abc import MutableMapping
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+from typing import Any
 
 from referee.protocol import SIGNATURE_HEADER, signature_matches
 from tests.misbehaving_bots import QuietHTTPServer
@@ -50,7 +53,40 @@ RAW = {
 }
 
 
-def start(secrets: MutableMapping[str, str]) -> tuple[ThreadingHTTPServer, str]:
+class _Server(QuietHTTPServer):
+    """The bots' server, which can go away as a killed process does (:meth:`go_away`)."""
+
+    daemon_threads = True
+    allow_reuse_address = True  # a restart binds the same port at once
+
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]) -> None:
+        super().__init__(address, handler)
+        self.open_sockets: set[socket.socket] = set()
+        self.sockets_lock = threading.Lock()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self.sockets_lock:
+            self.open_sockets.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self.sockets_lock:
+            self.open_sockets.discard(request)
+        super().shutdown_request(request)
+
+    def go_away(self) -> None:
+        """Stop listening and drop every open connection, answered or not, as a bot killed does."""
+        self.shutdown()
+        self.server_close()
+        with self.sockets_lock:
+            for sock in self.open_sockets:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+
+
+def start(secrets: MutableMapping[str, str], port: int = 0) -> tuple[_Server, str]:
+    """Serve the bots on ``port`` of loopback (0: a free one); a restart passes the port it had."""
+
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -98,7 +134,6 @@ def start(secrets: MutableMapping[str, str]) -> tuple[ThreadingHTTPServer, str]:
             log = {"log": LOGS[path]} if path in LOGS else {}
             self._send(200, {"move": message["legal_moves"][index], **log})
 
-    server = QuietHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    server = _Server(("127.0.0.1", port), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"

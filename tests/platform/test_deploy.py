@@ -8,6 +8,7 @@ HTTP servers and a Celery worker on a real Redis.
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import importlib.util
 import json
@@ -19,7 +20,10 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import tomllib
+import urllib.error
+import urllib.request
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -188,9 +192,35 @@ def healthcheck_args(service: dict) -> list[str]:
     return test[3:]
 
 
-def test_every_long_running_service_has_a_health_check(compose: dict) -> None:
-    for name in LONG_RUNNING:
-        assert compose["services"][name]["healthcheck"]["test"], name
+def test_every_service_has_a_health_check(compose: dict) -> None:
+    assert set(LONG_RUNNING) < set(compose["services"])
+    for name, service in compose["services"].items():
+        assert service["healthcheck"]["test"], name
+    prometheus = compose["services"]["prometheus"]
+    assert prometheus["healthcheck"]["test"][-1] == "http://127.0.0.1:9090/-/healthy"
+
+
+def test_every_service_runs_read_only_without_capabilities_and_within_limits(compose: dict) -> None:
+    for name, service in compose["services"].items():
+        assert service["read_only"] is True, name
+        assert any(mount.split(":")[0] == "/tmp" for mount in service["tmpfs"]), name
+        assert service["cap_drop"] == ["ALL"], name
+        assert "no-new-privileges:true" in service["security_opt"], name
+        for limit in ("mem_limit", "cpus", "pids_limit"):
+            assert str(service[limit]).strip(), (name, limit)
+        # what the service still may do is named, and only Redis' entrypoint needs anything
+        assert service.get("cap_add", []) == (["CHOWN", "SETGID", "SETUID"] if name == "redis" else []), name
+    # beat's schedule, which its health check reads, is on the writable /tmp
+    assert compose["services"]["beat"]["command"][-1].startswith("/tmp/")
+
+
+def test_images_are_pinned_to_exact_releases(compose: dict) -> None:
+    exact = re.compile(r"^[a-z0-9./-]+:v?\d+\.\d+\.\d+[a-z0-9.-]*$")
+    for name, service in compose["services"].items():
+        if "build" not in service:  # pulled, not built here
+            assert exact.match(service["image"]), (name, service["image"])
+    (base,) = re.findall(r"^FROM (\S+)", DOCKERFILE, re.MULTILINE)
+    assert exact.match(base) and base.startswith("python:3.11."), base
 
 
 def test_the_api_is_healthy_when_its_health_endpoint_answers(compose: dict) -> None:
@@ -394,6 +424,80 @@ def test_the_worker_check_pings_a_real_worker_through_redis(redis_with_password:
     assert gone.returncode == 1 and "did not answer" in gone.stderr
 
 
+SLOW_CLIENTS = 100
+
+
+def _health(port: int, timeout_s: float) -> int:
+    """The status of the API's health endpoint on ``port``, or 0 when it does not answer in time."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=timeout_s) as answer:
+            return int(answer.status)
+    except (OSError, urllib.error.HTTPError):
+        return 0
+
+
+@pytest.mark.integration
+def test_slow_clients_do_not_stop_the_api_under_the_deployed_settings(
+    redis_with_password: str, tmp_path: Path
+) -> None:
+    """Slowloris: clients that send a request's head one line at a time, never ending it, must not
+    hold what serves the other clients (a thread pool of 4 per process was held by 4 of them)."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT / "platform"),
+        "REDIS_URL": redis_with_password,
+        "ARENA_ADMIN_TOKEN": "t" * 32,
+        "GUNICORN_BIND": f"127.0.0.1:{port}",
+        "GUNICORN_WORKERS": "1",
+    }
+    log = tmp_path / "gunicorn.log"
+    with log.open("w") as sink:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "arena.wsgi:app"],
+            cwd=ROOT,
+            env=env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
+    slow: list[socket.socket] = []
+    stop = threading.Event()
+
+    def drip() -> None:
+        """One more header line on every slow socket every half second, until stopped (a minute at most)."""
+        for line in range(120):
+            if stop.wait(0.5):
+                return
+            for sock in slow:
+                with contextlib.suppress(OSError):
+                    sock.sendall(b"X-Slow-%d: %d\r\n" % (line, line))
+
+    dripping = threading.Thread(target=drip, daemon=True)
+    try:
+        deadline = time.monotonic() + 30
+        while _health(port, 2.0) != 200:
+            assert server.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        for _ in range(SLOW_CLIENTS):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+            sock.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            slow.append(sock)
+        dripping.start()
+        time.sleep(1.0)  # every slow client has been taken in by the server and keeps dripping
+        # a health check's own bound, as the compose health check's: the API answers all the same
+        assert [_health(port, 5.0) for _ in range(3)] == [200] * 3, log.read_text()
+    finally:
+        stop.set()
+        for sock in slow:
+            sock.close()
+        server.terminate()
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
 # -- Flower and metrics -------------------------------------------------------------------------------
 
 
@@ -480,7 +584,8 @@ def test_the_dockerfile_copies_what_exists_and_the_gunicorn_settings_load() -> N
             *sources, _ = shlex.split(line)[1:]
             assert all((ROOT / source).exists() for source in sources), line
     config = runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))
-    assert config["worker_class"] == "gthread" and config["workers"] >= 1 and config["threads"] >= 1
+    assert config["worker_class"] == "gevent" and config["workers"] >= 1 and config["worker_connections"] >= 1
+    assert config["keepalive"] >= 1  # the gevent worker's deadline on a request's head
     assert config["bind"].endswith(":8000")
 
 
@@ -508,6 +613,21 @@ def test_the_deploy_doc_explains_every_setting() -> None:
     assert names >= {"REDIS_URL", "ARENA_ADMIN_TOKEN", "ARENA_WORKER_CONCURRENCY", "ARENA_METRICS_PORT"}
     for name in names:
         assert f"`{name}`" in DOC, name
+
+
+def test_the_visibility_timeout_is_one_value_in_the_settings_compose_and_the_doc(compose: dict) -> None:
+    # compose once set 3600 while the doc and the settings said 60: a dead worker's matches then
+    # waited an hour for the broker to hand them out again
+    required = {"REDIS_PASSWORD": "p" * 32, "ARENA_ADMIN_TOKEN": "t" * 32}
+    for name in ("api", "worker", "beat"):
+        environment = {
+            key: interpolate(str(value), required)
+            for key, value in compose["services"][name]["environment"].items()
+        }
+        composed = Settings.from_env(environment).visibility_timeout_s
+        documented = re.search(r"^\| `ARENA_VISIBILITY_TIMEOUT` \| (\d+) \|", DOC, re.MULTILINE)
+        assert documented is not None
+        assert composed == Settings.from_env({}).visibility_timeout_s == int(documented.group(1)), name
 
 
 def test_the_deploy_doc_names_every_metric() -> None:

@@ -3,6 +3,7 @@ kept connection: reused, opened again when the bot closed it, never read after a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -20,7 +21,11 @@ import trustme
 from bots.sdk import create_bot_app, serve_app_in_thread
 from referee.agents import HttpAgent, LocalAgent
 from referee.endpoints import EndpointPolicy
+from referee.match import MatchSpec, TimeControl
+from referee.ping import ping
 from referee.protocol import Fault
+from referee.replay import MoveRecord
+from referee.runner import Player, run_match
 from tests.misbehaving_bots import SECRET, nim_move_request, start_server
 
 LOOPBACK = EndpointPolicy.from_text("127.0.0.0/8")
@@ -129,12 +134,13 @@ def test_a_bot_on_an_ipv6_address_is_reached() -> None:
     assert reply.fault is None and reply.move == {"take": 1}
 
 
-def test_connection_refused_is_a_connection_fault() -> None:
+def test_connection_refused_until_the_deadline_is_one_connection_fault() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     reply = _ask(f"http://127.0.0.1:{port}/bot")
     assert reply.fault is Fault.CONNECTION
+    assert "refused" in reply.detail
 
 
 def test_the_endpoint_policy_is_checked_at_every_call(base_url: str) -> None:
@@ -220,22 +226,43 @@ class _CountingBot(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, behaviour) -> None:
-        super().__init__(("127.0.0.1", 0), _CountingHandler)
+    def __init__(self, behaviour, port: int = 0) -> None:
+        super().__init__(("127.0.0.1", port), _CountingHandler)
         self.behaviour = behaviour
         self.connections = 0
         self.requests = 0
         self.lock = threading.Lock()
         self.closed_by_client = threading.Event()
+        self.open_sockets: set[socket.socket] = set()
         threading.Thread(target=self.serve_forever, daemon=True).start()
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server_address[1]}/bot"
 
+    def go_away(self) -> None:
+        """Stop as a killed bot process does: no longer listen, and drop every open connection."""
+        self.shutdown()
+        self.server_close()
+        with self.lock:
+            for sock in self.open_sockets:
+                with contextlib.suppress(OSError):  # the referee closed it first
+                    sock.shutdown(socket.SHUT_RDWR)
+
 
 class _CountingHandler(socketserver.StreamRequestHandler):
     server: _CountingBot
+
+    def setup(self) -> None:
+        super().setup()
+        with self.server.lock:
+            self.server.open_sockets.add(self.request)
+
+    def finish(self) -> None:
+        with self.server.lock:
+            self.server.open_sockets.discard(self.request)
+        with contextlib.suppress(OSError):  # the connection was dropped under it (go_away)
+            super().finish()
 
     def handle(self) -> None:
         with self.server.lock:
@@ -289,14 +316,38 @@ class _CountingHandler(socketserver.StreamRequestHandler):
 def counting_bot() -> Iterator:
     servers: list[_CountingBot] = []
 
-    def start(behaviour) -> _CountingBot:
-        servers.append(_CountingBot(behaviour))
+    def start(behaviour, port: int = 0) -> _CountingBot:
+        servers.append(_CountingBot(behaviour, port))
         return servers[-1]
 
     yield start
     for server in servers:
         server.shutdown()
         server.server_close()
+
+
+@pytest.mark.integration
+@pytest.mark.usefixtures("nim_registered")
+def test_a_bot_restarted_mid_match_keeps_its_match(counting_bot) -> None:
+    # the bot (both seats) goes away after the fourth move and is back on its port 0.3 s later, well
+    # within a move's time: every move is still its own, no fault is counted, nobody forfeits
+    bot = counting_bot(lambda n: "answer")
+    port = bot.server_address[1]
+    back: list[_CountingBot] = []
+
+    def restart_after_the_fourth_move(record: MoveRecord) -> None:
+        if record.turn == 3:
+            bot.go_away()
+            threading.Timer(0.3, lambda: back.append(counting_bot(lambda n: "answer", port))).start()
+
+    spec = MatchSpec.build(
+        game="nim", bots=["a", "b"], seed=3, options={"stones": 20}, time=TimeControl(move_ms=5000)
+    )
+    players = [Player(name, HttpAgent(bot.url, SECRET, LOOPBACK)) for name in ("a", "b")]
+    replay = run_match("m-restart", spec, players, on_move=restart_after_the_fourth_move)
+    assert [(seat.faults, seat.forfeited) for seat in replay.seats] == [({}, False)] * 2
+    assert [move.source for move in replay.moves] == ["bot"] * len(replay.moves)
+    assert back and back[0].requests > 0, "the moves after the restart went to the restarted bot"
 
 
 def _notice(kind: str) -> dict:
@@ -381,14 +432,27 @@ def test_a_connection_lost_before_the_answer_is_opened_again_once(counting_bot) 
     assert (bot.connections, bot.requests) == (2, 3)
 
 
-def test_a_bot_that_keeps_hanging_up_is_a_connection_fault_after_one_new_try(counting_bot) -> None:
+def test_a_bot_that_keeps_hanging_up_is_one_connection_fault_once_out_of_time(counting_bot) -> None:
+    # hanging up without an answer is what a bot restarting looks like: it is tried again, on new
+    # connections, until the move's deadline, and only then is the move one fault
     bot = counting_bot(lambda n: "answer" if n == 1 else "hangup")
     agent = HttpAgent(bot.url, SECRET, LOOPBACK)
     assert agent.ask(_request(), 2.0).fault is None
-    reply = agent.ask(_request(), 2.0)
+    reply = agent.ask(_request(), 0.5)
     assert reply.fault is Fault.CONNECTION
     assert "closed before the response headers" in reply.detail
-    assert bot.connections == 2
+    assert bot.connections > 2
+
+
+def test_a_ping_or_a_notice_to_a_bot_that_hangs_up_is_not_sent_again(counting_bot) -> None:
+    # only a move waits for the bot: a ping tells whether it answers now, a notice's loss is ignored
+    bot = counting_bot(lambda n: "hangup")
+    agent = HttpAgent(bot.url, SECRET, LOOPBACK)
+    agent.notify(_notice("start"), 2.0)
+    assert (bot.connections, bot.requests) == (1, 1)
+    result = ping(bot.url, SECRET, LOOPBACK, timeout_s=2.0)
+    assert result.fault is Fault.CONNECTION
+    assert (bot.connections, bot.requests) == (2, 2)
 
 
 def test_an_answer_that_comes_after_the_deadline_is_never_taken_for_the_next_one(counting_bot) -> None:

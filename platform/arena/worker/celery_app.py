@@ -15,14 +15,17 @@ per-worker resources), from the function given to :func:`make_celery`.
 
 Declared with ``acks_late`` and ``reject_on_worker_lost``: the broker keeps the message until the
 match has been stored. A worker killed mid-match leaves its matches ``running`` without a live
-lease; the sweeper (:mod:`arena.worker.sweeper`) queues them again. Matches it had taken but not started
-come back after the visibility timeout (``ARENA_VISIBILITY_TIMEOUT``, 60 s by default). A delivery of
+lease; the sweeper (:mod:`arena.worker.sweeper`) queues them again. Every message it had taken and
+not acknowledged (matches not started yet among them) is handed out again once the visibility timeout
+(``ARENA_VISIBILITY_TIMEOUT``, 60 s by default) has passed: every worker looks for such messages
+every quarter of it (:func:`restore_unacked`). A delivery of
 a match another worker is playing is dropped (its lease shows it). When the store fails under a run
 (a Redis restart, a network cut), the task waits for the store to answer again (up to the visibility
 timeout: the retry and the acknowledgement go through the broker, and an acknowledgement that fails
 keeps a prefetch slot taken) and is retried after ``ARENA_LEASE_SECONDS``; if even that cannot be
 sent (the broker is the same Redis, away for longer), the sweeper queues the match once Redis is back. The
-match's attempts bound how often it is played again; its end counts once.
+match's failed runs and the runs its workers' deaths ended bound how often it is played again, each
+kind with its own bound (:func:`arena.worker.execution.give_up_reason`); its end counts once.
 
 The app also has the continuous ladders' tick (``arena.matchmaking_tick``,
 :func:`arena.ladders.matchmaking.tick_all`) on a beat schedule every ``ARENA_MATCHMAKING_SECONDS``: run one
@@ -50,7 +53,8 @@ from arena.ladders import matchmaking
 from arena.runtime import Runtime
 from arena.settings import Settings
 from arena.storage import Store
-from arena.worker.execution import execute
+from arena.worker.execution import count_failed_attempt, execute
+from arena.worker.periodic import Periodic
 from arena.worker.sweeper import Sweeper
 
 TASK_NAME = "arena.run_match"
@@ -106,8 +110,8 @@ def redis_runtime_factory(settings: Settings) -> RuntimeFactory:
 
 
 def restore_interval(visibility_timeout_s: int) -> int:
-    """How often a worker looks for matches whose worker died: a quarter of the visibility timeout,
-    between 1 s and 60 s."""
+    """How often a worker looks for messages whose worker died (:func:`restore_unacked`): a quarter
+    of the visibility timeout, between 1 s and 60 s."""
     return max(1, min(60, visibility_timeout_s // 4))
 
 
@@ -195,7 +199,8 @@ def make_celery(settings: Settings, build_runtime: RuntimeFactory | None = None)
             # the retry and the acknowledgement go through the broker, usually the same Redis: sent
             # while it is away they fail, and a failed acknowledgement keeps the task's prefetch
             # slot taken for good (kombu), so a worker would stop taking matches after a short outage
-            wait_for_store(runtime, runtime.settings.visibility_timeout_s)
+            if wait_for_store(runtime, runtime.settings.visibility_timeout_s):
+                count_failed_attempt(runtime, match_id)  # uncounted, it would pass for a death
             raise self.retry(exc=error, countdown=delay, max_retries=None) from None
         # BUSY: another worker is playing the match (a redelivery after the visibility timeout); it
         # holds the lease and will store the end, and the sweeper queues the match again if it dies
@@ -230,19 +235,40 @@ def wait_for_store(
         (sleep or time.sleep)(every_s)
 
 
+def restore_unacked(app: Celery) -> None:
+    """Put the messages that were taken longer than the visibility timeout ago and never
+    acknowledged (a dead worker's) back in their queues, for another worker to take.
+
+    kombu's Redis transport does it by itself only in the event-loop consumer (prefork pool): the
+    consumer of the gevent and threads pools calls it only when a poll of the broker finds nothing
+    at all to read, and the empty answer its own ``BRPOP`` gets every second counts as something,
+    so a dead worker's messages stayed in ``unacked`` for good. kombu's mutex lets one worker at a
+    time do it.
+    """
+    with app.connection_for_write() as connection:
+        channel: Any = connection.default_channel  # kombu's stubs lack the Redis channel's qos
+        channel.qos.restore_visible(num=channel.unacked_restore_limit, interval=1)
+
+
 def _sweep_while_working(app: Celery, settings: Settings) -> None:
-    """Run a :class:`arena.worker.sweeper.Sweeper` in every worker of ``app``, from ready to shutdown."""
-    sweepers: list[Sweeper] = []
+    """Run a :class:`arena.worker.sweeper.Sweeper` in every worker of ``app``, from ready to
+    shutdown, and on a Redis broker a thread that gives back a dead worker's messages
+    (:func:`restore_unacked`) every quarter of the visibility timeout."""
+    loops: list[Sweeper | Periodic] = []
 
     def start(sender: Any = None, **kwargs: Any) -> None:
-        if getattr(sender, "app", None) is app:
-            sweepers.append(Sweeper(runtime_of(app), settings.sweep_interval_s).start())
+        if getattr(sender, "app", None) is not app:
+            return
+        loops.append(Sweeper(runtime_of(app), settings.sweep_interval_s).start())
+        if settings.redis_url:
+            every_s = restore_interval(settings.visibility_timeout_s)
+            loops.append(Periodic("redelivery", lambda: restore_unacked(app), every_s, at_once=True).start())
 
     def stop(sender: Any = None, **kwargs: Any) -> None:
         if getattr(sender, "app", None) is not app:
             return
-        while sweepers:
-            sweepers.pop().stop()
+        while loops:
+            loops.pop().stop()
 
     worker_ready.connect(start, weak=False)
     worker_shutdown.connect(stop, weak=False)

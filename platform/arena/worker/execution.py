@@ -8,8 +8,12 @@ every step is safe to repeat:
    worker plays a match at a time; a run that finds a live lease reports :attr:`RunOutcome.BUSY` and
    does nothing (the lease holder stores the end; if it dies, :mod:`arena.worker.sweeper` queues the match
    again).
-3. Every run counts an attempt; past ``ARENA_MAX_ATTEMPTS`` the match is aborted rather than
-   killing workers forever.
+3. Every run counts an attempt. A run ends without the match's end either for a failure its
+   worker saw (the store failing under it: :func:`count_failed_attempt`) or by its worker's death
+   (nothing saw it end). After ``ARENA_MAX_ATTEMPTS`` failed runs, or ``ARENA_MAX_WORKER_DEATHS``
+   runs ended by deaths (more: a crash storm must not abort matches that did nothing wrong, but
+   bounded: a match that kills every worker playing it must end), the match is aborted
+   (:func:`give_up_reason`).
 4. The end is stored by :meth:`arena.storage.Store.finish_match`: result, replay, ladder and fault
    counts in one transaction guarded by ``applied:<match id>``, so a result counts exactly once
    even when two runs both reach the end.
@@ -45,8 +49,9 @@ from redis.exceptions import RedisError
 from arena import metrics
 from arena.clock import Clock
 from arena.ladders import rows, scoring
-from arena.records import BotRecord, MatchRecord
+from arena.records import BotRecord, MatchRecord, MatchStatus
 from arena.runtime import Runtime
+from arena.settings import Settings
 from arena.storage import Begun, Store
 from arena.tournaments import progress
 from referee.game import STOPPED, SetupError
@@ -163,8 +168,9 @@ def execute(runtime: Runtime, match_id: str) -> RunOutcome:
     assert running is not None and spec is not None
     outcome = RunOutcome.ABORTED
     try:
-        if running.attempts > runtime.settings.max_attempts:
-            return _abort(runtime, running, f"gave up after {runtime.settings.max_attempts} attempts")
+        reason = give_up_reason(running, runtime.settings)
+        if reason is not None:
+            return _abort(runtime, running, reason)
         outcome = _play_and_finish(runtime, running, spec, start.bots, owner)
         return outcome
     except RedisError:
@@ -175,6 +181,31 @@ def execute(runtime: Runtime, match_id: str) -> RunOutcome:
     finally:
         if outcome is not RunOutcome.FINISHED:  # a stored end took the lease away with it
             store.release_lease(match_id, owner)
+
+
+def give_up_reason(running: MatchRecord, settings: Settings) -> str | None:
+    """Why a match that has just started a run is aborted instead, or None to play it.
+
+    Of its earlier runs (all but this one) those not counted failed were ended by their worker's
+    death; each kind has its bound."""
+    failed = running.failed_attempts
+    deaths = running.attempts - 1 - failed
+    if failed >= settings.max_attempts:
+        return f"gave up after {failed} failed attempts"
+    if deaths >= settings.max_worker_deaths:
+        return f"gave up after {deaths} worker deaths"
+    return None
+
+
+def count_failed_attempt(runtime: Runtime, match_id: str) -> None:
+    """Count the run of a match that the store failed under as failed, once the store answers
+    again; a run never counted so was ended by its worker's death (:func:`give_up_reason`).
+
+    Only a match still running is counted: a failure before its run started left it queued."""
+    runtime.store.update_match(
+        match_id,
+        lambda match: match.with_failed_attempt() if match.status is MatchStatus.RUNNING else None,
+    )
 
 
 _NOT_STARTED = {

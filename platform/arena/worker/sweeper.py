@@ -4,8 +4,8 @@ A match is ``running`` from the moment a worker starts it until its end is store
 holds its lease (renewed every third of ``ARENA_LEASE_SECONDS``) all that time. A running match
 without a lease was abandoned: its worker was killed, or the store or the broker went away under it
 (a task cannot even retry while the broker is down, so its message is gone). The sweeper puts such
-a match back to ``queued`` and queues it again; the match's attempts still bound how often it is
-played, and its end still counts once.
+a match back to ``queued`` and queues it again; the runs its workers' deaths ended still bound how
+often it is played (:func:`arena.worker.execution.give_up_reason`), and its end still counts once.
 
 Every worker runs a sweeper thread (started when the worker is ready): it sweeps at once, then every
 ``ARENA_SWEEP_SECONDS`` (default 30), taking a short Redis lock so that only one worker sweeps at a

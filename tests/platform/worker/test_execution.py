@@ -11,6 +11,7 @@ import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from arena.records import MatchRecord, MatchStatus
+from arena.settings import Settings
 from arena.storage import Store
 from arena.worker import celery_app, execution
 from arena.worker.celery_app import TASK_NAME, make_celery, wait_for_store
@@ -93,15 +94,71 @@ def test_a_live_lease_held_elsewhere_makes_the_run_wait(arena: Arena, pair) -> N
     assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
 
 
-def test_a_match_is_aborted_after_too_many_attempts(arena: Arena, pair) -> None:
+def test_a_match_is_aborted_after_too_many_failed_attempts(arena: Arena, pair) -> None:
     a, b = pair
     match = arena.match(game="nim", bots=[a["id"], b["id"]])
     limit = arena.runtime.settings.max_attempts
-    set_status(arena, match["id"], MatchStatus.RUNNING, attempts=limit)
+    set_status(arena, match["id"], MatchStatus.RUNNING, attempts=limit, failed_attempts=limit)
     assert execute(arena.runtime, match["id"]) is RunOutcome.ABORTED
     done = arena.get(f"/api/v1/matches/{match['id']}")
-    assert done["status"] == "aborted" and done["error"] == f"gave up after {limit} attempts"
+    assert done["status"] == "aborted" and done["error"] == f"gave up after {limit} failed attempts"
     assert arena.runtime.store.ladder_rows("nim", "standard") == {}
+
+
+def test_a_match_whose_workers_died_under_it_is_played_again_up_to_its_own_bound(arena: Arena, pair) -> None:
+    # a crash storm: every earlier run ended with its worker killed, more of them than failures
+    # are allowed; the match did nothing wrong and is played
+    a, b = pair
+    settings = arena.runtime.settings
+    assert settings.max_worker_deaths > settings.max_attempts
+    played_on = arena.match(game="nim", bots=[a["id"], b["id"]])
+    set_status(arena, played_on["id"], MatchStatus.RUNNING, attempts=settings.max_worker_deaths - 1)
+    assert execute(arena.runtime, played_on["id"]) is RunOutcome.FINISHED
+    assert arena.get(f"/api/v1/matches/{played_on['id']}")["attempts"] == settings.max_worker_deaths
+    # but a match that every worker playing it died under ends, at that bound
+    killer = arena.match(game="nim", bots=[a["id"], b["id"]])
+    set_status(arena, killer["id"], MatchStatus.RUNNING, attempts=settings.max_worker_deaths)
+    assert execute(arena.runtime, killer["id"]) is RunOutcome.ABORTED
+    done = arena.get(f"/api/v1/matches/{killer['id']}")
+    assert done["error"] == f"gave up after {settings.max_worker_deaths} worker deaths"
+
+
+@pytest.mark.parametrize(
+    ("attempts", "failed", "reason"),
+    [
+        (1, 0, None),  # a first run
+        (3, 2, None),  # two failed runs
+        (4, 3, "gave up after 3 failed attempts"),
+        (11, 0, None),  # ten earlier runs, all ended by deaths, is within the bound
+        (12, 0, "gave up after 11 worker deaths"),
+        (13, 2, None),  # two failed, ten deaths: each kind within its own bound
+        (14, 2, "gave up after 11 worker deaths"),
+    ],
+)
+def test_the_bounds_on_failed_runs_and_deaths_are_counted_apart(attempts: int, failed: int, reason) -> None:
+    settings = Settings(max_attempts=3, max_worker_deaths=11)
+    running = replace(
+        MatchRecord.new("m-1", "nim", "standard", ("a", "b"), ("A", "B"), rated=False),
+        status=MatchStatus.RUNNING,
+        attempts=attempts,
+        failed_attempts=failed,
+    )
+    assert execution.give_up_reason(running, settings) == reason
+
+
+def test_a_run_the_store_failed_under_is_counted_failed_not_a_death(arena: Arena, pair, monkeypatch) -> None:
+    a, b = pair
+    match = arena.match(game="nim", bots=[a["id"], b["id"]])
+    celery = make_celery(arena.runtime.settings, lambda app: arena.runtime)
+    FlakyStore(monkeypatch, arena.runtime.store, "finish_match", times=2)
+    celery.tasks[TASK_NAME].apply(args=[match["id"]])  # eager: each retry runs at once
+    done = arena.runtime.store.get_match(match["id"])
+    assert done is not None and done.status is MatchStatus.FINISHED
+    assert (done.attempts, done.failed_attempts) == (3, 2)
+    # a failure before the run started counts nothing: the match was still queued
+    queued = arena.match(game="nim", bots=[a["id"], b["id"]])
+    execution.count_failed_attempt(arena.runtime, queued["id"])
+    assert arena.runtime.store.get_match(queued["id"]).failed_attempts == 0
 
 
 def test_a_bot_deleted_before_the_match_runs_aborts_it(arena: Arena, pair) -> None:
