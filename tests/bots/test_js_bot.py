@@ -81,8 +81,8 @@ def test_the_js_bot_plays_whole_games_without_a_fault(
     assert main(["play", game, "--bots", f"{url},{others}", "--secret", SECRET, "--games", "2"]) == 0
     out = capsys.readouterr().out
     assert "no faults" in out
-    row = next(line.split() for line in out.splitlines() if line.strip().startswith("0 "))
-    assert row[-1] == url and row[-2] == "0"  # no forfeits
+    row = next(line.split() for line in out.splitlines() if line.strip().startswith("#1 "))
+    assert row[-1] == url and row[-2] == "0"  # bot #1, the JavaScript bot: no forfeits
 
 
 def test_arena_play_with_another_secret_is_refused_and_explained(js_bot: tuple[str, int], capsys) -> None:

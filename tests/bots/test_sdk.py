@@ -177,8 +177,8 @@ def test_the_readme_bot_plays_the_readme_arena_play_command_without_a_fault(tmp_
         process.wait(timeout=10)
     over_http, in_process = capsys.readouterr().out.split("vulkan / competitive, seed 0")
     assert over_http.count("no faults") == 1 and in_process.count("no faults") == 1
-    row = next(line.split() for line in over_http.splitlines() if line.strip().startswith("0 "))
-    assert row[-1] == f"http://127.0.0.1:{port}/" and row[-2] == "0"  # seat 0: no forfeits
+    row = next(line.split() for line in over_http.splitlines() if line.strip().startswith("#1 "))
+    assert row[-1] == f"http://127.0.0.1:{port}/" and row[-2] == "0"  # bot #1: no forfeits
 
 
 @pytest.mark.integration
