@@ -139,6 +139,10 @@ class MatchRecord:
     """Each seat's faults and forfeit, once finished (before that: no faults yet)."""
     error: str | None = None
     origin: MatchOrigin = MatchOrigin.ORGANIZER
+    challenger: str | None = None
+    """A challenge's: the bot whose token asked for it, the one bot (with the organizer) that may
+    cancel it. ``None`` for every other match, and for challenges stored before it was kept (only
+    the organizer cancels those)."""
 
     @classmethod
     def new(
@@ -152,12 +156,23 @@ class MatchRecord:
         rated: bool,
         tournament: str | None = None,
         origin: MatchOrigin | None = None,
+        challenger: str | None = None,
     ) -> MatchRecord:
         """A queued match; ``origin`` defaults to the tournament's when there is one, else the organizer's."""
         if origin is None:
             origin = MatchOrigin.by_default(tournament)
         return cls(
-            match_id, game, variant, bots, names, rated, tournament, now_iso(), time.time(), origin=origin
+            match_id,
+            game,
+            variant,
+            bots,
+            names,
+            rated,
+            tournament,
+            now_iso(),
+            time.time(),
+            origin=origin,
+            challenger=challenger,
         )
 
     @property
@@ -224,6 +239,7 @@ class MatchRecord:
             "seats": [seat.to_json() for seat in self.seats],
             "error": self.error,
             "origin": self.origin.value,
+            "challenger": self.challenger,
         }
 
     @classmethod
@@ -251,6 +267,7 @@ class MatchRecord:
             seats=tuple(SeatRecord.from_json(seat) for seat in data.get("seats") or ()),
             error=data.get("error"),
             origin=MatchOrigin(origin),
+            challenger=data.get("challenger"),  # stored before challengers were kept: none
         )
 
 
