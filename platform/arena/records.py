@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from referee.protocol import PROTOCOL_VERSION
 from referee.replay import MatchResult, SeatRecord
@@ -297,6 +297,7 @@ class TournamentRecord:
     rounds: int = 0  # swiss: rounds to play; knockout: rounds of the bracket; 0: all at once
     advance: int = 0  # knockout: how many of each pod go on
     seeds: tuple[str, ...] = ()  # knockout: the bots in seed order, best first; () = as in bots
+    pod_ties: str = "seed"  # knockout: a pod tied for going on goes by "seed" or is "replay"ed
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -314,7 +315,16 @@ class TournamentRecord:
 
 
 class RoundRecord(TypedDict):
-    """One round of a tournament played in rounds, as stored: its matches and the bots given a bye."""
+    """One round of a tournament played in rounds, as stored: its matches (one a pod), the bots given a
+    bye and, in a knockout replaying tied pods, each replayed pod's replays."""
 
     matches: list[str]
     byes: list[str]
+    replays: NotRequired[dict[str, list[str]]]
+    """A pod's first match -> its replays, in play order (only pods replayed; absent: none)."""
+
+
+def round_match_ids(round_: RoundRecord) -> list[str]:
+    """Every match of a round: one a pod, then the pods' replays."""
+    replays = round_.get("replays", {})
+    return [*round_["matches"], *(replay for match in round_["matches"] for replay in replays.get(match, ()))]
