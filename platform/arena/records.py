@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from referee.protocol import PROTOCOL_VERSION
 from referee.replay import MatchResult, SeatRecord
@@ -139,6 +139,10 @@ class MatchRecord:
     """Each seat's faults and forfeit, once finished (before that: no faults yet)."""
     error: str | None = None
     origin: MatchOrigin = MatchOrigin.ORGANIZER
+    challenger: str | None = None
+    """A challenge's: the bot whose token asked for it, the one bot (with the organizer) that may
+    cancel it. ``None`` for every other match, and for challenges stored before it was kept (only
+    the organizer cancels those)."""
 
     @classmethod
     def new(
@@ -152,12 +156,23 @@ class MatchRecord:
         rated: bool,
         tournament: str | None = None,
         origin: MatchOrigin | None = None,
+        challenger: str | None = None,
     ) -> MatchRecord:
         """A queued match; ``origin`` defaults to the tournament's when there is one, else the organizer's."""
         if origin is None:
             origin = MatchOrigin.by_default(tournament)
         return cls(
-            match_id, game, variant, bots, names, rated, tournament, now_iso(), time.time(), origin=origin
+            match_id,
+            game,
+            variant,
+            bots,
+            names,
+            rated,
+            tournament,
+            now_iso(),
+            time.time(),
+            origin=origin,
+            challenger=challenger,
         )
 
     @property
@@ -224,6 +239,7 @@ class MatchRecord:
             "seats": [seat.to_json() for seat in self.seats],
             "error": self.error,
             "origin": self.origin.value,
+            "challenger": self.challenger,
         }
 
     @classmethod
@@ -251,6 +267,7 @@ class MatchRecord:
             seats=tuple(SeatRecord.from_json(seat) for seat in data.get("seats") or ()),
             error=data.get("error"),
             origin=MatchOrigin(origin),
+            challenger=data.get("challenger"),  # stored before challengers were kept: none
         )
 
 
@@ -280,6 +297,7 @@ class TournamentRecord:
     rounds: int = 0  # swiss: rounds to play; knockout: rounds of the bracket; 0: all at once
     advance: int = 0  # knockout: how many of each pod go on
     seeds: tuple[str, ...] = ()  # knockout: the bots in seed order, best first; () = as in bots
+    pod_ties: str = "seed"  # knockout: a pod tied for going on goes by "seed" or is "replay"ed
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -297,7 +315,16 @@ class TournamentRecord:
 
 
 class RoundRecord(TypedDict):
-    """One round of a tournament played in rounds, as stored: its matches and the bots given a bye."""
+    """One round of a tournament played in rounds, as stored: its matches (one a pod), the bots given a
+    bye and, in a knockout replaying tied pods, each replayed pod's replays."""
 
     matches: list[str]
     byes: list[str]
+    replays: NotRequired[dict[str, list[str]]]
+    """A pod's first match -> its replays, in play order (only pods replayed; absent: none)."""
+
+
+def round_match_ids(round_: RoundRecord) -> list[str]:
+    """Every match of a round: one a pod, then the pods' replays."""
+    replays = round_.get("replays", {})
+    return [*round_["matches"], *(replay for match in round_["matches"] for replay in replays.get(match, ()))]

@@ -80,7 +80,7 @@ class MatchById(MethodView):
         store = runtime().store
         return MatchView(match, store.get_spec(match_id), store.progress([match_id]).get(match_id))
 
-    @token_required(blp, "the organizer token, or a seated bot's token for a challenge it made")
+    @token_required(blp, "the organizer token, or for a challenge the token of the bot that made it")
     @blp.response(204)
     @blp.alt_response(409, schema=ErrorSchema, description="the match has already finished or was aborted")
     def delete(self, match_id: str) -> None:
@@ -88,8 +88,9 @@ class MatchById(MethodView):
 
         A queued match is cancelled at once and never starts; a running one stops before its next
         move and is stored cancelled, its moves so far in its replay, unrated and counted for
-        nobody. The organizer may cancel any match; a bot's owner a challenge its bot plays in.
-        Cancelling a cancelled match changes nothing.
+        nobody. The organizer may cancel any match; a bot's owner a challenge its bot made (the
+        match's ``challenger``), never one it was only challenged to. Cancelling a cancelled match
+        changes nothing.
         """
         match_requests.cancel(runtime(), match_id, presented_token())
 

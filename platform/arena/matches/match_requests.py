@@ -51,7 +51,8 @@ def authorize(runtime: Runtime, token: str | None, data: Mapping[str, Any]) -> d
 
     The organizer may request any match (rated unless it says ``rated: false``). A bot's owner may
     challenge: request an unrated match in which that bot holds a seat, with the bot's own token.
-    Returns the request with ``rated`` and ``origin`` settled.
+    Returns the request with ``rated``, ``origin`` and, for a challenge, ``challenger`` (the bot
+    whose token asked, the one that may cancel it) settled.
     """
     if is_organizer(runtime, token):
         return {
@@ -60,7 +61,15 @@ def authorize(runtime: Runtime, token: str | None, data: Mapping[str, Any]) -> d
             "origin": MatchOrigin.ORGANIZER,
         }
     seated = runtime.store.get_bots(data["bots"])
-    if token is None or not any(token_matches(token, bot.token_hash) for bot in seated.values()):
+    challenger = next(
+        (
+            bot_id
+            for bot_id, bot in seated.items()
+            if token is not None and token_matches(token, bot.token_hash)
+        ),
+        None,
+    )
+    if challenger is None:
         raise Unauthorized(
             "this needs the organizer token, or the token of a bot that holds a seat (a challenge): "
             "Authorization: Bearer <token>"
@@ -70,11 +79,15 @@ def authorize(runtime: Runtime, token: str | None, data: Mapping[str, Any]) -> d
             "The request has invalid fields.",
             field_error("rated", "a challenge is unrated: rated matches are the organizer's or the ladder's"),
         )
-    return {**data, "rated": False, "origin": MatchOrigin.CHALLENGE}
+    return {**data, "rated": False, "origin": MatchOrigin.CHALLENGE, "challenger": challenger}
 
 
 def cancel(runtime: Runtime, match_id: str, token: str | None) -> MatchRecord:
-    """Cancel one match: the organizer any, a seated bot's owner a challenge it made.
+    """Cancel one match: the organizer any, a challenge's challenger that challenge.
+
+    Only the bot that made a challenge may call it off, never the opponents it named: they did
+    not ask for the match. A challenge stored before its challenger was kept is the organizer's
+    alone to cancel.
 
     A queued match is cancelled at once; a running one stops before its next move (its worker
     stores it cancelled, the moves so far as its replay). Cancelling a cancelled match changes
@@ -83,14 +96,10 @@ def cancel(runtime: Runtime, match_id: str, token: str | None) -> MatchRecord:
     match = runtime.store.get_match(match_id)
     if match is None:
         raise NotFound(f"no match with id {match_id!r}")
-    if not is_organizer(runtime, token):
-        seated = runtime.store.get_bots(list(match.bots))
-        owner = token is not None and any(token_matches(token, bot.token_hash) for bot in seated.values())
-        if not owner or match.origin is not MatchOrigin.CHALLENGE:
-            raise Unauthorized(
-                "cancelling a match needs the organizer token, or for a challenge the token of a bot "
-                "that holds a seat in it: Authorization: Bearer <token>"
-            )
+    if not is_organizer(runtime, token) and not _is_challenger(runtime, match, token):
+        raise Unauthorized(
+            f"cancelling this match needs {_who_may_cancel(match)}: Authorization: Bearer <token>"
+        )
     if match.status is MatchStatus.CANCELLED:
         return match
     if match.status.ended:
@@ -100,6 +109,20 @@ def cancel(runtime: Runtime, match_id: str, token: str | None) -> MatchRecord:
     if current is not None and current.status.ended and current.status is not MatchStatus.CANCELLED:
         raise Conflict(f"match {match_id} has already ended: it is {current.status.value}")
     return current or match
+
+
+def _is_challenger(runtime: Runtime, match: MatchRecord, token: str | None) -> bool:
+    """Whether ``token`` is the token of the bot that made this challenge (as it stands now)."""
+    if token is None or match.challenger is None or match.origin is not MatchOrigin.CHALLENGE:
+        return False
+    bot = runtime.store.get_bot(match.challenger)
+    return bot is not None and token_matches(token, bot.token_hash)
+
+
+def _who_may_cancel(match: MatchRecord) -> str:
+    if match.challenger is not None and match.origin is MatchOrigin.CHALLENGE:
+        return f"the organizer token, or the token of bot {match.challenger}, which made this challenge"
+    return "the organizer token"
 
 
 def check_bots(
@@ -143,6 +166,7 @@ def new_match(
     rated: bool,
     tournament: str | None = None,
     origin: MatchOrigin | None = None,
+    challenger: str | None = None,
 ) -> MatchRecord:
     return MatchRecord.new(
         "m-" + secrets.token_hex(8),
@@ -153,6 +177,7 @@ def new_match(
         rated=rated,
         tournament=tournament,
         origin=origin,
+        challenger=challenger,
     )
 
 
@@ -171,7 +196,7 @@ def create(runtime: Runtime, data: Mapping[str, Any]) -> tuple[MatchRecord, Matc
     merge_errors(errors, bot_errors)
     if errors or spec is None:
         raise InvalidRequest("The request has invalid fields.", errors)
-    match = new_match(spec, bots, data["rated"], origin=data.get("origin"))
+    match = new_match(spec, bots, data["rated"], origin=data.get("origin"), challenger=data.get("challenger"))
     runtime.store.add_matches([(match, spec)])
     enqueue(runtime, [match.id])
     return match, spec

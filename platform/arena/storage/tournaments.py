@@ -1,4 +1,5 @@
-"""Tournaments: their records, their matches (stored with them, round by round) and their rounds."""
+"""Tournaments: their records, their matches (stored with them, round by round), their rounds and a
+knockout's replays of tied pods (a hash, the pod's first match -> its replays, read into the rounds)."""
 
 from __future__ import annotations
 
@@ -70,7 +71,42 @@ class Tournaments(Matches):
             self._add_matches(pipe, matches)
             pipe.execute()
 
+    def take_replay_mark(self, tournament_id: str, match_id: str, number: int) -> bool:
+        """True for the one caller that may make replay ``number`` of the pod whose first match is
+        ``match_id`` (SET NX): a replay is made exactly once."""
+        mark = self.key("tournament", tournament_id, "replayed", match_id, str(number))
+        return bool(self.redis.set(mark, "1", nx=True))
+
+    def add_replay(
+        self,
+        tournament_id: str,
+        pod_match: str,
+        earlier: Sequence[str],
+        match: MatchRecord,
+        spec: MatchSpec,
+    ) -> None:
+        """Store a replay of the pod whose first match is ``pod_match`` (after its ``earlier``
+        replays) under the tournament: the caller holds its mark, and the replay before it has
+        ended, so nothing else writes the pod's list meanwhile."""
+        with self.redis.pipeline() as pipe:
+            pipe.rpush(self.key("tournament", tournament_id, "matches"), match.id)
+            pipe.hset(
+                self.key("tournament", tournament_id, "replays"), pod_match, dumps([*earlier, match.id])
+            )
+            self._add_matches(pipe, [(match, spec)])
+            pipe.execute()
+
     def tournament_rounds(self, tournament_id: str) -> list[RoundRecord]:
-        """The rounds made so far, each ``{"matches": [ids], "byes": [bot ids]}``."""
-        raw = self.redis.lrange(self.key("tournament", tournament_id, "rounds"), 0, -1)
-        return [json.loads(item) for item in raw]
+        """The rounds made so far, each ``{"matches": [ids], "byes": [bot ids]}`` and, where pods were
+        replayed, ``"replays": {first match: [replays]}``."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.lrange(self.key("tournament", tournament_id, "rounds"), 0, -1)
+            pipe.hgetall(self.key("tournament", tournament_id, "replays"))
+            raw, raw_replays = pipe.execute()
+        replays = {str(match): json.loads(listed) for match, listed in raw_replays.items()}
+        rounds: list[RoundRecord] = [json.loads(item) for item in raw]
+        for round_ in rounds:
+            replayed = {match: replays[match] for match in round_["matches"] if match in replays}
+            if replayed:
+                round_["replays"] = replayed
+        return rounds

@@ -7,6 +7,11 @@
   (:func:`knockout_round`). Survivors are re-seeded by their original seed each round.
 - **Who goes on** from a pod (:func:`pod_ranking`): its places, then the score, then the better seed
   (the declared tie rule); a pod whose match was aborted or cancelled sends its best seeds.
+- **Ties for going on** (``pod_ties``, :func:`settle_pod`): ``"seed"`` leaves them to the declared
+  rule. ``"replay"`` plays the pod's match again, same bots, new seed, while the last bot going on
+  and the first left out share their place (in the final: first place), up to
+  :data:`MAX_POD_REPLAYS` replays; after that, or when a replay could not be played, the declared
+  rule decides on the last match played.
 - **The winner** is the best of the final pod. The others rank by the round they went out in (the
   later, the better), then by their place in that pod, then by seed; the final pod is ranked by its
   own places. While it runs, the bots still in rank first, by seed.
@@ -22,6 +27,13 @@ from dataclasses import dataclass
 
 from arena.records import MatchRecord, MatchStatus, RoundRecord
 from arena.tournaments.tally import Row, assign_ranks, tally
+
+POD_TIES = ("seed", "replay")
+"""How a knockout settles a pod tied for going on: ``seed``, the declared rule (score, then seed),
+the default; ``replay``, the pod's match played again (:func:`settle_pod`)."""
+
+MAX_POD_REPLAYS = 2
+"""The most times one pod's match is replayed; a pod still tied after that goes by the declared rule."""
 
 
 def seed_by_rating(bots: Sequence[str], ratings: Mapping[str, float | None]) -> list[str]:
@@ -142,15 +154,93 @@ def pod_ranking(pod: Sequence[str], match: MatchRecord | None, seeds: Mapping[st
     )
 
 
+def tied_for_going_on(
+    pod: Sequence[str], match: MatchRecord, seeds: Mapping[str, int], going_on: int
+) -> bool:
+    """Whether the finished ``match`` leaves the last of the ``going_on`` best and the next bot in
+    the same place: only the declared rule (score, then seed) would part them.
+
+    >>> from dataclasses import replace
+    >>> from referee.replay import MatchResult
+    >>> drawn = replace(MatchRecord.new("m", "g", "v", ("a", "b"), ("a", "b"), rated=True),
+    ...                 status=MatchStatus.FINISHED, result=MatchResult((1, 1), (3.0, 2.0), "end"))
+    >>> tied_for_going_on(("a", "b"), drawn, {"a": 0, "b": 1}, 1)
+    True
+    """
+    result = match.result
+    if match.status is not MatchStatus.FINISHED or result is None or not 0 < going_on < len(pod):
+        return False
+    seat_of = {bot: seat for seat, bot in enumerate(match.bots)}
+    ranked = pod_ranking(pod, match, seeds)
+    return result.places[seat_of[ranked[going_on - 1]]] == result.places[seat_of[ranked[going_on]]]
+
+
+@dataclass(frozen=True)
+class PodOutcome:
+    """Where one pod stands: decided (its ranking, and the match that decided it: ``None`` when it
+    went by seed for want of a result), or waiting for a match to end or for a replay owed."""
+
+    ranking: tuple[str, ...]
+    decided: bool
+    decided_by: str | None = None
+    replay_due: bool = False
+
+
+def settle_pod(
+    pod: Sequence[str],
+    played: Sequence[MatchRecord | None],
+    seeds: Mapping[str, int],
+    going_on: int,
+    pod_ties: str,
+) -> PodOutcome:
+    """The pod's outcome from its match and its replays so far (``played``, in play order; ``None``
+    for one not stored), ``going_on`` of it going on.
+
+    With ``pod_ties="seed"`` the first match decides by the declared rule (its places, then score,
+    then seed). With ``"replay"``, a finished match that leaves the places deciding who goes on tied
+    owes a replay, up to :data:`MAX_POD_REPLAYS`; the first match not tied there, or the last one
+    allowed, decides. A replay aborted or cancelled leaves the pod to the declared rule on the last
+    match that finished (the seeds, if none did).
+    """
+    decided_by: MatchRecord | None = None
+    for index, match in enumerate(played):
+        if match is None or not match.status.ended:
+            return PodOutcome((), decided=False)
+        if match.status is not MatchStatus.FINISHED or match.result is None:
+            break
+        decided_by = match
+        if index >= MAX_POD_REPLAYS or pod_ties != "replay":
+            break
+        if not tied_for_going_on(pod, match, seeds, going_on):
+            break
+        if index + 1 == len(played):
+            return PodOutcome((), decided=False, replay_due=True)
+    ranking = tuple(pod_ranking(pod, decided_by, seeds))
+    return PodOutcome(ranking, decided=True, decided_by=None if decided_by is None else decided_by.id)
+
+
 @dataclass(frozen=True)
 class Pod:
-    """One match of the bracket: its bots in seat order, best first once ended, and who went on."""
+    """One pod of the bracket: its match, its bots in seat order, best first once decided, and who
+    went on; with ``pod_ties="replay"``, its match's replays and whether one is owed."""
 
     match: str
     bots: tuple[str, ...]
     ranking: tuple[str, ...]
     advanced: tuple[str, ...]
     ended: bool
+    """Decided: its match (or the replay that settled it) has ended and no replay is owed."""
+    replays: tuple[str, ...] = ()
+    """The match played again, in order: each after a tie for going on in the one before."""
+    replay_due: bool = False
+    """Its last match left a tie for going on that a replay settles: the pod waits for one."""
+    decided_by: str | None = None
+    """The match whose result decided it (``None`` while undecided, or when it went by seed)."""
+
+    @property
+    def played(self) -> tuple[str, ...]:
+        """Its match and its replays, in play order."""
+        return (self.match, *self.replays)
 
 
 @dataclass(frozen=True)
@@ -212,20 +302,63 @@ def bracket(
     advance: int,
     made: Sequence[RoundRecord],
     matches: Mapping[str, MatchRecord],
+    pod_ties: str = "seed",
 ) -> Bracket:
-    """The bracket so far from the rounds made and their matches (``seeds`` best first)."""
+    """The bracket so far from the rounds made and their matches, replays among them (``seeds``
+    best first; ``pod_ties`` as :func:`settle_pod` takes it)."""
     seed_of = {bot: index for index, bot in enumerate(seeds)}
     rounds = []
     for number, round_ in enumerate(made, start=1):
+        final = not round_["byes"] and len(round_["matches"]) == 1
+        going_on = 1 if final else advance
+        replays_of = round_.get("replays", {})
         pods = []
         for match_id in round_["matches"]:
             match = matches.get(match_id)
             bots = match.bots if match is not None else ()
-            ended = match is not None and match.status.ended
-            ranking = tuple(pod_ranking(bots, match, seed_of)) if ended else ()
-            pods.append(Pod(match_id, bots, ranking, ranking[:advance], ended))
+            replays = tuple(replays_of.get(match_id, ()))
+            played = [match, *(matches.get(replay) for replay in replays)]
+            outcome = settle_pod(bots, played, seed_of, going_on, pod_ties)
+            ranking = outcome.ranking
+            pods.append(
+                Pod(
+                    match_id,
+                    bots,
+                    ranking,
+                    ranking[:advance],
+                    outcome.decided,
+                    replays,
+                    outcome.replay_due,
+                    outcome.decided_by,
+                )
+            )
         rounds.append(BracketRound(number, tuple(pods), tuple(round_["byes"])))
     return Bracket(tuple(seeds), tuple(rounds), knockout_round_count(len(seeds), seats, advance))
+
+
+@dataclass(frozen=True)
+class PodReplay:
+    """A replay owed: pod ``pod`` (0-based) of round ``round`` plays its match again, as replay
+    ``number`` (1 for the first), with the same bots in the same seats."""
+
+    round: int
+    pod: int
+    match: str
+    """The pod's first match: the replays are filed under it."""
+    number: int
+    bots: tuple[str, ...]
+    earlier: tuple[str, ...]
+    """The pod's replays before this one."""
+
+
+def replays_due(result: Bracket) -> list[PodReplay]:
+    """Every replay the bracket owes now, in bracket order."""
+    return [
+        PodReplay(round_.number, index, pod.match, len(pod.replays) + 1, pod.bots, pod.replays)
+        for round_ in result.rounds
+        for index, pod in enumerate(round_.pods)
+        if pod.replay_due
+    ]
 
 
 def standings(
@@ -249,8 +382,9 @@ def standings(
 
 
 def bracket_json(result: Bracket) -> dict[str, object]:
-    """The bracket as the API shows it: every round made (pods with their match, bots, ranking and who
-    went on; byes), how many rounds there will be, and the winner's path (the matches it won)."""
+    """The bracket as the API shows it: every round made (pods with their match, its replays, the
+    match that decided the pod, bots, ranking and who went on; byes), how many rounds there will
+    be, and the winner's path (the matches it won)."""
     winner = result.winner
     return {
         "planned_rounds": result.planned,
@@ -266,6 +400,9 @@ def bracket_json(result: Bracket) -> dict[str, object]:
                         "ranking": list(pod.ranking),
                         "advanced": list(pod.ranking[:1] if round_.is_final else pod.advanced),
                         "winner_path": winner is not None and winner in pod.bots,
+                        "replays": list(pod.replays),
+                        "replay_due": pod.replay_due,
+                        "decided_by": pod.decided_by,
                     }
                     for pod in round_.pods
                 ],

@@ -7,6 +7,11 @@ callers make it. The worker calls :func:`advance` whenever a tournament's match 
 aborted, so a round whose last match is aborted is followed all the same. Which bots meet in the
 next round is :func:`arena.tournaments.rounds.next_round`.
 
+A knockout replaying tied pods (``pod_ties: "replay"``) first plays the replays the round owes
+(:func:`arena.tournaments.rounds.replays_due`), each behind a mark of its own
+(:func:`make_replays`); the next round follows once no pod is tied any more or its replays are
+used up.
+
 A knockout is seeded by rating (:func:`knockout_seeds`): the ladder's conservative estimate of the
 game and variant, best first, bots without a rating last, in entry order.
 Nothing here imports the API.
@@ -18,10 +23,11 @@ import secrets
 from collections.abc import Sequence
 
 from arena.ladders import skill
-from arena.records import MatchRecord, TournamentRecord
+from arena.records import MatchRecord, TournamentRecord, round_match_ids
 from arena.runtime import Runtime
 from arena.tournaments import knockout
-from arena.tournaments.rounds import ROUND_FORMATS, next_round
+from arena.tournaments.knockout import PodReplay
+from arena.tournaments.rounds import ROUND_FORMATS, next_round, replays_due
 from referee.game import SetupError
 from referee.match import MatchSpec
 from referee.registry import get_game
@@ -40,20 +46,42 @@ def make_round(
     matches: list[tuple[MatchRecord, MatchSpec]] = []
     for index, pod in enumerate(pods):
         spec = template.reseated(tuple(pod), derive_seed(tournament.seed, "round", round_no, "pod", index))
-        record = MatchRecord.new(
-            "m-" + secrets.token_hex(8),
-            spec.game,
-            spec.variant,
-            spec.bots,
-            tuple(tournament.names.get(bot, bot) for bot in spec.bots),
-            rated=tournament.rated,
-            tournament=tournament.id,
-        )
-        matches.append((record, spec))
+        matches.append((_tournament_match(tournament, spec), spec))
     runtime.store.add_round(tournament.id, round_no, matches, byes)
     for record, _ in matches:
         runtime.queue.enqueue(record.id)
     return [record.id for record, _ in matches]
+
+
+def make_replays(
+    runtime: Runtime, tournament: TournamentRecord, due: Sequence[PodReplay], template: MatchSpec
+) -> list[str]:
+    """Store and queue each replay owed that no other caller made first (a ``SET NX`` mark per pod
+    and replay): the pod's bots in the same seats, a seed derived from the tournament's, the round,
+    the pod and the replay's number. The new match ids."""
+    made: list[str] = []
+    for replay in due:
+        if not runtime.store.take_replay_mark(tournament.id, replay.match, replay.number):
+            continue
+        seed = derive_seed(tournament.seed, "round", replay.round, "pod", replay.pod, "replay", replay.number)
+        spec = template.reseated(replay.bots, seed)
+        record = _tournament_match(tournament, spec)
+        runtime.store.add_replay(tournament.id, replay.match, replay.earlier, record, spec)
+        runtime.queue.enqueue(record.id)
+        made.append(record.id)
+    return made
+
+
+def _tournament_match(tournament: TournamentRecord, spec: MatchSpec) -> MatchRecord:
+    return MatchRecord.new(
+        "m-" + secrets.token_hex(8),
+        spec.game,
+        spec.variant,
+        spec.bots,
+        tuple(tournament.names.get(bot, bot) for bot in spec.bots),
+        rated=tournament.rated,
+        tournament=tournament.id,
+    )
 
 
 def knockout_seeds(runtime: Runtime, tournament: TournamentRecord) -> tuple[str, ...]:
@@ -72,7 +100,8 @@ def knockout_seeds(runtime: Runtime, tournament: TournamentRecord) -> tuple[str,
 
 
 def advance(runtime: Runtime, tournament_id: str) -> bool:
-    """Make and queue the next round if the last one has ended; True if this call made it."""
+    """Once every match of the last round has ended, make and queue the replays it owes or else the
+    next round; True if this call made any."""
     store = runtime.store
     tournament = store.get_tournament(tournament_id)
     if tournament is None or tournament.format not in ROUND_FORMATS or tournament.cancelled_at:
@@ -80,17 +109,22 @@ def advance(runtime: Runtime, tournament_id: str) -> bool:
     made = store.tournament_rounds(tournament_id)
     if not made:
         return False
-    ids = [match_id for round_ in made for match_id in round_["matches"]]
+    ids = [match_id for round_ in made for match_id in round_match_ids(round_)]
     matches = {match.id: match for match in store.get_matches(ids)}
-    if any(not matches[match_id].status.ended for match_id in made[-1]["matches"]):
+    if any(not matches[match_id].status.ended for match_id in round_match_ids(made[-1])):
         return False
+    template = store.get_spec(ids[0])
+    if template is None:
+        return False
+    due = replays_due(tournament, made, matches)
+    if due:
+        return bool(make_replays(runtime, tournament, due, template))
     planned = next_round(tournament, made, matches)
     if planned is None:
         return False
     pods, byes = planned
     round_no = len(made) + 1
-    template = store.get_spec(ids[0])
-    if template is None or not store.take_round_mark(tournament_id, round_no):
+    if not store.take_round_mark(tournament_id, round_no):
         return False
     make_round(runtime, tournament, round_no, pods, byes, template)
     return True

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.records import MatchRecord, RoundRecord, TournamentRecord
+from arena.records import MatchRecord, RoundRecord, TournamentRecord, round_match_ids
 from arena.tournaments import knockout, round_robin, swiss
+from arena.tournaments.rounds import knockout_bracket
 from arena.tournaments.tally import Row
 
 
@@ -27,6 +28,8 @@ class Result:
     """The bots ranked first once the tournament has finished; empty before, or if cancelled."""
     bracket: dict[str, Any] | None = None
     cross_table: dict[str, dict[str, Any]] | None = field(default=None)
+    replay_of: dict[str, str] = field(default_factory=dict)
+    """A knockout's replays: each replay -> the first match of the pod it replays."""
 
 
 def result(
@@ -39,15 +42,22 @@ def result(
     """The result of ``tournament`` from its rounds made and its matches (in play order);
     ``finished``: every match has ended and the tournament was not cancelled."""
     by_id = {match.id: match for match in matches}
-    rounds_of = {match_id: number for number, round_ in enumerate(made, 1) for match_id in round_["matches"]}
+    rounds_of = {
+        match_id: number for number, round_ in enumerate(made, 1) for match_id in round_match_ids(round_)
+    }
     names = tournament.names
     if tournament.format == "knockout":
-        seeds = tournament.seeds or tournament.bots
-        drawn = knockout.bracket(seeds, tournament.seats_per_match, tournament.advance, made, by_id)
+        drawn = knockout_bracket(tournament, made, by_id)
         rows = knockout.standings(drawn, names, matches, team)
         winner = drawn.winner
         winners = [winner] if finished and winner is not None else []
-        return Result(rows, rounds_of, winners, bracket=knockout.bracket_json(drawn))
+        replay_of = {
+            replay: first
+            for round_ in made
+            for first, replays in round_.get("replays", {}).items()
+            for replay in replays
+        }
+        return Result(rows, rounds_of, winners, bracket=knockout.bracket_json(drawn), replay_of=replay_of)
     if tournament.format == "swiss":
         rows = swiss.standings(tournament.bots, names, made, by_id, team)
         return Result(rows, rounds_of, _first(rows) if finished else [])

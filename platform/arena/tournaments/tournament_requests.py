@@ -43,7 +43,7 @@ def _check(runtime: Runtime, data: Mapping[str, Any], seed: int) -> tuple[MatchS
         merge_errors(errors, field_error("bots", f"needs at least {max(seats, 2)} bots"))
     bots, bot_errors = match_requests.check_bots(runtime, data["game"], bot_ids)
     merge_errors(errors, bot_errors)
-    for name, only in (("rounds", "swiss"), ("advance", "knockout")):
+    for name, only in (("rounds", "swiss"), ("advance", "knockout"), ("pod_ties", "knockout")):
         if data.get(name) is not None and data["format"] != only:
             merge_errors(errors, field_error(name, f"{only} only; a {data['format']} does not take it"))
     if data["format"] in ROUND_FORMATS:
@@ -140,7 +140,14 @@ def _create_in_rounds(
         advance = data.get("advance") or knockout.knockout_advance_default(seats)
         planned = knockout.knockout_round_count(count, seats, advance)
         seeds = progress.knockout_seeds(runtime, tournament)
-        tournament = replace(tournament, rounds=planned, advance=advance, match_count=0, seeds=seeds)
+        tournament = replace(
+            tournament,
+            rounds=planned,
+            advance=advance,
+            match_count=0,
+            seeds=seeds,
+            pod_ties=data.get("pod_ties") or "seed",
+        )
         knock = knockout.knockout_round(seeds, seats, advance)
         pods, byes = knock.pods, knock.byes
     runtime.store.add_tournament(tournament, [])
@@ -193,6 +200,7 @@ class TournamentView:
         winners = self.result.winners
         return {
             **self.record.to_json(),
+            "pod_ties": self.record.pod_ties if self.record.format == "knockout" else None,
             "status": self.status,
             "progress": dict(self.progress),
             "points": self.points,
@@ -236,13 +244,19 @@ def view(runtime: Runtime, tournament: TournamentRecord) -> TournamentView:
         + ("a game the team lost gives no points" if team else "a shared first place splits it"),
         result=outcome,
         rounds_made=[
-            {"round": number + 1, "matches": made["matches"], "byes": made["byes"]}
+            {
+                "round": number + 1,
+                "matches": made["matches"],
+                "byes": made["byes"],
+                "replays": made.get("replays", {}),
+            }
             for number, made in enumerate(rounds_made)
         ],
         matches=[
             {
                 "id": match.id,
                 "round": outcome.rounds_of.get(match.id),
+                "replay_of": outcome.replay_of.get(match.id),
                 "status": match.status.value,
                 "bots": list(match.bots),
                 "seed": specs[match.id].seed if match.id in specs else None,

@@ -22,6 +22,7 @@ from arena.matches.moves import with_words
 from arena.records import MatchRecord, MatchStatus, TournamentRecord
 from arena.runtime import Runtime
 from arena.tournaments import tournament_requests
+from arena.tournaments.knockout import MAX_POD_REPLAYS
 from arena.tournaments.rounds import is_team
 from arena.web import charts, tournament_page
 from referee.game import Game, SetupError
@@ -235,6 +236,7 @@ def tournament(runtime: Runtime, tournament_id: str) -> dict[str, Any] | None:
         return None
     view = _tournament_view(runtime, found)
     view["bracket_columns"] = tournament_page.bracket(view) if found.format == "knockout" else []
+    view["max_pod_replays"] = MAX_POD_REPLAYS
     view["swiss_rounds"] = tournament_page.swiss_rounds(view) if found.format == "swiss" else []
     view["cross"] = tournament_page.cross_table(view, is_team(found)) if view.get("cross_table") else None
     view["winner_list"] = tournament_page.winners(view)

@@ -1,6 +1,6 @@
 """What the tournament page draws of each format, from the tournament as the API shows it: a
-knockout's bracket (every round, planned ones too, byes, the winner's path), a Swiss's rounds with
-their pairings, a round robin's cross table; each match a link to its page.
+knockout's bracket (every round, planned ones too, byes, the winner's path, a tied pod's replays), a
+Swiss's rounds with their pairings, a round robin's cross table; each match a link to its page.
 
 The ranking and the bracket themselves are :mod:`arena.tournaments.results`'; this only lays them out.
 """
@@ -98,20 +98,37 @@ def _pod(
     seeds: Mapping[str, int],
     winner: str | None,
 ) -> dict[str, Any]:
-    match = matches.get(pod["match"], {"bots": pod["bots"], "status": "queued", "result": None})
+    """One pod for show. A replayed pod shows the places of the match that decided it (while
+    undecided, of its latest match) and lists its match and every replay, each to be linked."""
+    unplayed = {"bots": pod["bots"], "status": "queued", "result": None}
+    played = [pod["match"], *pod.get("replays", ())]
+    shown = pod.get("decided_by") or played[-1]
+    match = matches.get(shown, unplayed)
     seats = _seats(match, names, seeds)
     order = {bot: index for index, bot in enumerate(pod["ranking"])}
     seats.sort(key=lambda seat: order.get(seat["bot_id"], seat["seed"] or 0))
     for seat in seats:
         seat["advanced"] = seat["bot_id"] in pod["advanced"]
         seat["path"] = seat["bot_id"] == winner
+    latest = matches.get(played[-1], unplayed)
     return {
         "kind": "pod",
         "match": pod["match"],
         "seats": seats,
-        "status": match["status"],
+        "status": latest["status"],
         "path": pod["winner_path"],
         "goes_on": list(pod["advanced"]),
+        "plays": [
+            {
+                "match": match_id,
+                "label": "replay " + str(number) if number else "match",
+                "status": matches.get(match_id, unplayed)["status"],
+                "decided": match_id == pod.get("decided_by"),
+            }
+            for number, match_id in enumerate(played)
+        ]
+        if len(played) > 1
+        else [],
     }
 
 

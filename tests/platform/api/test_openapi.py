@@ -69,6 +69,7 @@ def test_schemas_and_security_are_named(arena: Arena) -> None:
         "seats",
         "tournament",
         "origin",
+        "challenger",
         "attempts",
         "moves",
         "created_at",

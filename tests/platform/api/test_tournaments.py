@@ -361,6 +361,54 @@ def test_a_knockout_plays_down_to_the_final(arena: Arena) -> None:
     assert ids[1] in final["bots"], "High wins its semi-final"
 
 
+def test_a_knockout_replaying_ties_replays_a_drawn_pod_twice_then_goes_by_seed(arena: Arena) -> None:
+    # seeds in entry order (no ratings yet): Low-Low 3 and High-Low 2; the Lows both pick 0, a draw
+    ids = quartet(arena)
+    created = create(
+        arena, name="k", game="party", format="knockout", bots=ids, seats_per_match=2, pod_ties="replay"
+    )
+    assert created["pod_ties"] == "replay"
+    arena.run_queue()
+    done = arena.get(f"/api/v1/tournaments/{created['id']}")
+    semi, other = done["rounds_made"][0]["matches"]
+    replays = done["rounds_made"][0]["replays"][semi]
+    assert len(replays) == 2 and other not in done["rounds_made"][0]["replays"]
+    by_id = {match["id"]: match for match in done["matches"]}
+    assert [by_id[m]["bots"] for m in (semi, *replays)] == [[ids[0], ids[3]]] * 3, "same bots, same seats"
+    assert [by_id[m]["result"]["places"] for m in (semi, *replays)] == [[1, 1]] * 3
+    assert len({by_id[m]["seed"] for m in (semi, *replays)}) == 3, "each replay has a seed of its own"
+    assert {m["id"]: m["replay_of"] for m in done["matches"]} == {
+        semi: None,
+        other: None,
+        replays[0]: semi,
+        replays[1]: semi,
+        done["rounds_made"][1]["matches"][0]: None,
+    }
+    assert {by_id[m]["round"] for m in replays} == {1}
+    pod = done["bracket"]["rounds"][0]["pods"][0]
+    assert (pod["match"], pod["replays"], pod["decided_by"], pod["advanced"]) == (
+        semi,
+        replays,
+        replays[1],
+        [ids[0]],
+    ), "tied after two replays: the better seed goes on"
+    assert done["status"] == "finished" and done["winner"] == ids[1]
+    assert done["progress"]["total"] == 5
+
+
+def test_a_knockout_leaves_ties_to_the_seed_by_default(arena: Arena) -> None:
+    ids = quartet(arena)
+    created = create(arena, name="k", game="party", format="knockout", bots=ids, seats_per_match=2)
+    assert created["pod_ties"] == "seed"
+    arena.run_queue()
+    done = arena.get(f"/api/v1/tournaments/{created['id']}")
+    assert len(done["matches"]) == 3 and all(m["replay_of"] is None for m in done["matches"])
+    assert done["bracket"]["rounds"][0]["pods"][0]["advanced"] == [ids[0]]
+    assert all(not r["replays"] for r in done["rounds_made"])
+    swiss = create(arena, name="s", game="party", format="swiss", bots=ids, seats_per_match=2)
+    assert swiss["pod_ties"] is None
+
+
 def test_the_next_round_is_made_once_when_two_finishes_race(arena: Arena) -> None:
     from arena.tournaments import progress
 
@@ -410,6 +458,11 @@ def test_bad_swiss_and_knockout_requests_are_422(arena: Arena, change: dict, fie
         ),
         ({"format": "round_robin", "rounds": 2}, {"rounds": ["swiss only; a round_robin does not take it"]}),
         ({"format": "swiss", "advance": 1}, {"advance": ["knockout only; a swiss does not take it"]}),
+        ({"format": "knockout", "pod_ties": "coin"}, {"pod_ties": ["Must be one of: seed, replay."]}),
+        (
+            {"format": "round_robin", "pod_ties": "replay"},
+            {"pod_ties": ["knockout only; a round_robin does not take it"]},
+        ),
         ({"format": "knockout", "bots": "twice"}, {"bots": ["each bot may enter a tournament once"]}),
         (
             {"format": "knockout", "bots": "stranger"},

@@ -3,8 +3,16 @@ new signing secret, pinged before it counts, when the old one leaked."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+
+import pytest
+
 from arena.api import create_app
+from arena.records import MatchOrigin, MatchRecord
+from arena.storage import Store
 from arena.worker.execution import RunOutcome, execute
+from referee.match import MatchSpec
 from referee.protocol import new_secret
 from tests.platform.conftest import Arena, ListQueue, make_runtime, register_bot
 
@@ -108,3 +116,104 @@ def test_a_new_secret_is_checked_like_a_registrations(arena: Arena) -> None:
         answer = arena.client.post(url, json=body, headers=bearer(bot["token"]))
         assert answer.status_code == 422, body
         assert fragment in str(answer.get_json()["errors"]), body
+
+
+def challenge(arena: Arena, challenger: dict, *others: dict) -> dict:
+    answer = arena.client.post(
+        "/api/v1/matches",
+        json={"game": "nim", "bots": [challenger["id"], *(bot["id"] for bot in others)]},
+        headers=bearer(challenger["token"]),
+    )
+    assert answer.status_code == 202, answer.get_json()
+    return answer.get_json()
+
+
+def test_a_challenge_records_its_challenger_and_only_that_bot_or_the_organizer_cancels_it(
+    arena: Arena,
+) -> None:
+    mine = arena.register("mine", "/first/mine", ["nim"])
+    theirs = arena.register("theirs", "/last/theirs", ["nim"])
+    stranger = arena.register("stranger", "/first/stranger", ["nim"])
+    match = challenge(arena, mine, theirs)
+    url = f"/api/v1/matches/{match['id']}"
+    assert match["challenger"] == arena.get(url)["challenger"] == mine["id"]
+    for token in (theirs["token"], stranger["token"], "not-a-token"):
+        refused = arena.client.delete(url, headers=bearer(token))
+        assert refused.status_code == 401, token
+        body = refused.get_json()
+        assert set(body) == {"code", "status", "message", "errors"}
+        assert f"the organizer token, or the token of bot {mine['id']}" in body["message"]
+    assert arena.get(url)["status"] == "queued", "a refused cancel changes nothing"
+    assert arena.client.delete(url, headers=bearer(mine["token"])).status_code == 204
+    assert arena.get(url)["status"] == "cancelled"
+    assert arena.runtime.store.get_match(match["id"]).error == "cancelled by the challenger"
+    # the opponent's own challenge is its to cancel, not the first bot's
+    back = challenge(arena, theirs, mine)
+    assert back["challenger"] == theirs["id"]
+    back_url = f"/api/v1/matches/{back['id']}"
+    assert arena.client.delete(back_url, headers=bearer(mine["token"])).status_code == 401
+    assert arena.client.delete(back_url, headers=bearer(theirs["token"])).status_code == 204
+
+
+def test_the_organizer_cancels_any_challenge_and_no_other_match_has_a_challenger(arena: Arena) -> None:
+    mine = arena.register("mine", "/first/mine", ["nim"])
+    theirs = arena.register("theirs", "/last/theirs", ["nim"])
+    match = challenge(arena, mine, theirs)
+    assert arena.client.delete(f"/api/v1/matches/{match['id']}", headers=arena.admin()).status_code == 204
+    assert arena.runtime.store.get_match(match["id"]).error == "cancelled by the organizer"
+    organizers = arena.match(game="nim", bots=[mine["id"], theirs["id"]])
+    assert organizers["challenger"] is None
+    refused = arena.client.delete(f"/api/v1/matches/{organizers['id']}", headers=bearer(mine["token"]))
+    assert refused.status_code == 401
+    assert refused.get_json()["message"].startswith("cancelling this match needs the organizer token:")
+
+
+def test_a_challenger_cannot_be_named_in_the_request(arena: Arena) -> None:
+    mine = arena.register("mine", "/first/mine", ["nim"])
+    theirs = arena.register("theirs", "/last/theirs", ["nim"])
+    body = {"game": "nim", "bots": [mine["id"], theirs["id"]], "challenger": theirs["id"]}
+    answer = arena.client.post("/api/v1/matches", json=body, headers=bearer(mine["token"]))
+    assert answer.status_code == 422
+    assert answer.get_json()["errors"] == {"challenger": ["Unknown field."]}
+
+
+def test_a_challenge_stored_before_challengers_were_kept_is_the_organizers_alone_to_cancel(
+    arena: Arena,
+) -> None:
+    mine = arena.register("mine", "/first/mine", ["nim"])
+    theirs = arena.register("theirs", "/last/theirs", ["nim"])
+    match = challenge(arena, mine, theirs)
+    key = arena.runtime.store.key("match", match["id"])
+    stored = json.loads(arena.runtime.store.redis.get(key))
+    del stored["challenger"]
+    arena.runtime.store.redis.set(key, json.dumps(stored))
+    url = f"/api/v1/matches/{match['id']}"
+    shown = arena.get(url)
+    assert (shown["origin"], shown["challenger"]) == ("challenge", None)
+    for bot in (mine, theirs):
+        refused = arena.client.delete(url, headers=bearer(bot["token"]))
+        assert refused.status_code == 401
+        assert "needs the organizer token:" in refused.get_json()["message"]
+    assert arena.client.delete(url, headers=arena.admin()).status_code == 204
+
+
+@pytest.mark.parametrize("challenger", ["b-1", None])
+def test_a_match_record_round_trips_with_and_without_a_challenger(challenger: str | None) -> None:
+    record = MatchRecord.new(
+        "m-1",
+        "nim",
+        "standard",
+        ("b-1", "b-2"),
+        ("A", "B"),
+        rated=False,
+        origin=MatchOrigin.CHALLENGE,
+        challenger=challenger,
+    )
+    assert MatchRecord.from_json(record.to_json()) == record
+    assert MatchRecord.from_json(json.loads(json.dumps(record.to_json()))).challenger == challenger
+    older = {key: value for key, value in record.to_json().items() if key != "challenger"}
+    assert MatchRecord.from_json(older) == replace(record, challenger=None)
+    store = Store.in_memory("test:")
+    spec = MatchSpec.build(game="vulkan", bots=["b-1", "b-2"], seed=7)
+    store.add_matches([(record, spec)])
+    assert store.get_match("m-1") == record

@@ -76,6 +76,40 @@ def test_a_knockout_draws_its_bracket_with_byes_every_match_linked_and_the_winne
     assert visitor.console_errors() == []
 
 
+def test_a_knockout_replaying_ties_shows_a_replayed_pods_every_match_linked(
+    visitor: Visitor, site: Site
+) -> None:
+    # Party: /first picks 0, /last 2; seeds in entry order, so the pod of seeds 1 and 4 always draws
+    paths = ("/first/tie1", "/last/tie2", "/first/tie3", "/first/tie4")
+    bots = [site.register_bot(path.rsplit("/", 1)[1], path, "party") for path in paths]
+    body = {"name": "Tie cup", "game": "party", "bots": bots, "seats_per_match": 2, "seed": 4}
+    created = site.api(
+        "POST", "/api/v1/tournaments", json={**body, "format": "knockout", "pod_ties": "replay"}
+    )
+    done = site.wait(f"/api/v1/tournaments/{created['id']}", lambda t: t["winner"] is not None, timeout=90)
+    tied = done["rounds_made"][0]["matches"][0]
+    played = [tied, *done["rounds_made"][0]["replays"][tied]]
+    visitor.visit(f"/tournaments/{done['id']}")
+    pod = visitor.driver.find_element(By.CSS_SELECTOR, f"[data-bracket] .pod-replayed[data-pod='{tied}']")
+    links = pod.find_elements(By.CSS_SELECTOR, "a.pod-play")
+    assert [link.text for link in links] == ["match", "replay 1", "replay 2"]
+    assert [link.get_attribute("href").rsplit("/", 1)[1] for link in links] == played
+    assert "decided" in links[-1].get_attribute("class")
+    advanced = pod.find_elements(By.CSS_SELECTOR, ".entrant.advanced .seed")
+    assert [seed.text for seed in advanced] == ["1"], "still tied after two replays: the better seed"
+    assert linked_matches(visitor, "[data-bracket]") == {m["id"] for m in done["matches"]}
+    assert (
+        "a match tied for going on is replayed"
+        in visitor.driver.find_element(By.CSS_SELECTOR, "[data-result]").text
+    )
+    links[1].click()
+    assert visitor.driver.current_url.endswith(f"/matches/{played[1]}")
+    visitor.visit(f"/tournaments/{done['id']}")
+    visitor.screenshot("tournament-knockout-replayed")
+    assert look_narrow(visitor, "tournament-knockout-replayed-400") == 0
+    assert visitor.console_errors() == []
+
+
 def test_a_swiss_draws_each_round_with_its_pairings_and_byes(
     visitor: Visitor, site: Site, entrants: list[str]
 ) -> None:

@@ -97,6 +97,14 @@ class MatchSchema(Schema):
             "matchmaking (a continuous ladder's)"
         },
     )
+    challenger = fields.String(
+        dump_only=True,
+        allow_none=True,
+        metadata={
+            "description": "a challenge's: the bot whose token asked for it, the one bot that may cancel "
+            "it (with the organizer); null for any other match"
+        },
+    )
     attempts = fields.Integer(dump_only=True)
     moves = fields.Integer(dump_only=True)
     created_at = fields.String(dump_only=True)

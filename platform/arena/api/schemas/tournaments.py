@@ -11,6 +11,7 @@ from arena.api.schemas.common import SEED, Flag, TimeSchema, WholeNumber, id_fie
 from arena.api.schemas.matches import ResultSchema
 from arena.records import MatchStatus
 from arena.tournaments.formats import FORMATS
+from arena.tournaments.knockout import MAX_POD_REPLAYS, POD_TIES
 from arena.tournaments.tournament_requests import TournamentView
 
 
@@ -39,12 +40,25 @@ class TournamentCreateSchema(Schema):
         validate=validate.Range(1, 3),
         metadata={"description": "knockout only: bots of each pod that go on (default 1; 2 of a pod of 4)"},
     )
+    pod_ties = fields.String(
+        validate=validate.OneOf(POD_TIES),
+        metadata={
+            "description": "knockout only: a pod whose places leave a tie for going on goes by 'seed' "
+            "(the default: score, then seed) or is 'replay'ed, same bots, new seed, up to "
+            f"{MAX_POD_REPLAYS} times, then by score and seed"
+        },
+    )
 
 
 class RoundSchema(Schema):
     round = fields.Integer()
-    matches = fields.List(fields.String())
+    matches = fields.List(fields.String(), metadata={"description": "one a pod (a Swiss's pairing)"})
     byes = fields.List(fields.String(), metadata={"description": "bots sitting out (a bye scores as a win)"})
+    replays = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.String()),
+        metadata={"description": "knockout replaying ties: a replayed pod's first match -> its replays"},
+    )
 
 
 class ProgressSchema(Schema):
@@ -104,6 +118,10 @@ class TournamentMatchSchema(Schema):
     bots = fields.List(fields.String())
     seed = fields.Integer(allow_none=True, metadata={"description": "null if the match's spec is lost"})
     result = fields.Nested(ResultSchema, allow_none=True)
+    replay_of = fields.String(
+        allow_none=True,
+        metadata={"description": "a knockout's replay of a tied pod: the pod's first match; null otherwise"},
+    )
 
 
 class PodSchema(Schema):
@@ -112,6 +130,20 @@ class PodSchema(Schema):
     ranking = fields.List(fields.String(), metadata={"description": "best first, once the match has ended"})
     advanced = fields.List(fields.String(), metadata={"description": "who went on (the final: its winner)"})
     winner_path = fields.Boolean(metadata={"description": "the tournament's winner played this match"})
+    replays = fields.List(
+        fields.String(),
+        metadata={"description": "the pod's match played again after a tie for going on, in order"},
+    )
+    replay_due = fields.Boolean(
+        metadata={"description": "its last match left a tie for going on: a replay is to come"}
+    )
+    decided_by = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "the match (the first or a replay) whose result decided who went on; null "
+            "while undecided, or when no match finished and the seeds decided"
+        },
+    )
 
 
 class BracketRoundSchema(Schema):
@@ -181,6 +213,11 @@ class TournamentSchema(Schema):
     matches = fields.List(fields.Nested(TournamentMatchSchema))
     rounds = fields.Integer(metadata={"description": "swiss and knockout: rounds planned; 0 otherwise"})
     advance = fields.Integer(metadata={"description": "knockout: bots of each pod that go on"})
+    pod_ties = fields.String(
+        allow_none=True,
+        validate=validate.OneOf(POD_TIES),
+        metadata={"description": "knockout: a tie for going on goes by seed or is replayed; null otherwise"},
+    )
     seeds = fields.List(
         fields.String(),
         metadata={"description": "knockout: the bots in seed order, by ladder rating (unrated last)"},
