@@ -43,6 +43,35 @@ def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...], default
     return raw
 
 
+FLAG_WORDS = {
+    "1": True,
+    "true": True,
+    "yes": True,
+    "on": True,
+    "0": False,
+    "false": False,
+    "no": False,
+    "off": False,
+}
+"""What a yes-or-no variable may say (any case)."""
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool | None:
+    """A yes-or-no variable (``1``/``0``, ``true``/``false``, ``yes``/``no``, ``on``/``off``); None
+    when it is unset or empty, so that its default may depend on other settings.
+
+    >>> _flag({"X": "Yes"}, "X"), _flag({"X": "0"}, "X"), _flag({}, "X")
+    (True, False, None)
+    """
+    raw = env.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        return FLAG_WORDS[raw.lower()]
+    except KeyError:
+        raise SettingsError(f"{name} must be 1 or 0 (or true/false, yes/no, on/off), not {raw!r}") from None
+
+
 def _limit(env: Mapping[str, str], name: str, default: str) -> str:
     """A rate limit in flask-limiter's notation (``10 per minute; 100 per day``), checked here."""
     from limits import parse_many
@@ -91,11 +120,20 @@ class Settings:
     """How often the continuous ladders' scheduler makes matches (``ARENA_MATCHMAKING_SECONDS``)."""
     history_points: int = HISTORY_POINTS
     """Rating points kept per bot and ladder, the newest (``ARENA_HISTORY_POINTS``)."""
+    house_bots: bool | None = None
+    """Whether the platform registers every game's reference bots as house bots when it starts
+    (``ARENA_HOUSE_BOTS``); None: its default, :attr:`registers_house_bots` says which."""
 
     @property
     def embedded(self) -> bool:
         """True when no ``REDIS_URL`` is given: in-memory Redis, worker in the same process."""
         return not self.redis_url
+
+    @property
+    def registers_house_bots(self) -> bool:
+        """``ARENA_HOUSE_BOTS`` when set, else the default: yes on the embedded platform (a newcomer's
+        bot has opponents at once), no on Redis (a public deployment has none unless asked)."""
+        return self.embedded if self.house_bots is None else self.house_bots
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -145,6 +183,10 @@ class Settings:
           beat, or a thread of the embedded platform) makes their matches (default 10).
         - ``ARENA_HISTORY_POINTS``: how many rating points each bot's history keeps per ladder, the
           newest (default 500); each counted match of a rated variant adds one.
+        - ``ARENA_HOUSE_BOTS``: ``1`` or ``0`` (``true``/``false``, ``yes``/``no``, ``on``/``off``):
+          whether every way the platform starts (``arena serve``, ``arena demo --serve``, the API
+          under gunicorn) registers every game's reference bots as house bots (default: yes on the
+          embedded default, no with ``REDIS_URL``).
         """
         env = os.environ if env is None else env
         pool = _choice(env, "ARENA_WORKER_POOL", ("gevent", "threads"), "gevent")
@@ -185,6 +227,7 @@ class Settings:
             archive_after_days=_int(env, "ARENA_ARCHIVE_AFTER_DAYS", 30, minimum=0),
             matchmaking_tick_s=_int(env, "ARENA_MATCHMAKING_SECONDS", 10),
             history_points=_int(env, "ARENA_HISTORY_POINTS", HISTORY_POINTS),
+            house_bots=_flag(env, "ARENA_HOUSE_BOTS"),
         )
 
     def file_store(self) -> FileStore:

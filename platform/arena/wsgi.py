@@ -2,10 +2,15 @@
 
 A deployment needs ``REDIS_URL`` (every gunicorn worker must see the same store) and
 ``ARENA_ADMIN_TOKEN`` (a generated token would differ between workers); both are checked here so a
-misconfigured server fails at start, not at the first request.
+misconfigured server fails at start, not at the first request (a bad value of any setting, too).
+
+With ``ARENA_HOUSE_BOTS=1`` every gunicorn process registers the house bots as it starts
+(:func:`arena.worker.house.register_house_bots`): those starting together add each one once.
 """
 
 from __future__ import annotations
+
+import logging
 
 from flask import Flask
 from redis import Redis
@@ -14,6 +19,9 @@ from arena import metrics
 from arena.api import create_app
 from arena.settings import Settings, SettingsError
 from arena.worker.celery_app import redis_runtime
+from arena.worker.house import register_house_bots
+
+log = logging.getLogger(__name__)
 
 
 def build(settings: Settings | None = None) -> Flask:
@@ -24,7 +32,11 @@ def build(settings: Settings | None = None) -> Flask:
         )
     if not settings.admin_token:
         raise SettingsError("arena.wsgi needs ARENA_ADMIN_TOKEN (the organizer token)")
-    app = create_app(redis_runtime(settings))
+    runtime = redis_runtime(settings)
+    if settings.registers_house_bots:
+        added = register_house_bots(runtime.store)
+        log.info("house bots: %d registered now (ARENA_HOUSE_BOTS)", len(added))
+    app = create_app(runtime)
     probe = Redis.from_url(settings.redis_url or "", socket_timeout=2, socket_connect_timeout=2)
     metrics.expose(app, metrics.api_registry(probe, [settings.queue]))
     return app

@@ -24,10 +24,12 @@ from flask.testing import FlaskClient
 from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from arena import wsgi
 from arena.api import create_app
 from arena.runtime import Runtime
 from arena.settings import Settings
 from arena.worker.celery_app import redis_runtime
+from bots.registry import bots_for
 from referee.protocol import new_secret
 from referee.replay import verify_replay
 from tests import misbehaving_bots
@@ -376,3 +378,17 @@ def test_a_round_robin_cancelled_while_matches_run_stops_them_and_counts_none(
     ladder = platform.get("/api/v1/ladders/nim")
     games = sum(entry["games"] for entry in ladder.get("entries", []))
     assert games == 2 * finished_count, "cancelled matches are rated for nobody"
+
+
+def test_house_bots_the_organizer_asks_for_play_on_a_gevent_worker(platform: Platform) -> None:
+    """``ARENA_HOUSE_BOTS=1`` on Redis: the API under gunicorn registers them, a worker on gevent plays
+    them in-process (no endpoint to reach), every move on time."""
+    wsgi.build(Settings.from_env({**platform.env, "ARENA_HOUSE_BOTS": "1"}))
+    house = {bot["name"]: bot["id"] for bot in platform.get("/api/v1/bots?game=volcano") if bot["house"]}
+    assert set(house) == {f"volcano/{name} (house)" for name in bots_for("volcano")}
+    platform.start_worker()
+    seats = [house["volcano/greedy (house)"], house["volcano/random (house)"]]
+    match_id = platform.post("/api/v1/matches", {"game": "volcano", "bots": seats, "seed": 5})["id"]
+    (match,) = finished(platform, [match_id], timeout=60)
+    assert match["status"] == "finished"
+    assert [seat["faults"] for seat in match["seats"]] == [0, 0]

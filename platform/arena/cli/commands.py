@@ -7,17 +7,13 @@ Bad input raises :class:`arena.cli.local_play.UsageError`, which the CLI prints 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-import signal
-import socket
 import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from flask import Flask
-
+from arena.cli import serving
 from arena.cli.local_play import UsageError
 from arena.settings import Settings, SettingsError
 
@@ -59,20 +55,7 @@ def _settings() -> Settings:
         raise UsageError(str(error)) from None
 
 
-def _listen(host: str, port: int) -> socket.socket:
-    """Bind the API's socket here, so a busy port is a clear message and exit 2 (werkzeug would exit 1)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    try:
-        return socket.create_server((host, port), family=family)
-    except OSError as error:
-        raise UsageError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
-
-
 def _serve(args: argparse.Namespace) -> int:
-    from werkzeug.serving import make_server
-
-    from arena.api import create_app
-
     settings, generated = _settings().with_admin_token()
     if generated:
         print(
@@ -82,21 +65,12 @@ def _serve(args: argparse.Namespace) -> int:
     embedded = None
     if settings.embedded:
         from arena.worker.embedded import EmbeddedPlatform
-        from arena.worker.house import register_house_bots
 
         data = Path(args.data) if args.data else None
         embedded = EmbeddedPlatform(settings, data=data)
         runtime = embedded.runtime
         kept = f"kept in {data}/ when it stops" if data else "in memory"
         where = f"embedded: store {kept}, match worker in this process (set REDIS_URL for a deployment)"
-        if args.house_bots:
-            added = len(register_house_bots(runtime.store))
-            house = sum(1 for bot in runtime.store.list_bots() if bot.house)
-            print(
-                f"house bots: {house} reference bots to play against ({added} registered now; "
-                "--no-house-bots leaves them out)",
-                file=sys.stderr,
-            )
     else:
         if args.data:
             raise UsageError("--data is for the embedded default: with REDIS_URL, Redis keeps the data")
@@ -113,38 +87,18 @@ def _serve(args: argparse.Namespace) -> int:
             f"store and queue on {(settings.redis_url or '').split('@')[-1]}; run workers with `arena worker`"
         )
     try:
-        listener = _listen(args.host, args.port)
-        port = listener.getsockname()[1]
-        app = create_app(runtime)
-        _expose_metrics(app, settings)
-        server = make_server(args.host, port, app, threaded=True, fd=listener.fileno())
-        print(f"Volcano Arena API at http://{args.host}:{server.port}/api/v1 (docs: /api/v1/docs); {where}")
-        if embedded is not None:  # a service manager's stop, like Ctrl-C, lets the store be kept
-            signal.signal(signal.SIGTERM, _interrupt)
-        with contextlib.suppress(KeyboardInterrupt):
-            server.serve_forever()
+        listener = serving.listen(args.host, args.port)
+        wanted = settings.registers_house_bots and args.house_bots
+        serving.register_house(runtime, wanted, sys.stderr, "--no-house-bots or ARENA_HOUSE_BOTS=0")
+
+        def announce(base: str) -> None:
+            print(f"Volcano Arena API at {base}/api/v1 (docs: /api/v1/docs); {where}", flush=True)
+
+        serving.serve(runtime, listener, args.host, announce)
     finally:
         if embedded is not None:
             embedded.close()
     return 0
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    """SIGTERM as Ctrl-C: the embedded platform stops its worker and, with --data, writes its store."""
-    raise KeyboardInterrupt
-
-
-def _expose_metrics(app: Flask, settings: Settings) -> None:
-    """``/metrics``: the in-process worker's counts when embedded, the queue's depth on Redis."""
-    from redis import Redis
-
-    from arena import metrics
-
-    if settings.embedded:
-        metrics.expose(app)
-    else:
-        probe = Redis.from_url(settings.redis_url or "", socket_timeout=2, socket_connect_timeout=2)
-        metrics.expose(app, metrics.api_registry(probe, [settings.queue]))
 
 
 worker_entry: str | None = None
@@ -258,8 +212,14 @@ def _exec_on_gevent(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from arena.cli.demo import DemoError, DemoOptions, run_demo
+    from arena.cli.demo import DemoError, DemoOptions, ServeAfter, run_demo
 
+    if not args.serve and (args.host is not None or args.port is not None):
+        raise UsageError("--host and --port are where --serve serves the demo's platform: add --serve")
+    serve = None
+    if args.serve:  # bound now: a busy port stops the demo before its matches, not after
+        host = args.host or "127.0.0.1"
+        serve = ServeAfter(serving.listen(host, 8000 if args.port is None else args.port), host)
     options = DemoOptions(
         games=args.game,
         games_per_pairing=args.games,
@@ -269,11 +229,15 @@ def _demo(args: argparse.Namespace) -> int:
         concurrency=args.concurrency,
         timeout_s=args.timeout,
         data=Path(args.data),
+        serve=serve,
     )
     try:
         return run_demo(options)
-    except DemoError as error:
+    except (DemoError, SettingsError) as error:
         raise UsageError(str(error)) from None
+    finally:
+        if serve is not None:
+            serve.listener.close()
 
 
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -283,8 +247,10 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="run the REST API (embedded store and worker unless REDIS_URL is set)",
         description="Serve the API under /api/v1. Without REDIS_URL the platform runs on its embedded "
         "default: an in-memory store (kept in a directory with --data) and a match worker in this "
-        "process, with every game's reference bots registered as house bots. With REDIS_URL it uses "
-        "that Redis, and matches are played by `arena worker` processes.",
+        "process. With REDIS_URL it uses that Redis, and matches are played by `arena worker` processes. "
+        "Every game's reference bots are registered as house bots (opponents for a new bot, played "
+        "in-process) when ARENA_HOUSE_BOTS says so: by default on the embedded default, not with "
+        "REDIS_URL. Ctrl-C or SIGTERM stops it (exit 0).",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument(
@@ -301,8 +267,8 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--no-house-bots",
         dest="house_bots",
         action="store_false",
-        help="embedded default only: do not register every game's reference bots as house bots "
-        "(opponents for a new bot, played in-process)",
+        help="do not register every game's reference bots as house bots (opponents for a new bot, "
+        "played in-process), whatever ARENA_HOUSE_BOTS says",
     )
     serve.set_defaults(func=_serve)
 
@@ -352,7 +318,11 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="run a tournament per game between the reference bots, in-process",
         description="Start the platform on its embedded default, serve the reference bots over loopback "
         "HTTP, register them through the API, run a round robin per game, print standings and ladders, "
-        "write every replay, and leave the platform in --data to browse with `arena serve --data`.",
+        "write every replay, and leave the platform in --data to browse with `arena serve --data`. "
+        "With --serve, serve the platform's API and pages right away instead of exiting, the reference "
+        "bots still up and every game's reference bots registered as house bots (ARENA_HOUSE_BOTS=0 "
+        "leaves them out), and print the address of its pages; Ctrl-C stops it, the platform left in "
+        "--data as without --serve.",
     )
     demo.add_argument("--game", action="append", default=[], help="only this game (repeat for more)")
     demo.add_argument("--games", type=_at_least(1), default=2, help="games per pairing (default 2)")
@@ -371,5 +341,18 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="DIR",
         help="where the demo's platform is left to browse with `arena serve --data DIR` (default "
         "var/demo; its previous contents are replaced)",
+    )
+    demo.add_argument(
+        "--serve",
+        action="store_true",
+        help="once the matches are played, keep the platform up serving its API and pages (on the "
+        "demo's data) until Ctrl-C, and print their address",
+    )
+    demo.add_argument("--host", default=None, help="with --serve: address to listen on (default 127.0.0.1)")
+    demo.add_argument(
+        "--port",
+        type=port_number,
+        default=None,
+        help="with --serve: port (default 8000; 0 picks a free one)",
     )
     demo.set_defaults(func=_demo)

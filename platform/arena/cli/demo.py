@@ -5,7 +5,11 @@ over loopback HTTP (``bots.server``), registers each through the API with a fres
 server knows it first: registration pings the bot), runs a round robin per game, shows progress on
 stderr, prints standings and ladders (each ranked by the column it shows first after the bot), writes
 every replay as JSON, and leaves the platform in a data directory (``var/demo``) that
-``arena serve --data var/demo`` serves afterwards, to look at in a browser.
+``arena serve --data var/demo`` serves afterwards, to look at in a browser. With ``--serve`` it serves
+the platform itself once the matches are played (:mod:`arena.cli.serving`, as ``arena serve`` does),
+the reference bots' servers still up and the house bots registered (``ARENA_HOUSE_BOTS``), so that a
+newcomer's bot has its first matches there at once; Ctrl-C stops it and the platform is left in the
+data directory as without it.
 
 Games needing more seats than they have reference bots get copies of their bots, each served by its
 own bot server so that every copy keeps its own signing secret.
@@ -17,6 +21,7 @@ import json
 import logging
 import math
 import shutil
+import socket
 import sys
 import time
 from collections.abc import Sequence
@@ -27,6 +32,7 @@ from typing import Any, TextIO
 from flask.testing import FlaskClient
 
 from arena.api import create_app
+from arena.cli import serving
 from arena.settings import Settings
 from arena.worker.embedded import EmbeddedPlatform
 from bots.registry import bots_for
@@ -54,6 +60,15 @@ class GamePlan:
 
 
 @dataclass(frozen=True)
+class ServeAfter:
+    """Where ``arena demo --serve`` serves the demo's platform once its matches are played: a socket
+    bound before they start, so that a busy port stops the demo at once rather than at its end."""
+
+    listener: socket.socket
+    host: str
+
+
+@dataclass(frozen=True)
 class DemoOptions:
     games: Sequence[str] = ()
     games_per_pairing: int = 2
@@ -64,6 +79,8 @@ class DemoOptions:
     timeout_s: float = 600.0
     data: Path | None = Path("var/demo")
     """Where the platform is left for `arena serve --data` (its previous store and replays replaced)."""
+    serve: ServeAfter | None = None
+    """Serve the platform there once the matches are played, until Ctrl-C (``--serve``)."""
 
 
 def plan_games(wanted: Sequence[str], notes: TextIO) -> list[GamePlan]:
@@ -124,9 +141,9 @@ def run_demo(options: DemoOptions, out: TextIO | None = None, err: TextIO | None
     err = err or sys.stderr
     from bots.server import serve_in_thread
 
+    base_settings, generated_token = Settings.from_env().with_admin_token()
     plans = plan_games(options.games, err)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per bot request
-    base_settings, _ = Settings.from_env().with_admin_token()
     policy = EndpointPolicy(base_settings.policy.allowlist + LOOPBACK.allowlist)
     # the demo registers every reference bot at once, from one address: no registration limit for it
     settings = replace(base_settings, policy=policy, registration_limit="10000 per minute")
@@ -151,6 +168,10 @@ def run_demo(options: DemoOptions, out: TextIO | None = None, err: TextIO | None
             _report(api, plans, out)
             written = _write_replays(api, plans, options.out)
             print(f"\n{written} replays written under {options.out}/", file=out)
+            if options.serve is not None:
+                if generated_token:
+                    print(f"this run's organizer token: {platform.settings.admin_token}", file=err)
+                _serve(platform, api, plans, options.serve, out, err)
         finally:
             for server in servers:
                 server.shutdown()
@@ -161,6 +182,32 @@ def run_demo(options: DemoOptions, out: TextIO | None = None, err: TextIO | None
             file=out,
         )
     return 0
+
+
+def _serve(
+    platform: EmbeddedPlatform, api: _Api, plans: list[GamePlan], where: ServeAfter, out: TextIO, err: TextIO
+) -> None:
+    """Serve the demo's platform until Ctrl-C, after saying where its pages are."""
+    settings = platform.settings
+    serving.register_house(platform.runtime, settings.registers_house_bots, err, "ARENA_HOUSE_BOTS=0")
+    tournament = _tournament(api, plans[0])
+    matches = [match["id"] for match in tournament["matches"] if match["status"] == "finished"]
+    match = (matches or [match["id"] for match in tournament["matches"]])[0]
+
+    def announce(base: str) -> None:
+        print(
+            f"\nThe demo's platform is served at {base}/ until Ctrl-C:\n"
+            f"  home:        {base}/\n"
+            f"  tournament:  {base}/tournaments/{plans[0].tournament}\n"
+            f"  match:       {base}/matches/{match}\n"
+            f"  API:         {base}/api/v1 (docs: {base}/api/v1/docs)\n"
+            "Register your own bot there to play the reference bots: endpoints on this machine "
+            "(127.0.0.0/8) are allowed.",
+            file=out,
+            flush=True,
+        )
+
+    serving.serve(platform.runtime, where.listener, where.host, announce)
 
 
 def _register(api: _Api, plans: list[GamePlan], bot_servers: list[tuple[str, dict[str, str]]]) -> None:

@@ -7,8 +7,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 
+from redis.client import Pipeline
+
 from arena.records import BotRecord
 from arena.storage.base import StoreBase, dumps
+from arena.storage.transaction import optimistic
 
 
 def found_bots(bot_ids: Sequence[str], raws: Sequence[str | bytes | None]) -> dict[str, BotRecord]:
@@ -32,6 +35,27 @@ class Bots(StoreBase):
             for game_id in set(previous.games if previous else ()) - set(bot.games):
                 pipe.zrem(self.key("bots", "game", game_id), bot.id)
             pipe.execute()
+
+    def add_bot_once(self, bot: BotRecord) -> bool:
+        """Store ``bot`` unless a bot with its id exists; whether this call stored it.
+
+        For records whose id is known in advance (house bots): several processes starting at once
+        may each try to add the same bot, and exactly one of them does, in one transaction with
+        its place in the lists, so nobody ever sees the record without them."""
+        key = self.key("bot", bot.id)
+
+        def add_if_absent(pipe: Pipeline) -> bool:
+            if pipe.exists(key):
+                return False
+            pipe.multi()
+            pipe.set(key, dumps(bot.to_json()))
+            pipe.zadd(self.key("bots"), {bot.id: bot.created_ts}, nx=True)
+            for game_id in bot.games:
+                pipe.zadd(self.key("bots", "game", game_id), {bot.id: bot.created_ts}, nx=True)
+            pipe.execute()
+            return True
+
+        return optimistic(self.redis, [key], add_if_absent)
 
     def get_bot(self, bot_id: str) -> BotRecord | None:
         raw = self.redis.get(self.key("bot", bot_id))

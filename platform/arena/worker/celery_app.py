@@ -54,6 +54,7 @@ from arena.runtime import Runtime
 from arena.settings import Settings
 from arena.storage import Store
 from arena.worker.execution import count_failed_attempt, execute
+from arena.worker.house import house_agents
 from arena.worker.periodic import Periodic
 from arena.worker.sweeper import Sweeper
 
@@ -89,7 +90,8 @@ class CeleryQueue:
 
 
 def redis_runtime_factory(settings: Settings) -> RuntimeFactory:
-    """The runtime of a deployment: store on ``REDIS_URL``, matches queued through Celery there."""
+    """The runtime of a deployment: store on ``REDIS_URL``, matches queued through Celery there; house
+    bots (when ``ARENA_HOUSE_BOTS`` had them registered) played in-process, every other bot over HTTP."""
     if not settings.redis_url:
         raise ValueError("a Redis runtime needs REDIS_URL; without it use arena.worker.embedded")
     url = settings.redis_url
@@ -104,7 +106,7 @@ def redis_runtime_factory(settings: Settings) -> RuntimeFactory:
             connections=connections,
             timeout_s=settings.redis_timeout_s,
         )
-        return Runtime(settings, store, CeleryQueue(app, settings.queue))
+        return Runtime(settings, store, CeleryQueue(app, settings.queue), house_agents(settings))
 
     return build
 

@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -15,6 +22,8 @@ from arena.wsgi import build
 from bots import server
 from bots.base import RandomBot
 from referee.replay import verify_replay
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture
@@ -151,6 +160,9 @@ class _StoppedServer:
     def serve_forever(self) -> None:
         raise KeyboardInterrupt
 
+    def server_close(self) -> None:
+        pass
+
 
 def test_serve_registers_house_bots_and_keeps_its_data_in_the_directory_given(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
@@ -173,3 +185,168 @@ def test_data_is_for_the_embedded_default(monkeypatch: pytest.MonkeyPatch, capsy
     monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:1/0")
     assert main(["serve", "--data", "somewhere"]) == 2
     assert "--data is for the embedded default" in capsys.readouterr().err
+
+
+def test_demo_serve_parses_and_its_help_says_what_it_does(capsys: pytest.CaptureFixture[str]) -> None:
+    args = build_parser().parse_args(["demo", "--serve", "--host", "::1", "--port", "0"])
+    assert (args.serve, args.host, args.port) == (True, "::1", 0)
+    assert build_parser().parse_args(["demo"]).serve is False
+    with pytest.raises(SystemExit) as stopped:
+        main(["demo", "--help"])
+    assert stopped.value.code == 0
+    words = " ".join(capsys.readouterr().out.split())
+    assert "--serve" in words and "keep the platform up serving its API and pages" in words
+    assert "with --serve: port" in words
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["demo", "--serve", "--port", "65536"], "argument --port: a port is 0 to 65535, not 65536"),
+        (["demo", "--serve", "--port", "eighty"], "argument --port: not a port number: 'eighty'"),
+    ],
+)
+def test_a_bad_demo_port_is_a_usage_error(argv: list[str], message: str, capsys) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("nim_reference_bots")
+def test_demo_port_without_serve_and_a_busy_port_stop_the_demo_before_its_matches(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "--game", "nim", "--port", "8123"]) == 2
+    assert "--host and --port are where --serve serves" in capsys.readouterr().err
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        argv = ["demo", "--game", "nim", "--serve", "--port", str(port), "--out", str(tmp_path)]
+        assert main([*argv, "--data", str(tmp_path / "demo")]) == 2
+    out, err = capsys.readouterr()
+    assert f"cannot listen on 127.0.0.1:{port}" in err
+    assert "matches" not in err and not (tmp_path / "demo").exists()  # no match was played
+
+
+def test_a_bad_house_bots_setting_stops_serve_and_demo(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.setenv("ARENA_HOUSE_BOTS", "maybe")
+    for argv in (["serve"], ["demo", "--game", "nim"]):
+        assert main(argv) == 2
+        assert "ARENA_HOUSE_BOTS must be 1 or 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("setting", "argv", "registered"),
+    [
+        ("", [], True),
+        ("0", [], False),
+        ("no", [], False),
+        ("1", ["--no-house-bots"], False),
+    ],
+)
+def test_serve_registers_house_bots_as_the_setting_and_its_option_say(
+    setting: str, argv: list[str], registered: bool, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.setenv("ARENA_HOUSE_BOTS", setting)
+    monkeypatch.setattr("werkzeug.serving.make_server", _StoppedServer)
+    assert main(["serve", "--port", "0", "--data", str(tmp_path), *argv]) == 0
+    assert ("house bots:" in capsys.readouterr().err) is registered
+    stored = (tmp_path / "store.json").read_text()
+    assert ("house:vulkan/random" in stored) is registered
+
+
+def _serving_demo(tmp_path: Path, env: dict[str, str]) -> tuple[subprocess.Popen[str], str, list[str]]:
+    """``arena demo --serve`` on Nim in a process of its own; the process, its base URL and the
+    lines it printed up to the address of its pages."""
+    argv = [
+        "--games",
+        "1",
+        "--move-ms",
+        "500",
+        "--out",
+        str(tmp_path / "out"),
+        "--data",
+        str(tmp_path / "data"),
+    ]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tests.platform.nim_demo", *argv, "--serve", "--port", "0"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    lines: list[str] = []
+    for line in process.stdout:
+        lines.append(line)
+        if line.startswith("Register your own bot"):
+            break
+    else:
+        process.wait(30)
+        pytest.fail(f"the demo ended without serving:\n{''.join(lines)}\n{process.stderr.read()}")
+    (base,) = re.findall(r"served at (http://\S+)/ until Ctrl-C", "".join(lines))
+    return process, base, lines
+
+
+@pytest.mark.integration
+def test_demo_serve_serves_the_demos_data_until_ctrl_c(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("REDIS_URL", None)
+    env.pop("ARENA_HOUSE_BOTS", None)
+    process, base, lines = _serving_demo(tmp_path, env)
+    try:
+        printed = "".join(lines)
+        (tournament,) = re.findall(r"tournament: +\S+/tournaments/(t-\w+)", printed)
+        (match,) = re.findall(r"match: +\S+/matches/(m-\w+)", printed)
+        assert f"home:        {base}/\n" in printed
+        assert "Volcano Arena" in _get(f"{base}/")
+        assert "nim/random #2" in _get(f"{base}/tournaments/{tournament}")
+        assert _get(f"{base}/matches/{match}")
+        shown = json.loads(_get(f"{base}/api/v1/tournaments/{tournament}"))
+        assert shown["progress"]["done"] == shown["progress"]["total"] == 2
+        assert json.loads(_get(f"{base}/api/v1/matches/{match}"))["status"] == "finished"
+        bots = json.loads(_get(f"{base}/api/v1/bots?page_size=100"))
+        assert {"nim/random", "nim/random #2"} <= {bot["name"] for bot in bots}
+        assert any(bot["house"] for bot in bots)  # the embedded platform's default: house bots
+    finally:
+        process.send_signal(signal.SIGINT)
+        code = process.wait(60)
+    rest = process.stdout.read() if process.stdout else ""
+    err = process.stderr.read() if process.stderr else ""
+    assert code == 0, err
+    assert "Traceback" not in err + rest
+    assert "kept in" in rest and "house:vulkan/random" in (tmp_path / "data" / "store.json").read_text()
+
+
+@pytest.mark.integration
+def test_serve_stops_on_sigterm_with_its_store_kept(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "ARENA_HOUSE_BOTS": "0"}
+    env.pop("REDIS_URL", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli.main", "serve", "--port", "0", "--data", str(tmp_path)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        (base,) = re.findall(r"API at (http://\S+)/api/v1 ", line)
+        assert json.loads(_get(f"{base}/api/v1/bots")) == []  # ARENA_HOUSE_BOTS=0: none
+    finally:
+        process.send_signal(signal.SIGTERM)
+        code = process.wait(60)
+    err = process.stderr.read() if process.stderr else ""
+    assert code == 0 and "Traceback" not in err, err
+    assert (tmp_path / "store.json").exists()
+
+
+def _get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        assert answer.status == 200
+        return str(answer.read().decode())

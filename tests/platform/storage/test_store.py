@@ -16,7 +16,7 @@ from redis.exceptions import RedisError
 from arena.cli.main import main
 from arena.matches import archive
 from arena.matches.archive import archive_ended
-from arena.records import MatchRecord, MatchStatus
+from arena.records import BotRecord, MatchRecord, MatchStatus
 from arena.settings import Settings
 from arena.storage import Store
 from arena.storage.files import DirectoryStore, MemoryStore, StorageUnavailable, record_name, replay_name
@@ -50,6 +50,19 @@ def _replay_files(files: MemoryStore, match_id: str) -> list[str]:
 @pytest.fixture
 def store(toy_games: None) -> Store:
     return Store.in_memory("t:", MemoryStore())
+
+
+def test_a_bot_added_once_is_added_by_the_first_only(store: Store) -> None:
+    """Two adds of the same id (two processes registering the same house bot): the first is kept,
+    listed once, and the second says it added nothing."""
+    stamp = "2026-11-26T00:00:00+00:00"
+    first = BotRecord("b-1", "First", "house:nim/a", ("nim",), "-", "s" * 32, stamp, 1.0, stamp)
+    assert store.add_bot_once(first) is True
+    second = BotRecord("b-1", "Second", "house:nim/a", ("nim", "party"), "-", "t" * 32, stamp, 2.0, stamp)
+    assert store.add_bot_once(second) is False
+    assert store.get_bot("b-1") == first
+    assert [bot.id for bot in store.list_bots()] == ["b-1"]
+    assert store.bot_ids_of_game("nim") == ["b-1"] and store.bot_ids_of_game("party") == []
 
 
 def test_a_finished_match_keeps_only_a_run_token_in_redis(store: Store) -> None:
