@@ -91,6 +91,14 @@ class Settings:
     """How often the continuous ladders' scheduler makes matches (``ARENA_MATCHMAKING_SECONDS``)."""
     history_points: int = HISTORY_POINTS
     """Rating points kept per bot and ladder, the newest (``ARENA_HISTORY_POINTS``)."""
+    max_move_ms: int = 60_000
+    """The largest ``time.move_ms`` a match may ask for (``ARENA_MAX_MOVE_MS``)."""
+    max_bank_ms: int = 300_000
+    """The largest ``time.bank_ms`` a match may ask for (``ARENA_MAX_BANK_MS``)."""
+    max_faults: int = 20
+    """The largest ``max_faults`` a match may ask for (``ARENA_MAX_FAULTS``)."""
+    max_match_s: int = 3600
+    """How long one run of a match may play before the runner ends it (``ARENA_MAX_MATCH_SECONDS``)."""
 
     @property
     def embedded(self) -> bool:
@@ -145,6 +153,13 @@ class Settings:
           beat, or a thread of the embedded platform) makes their matches (default 10).
         - ``ARENA_HISTORY_POINTS``: how many rating points each bot's history keeps per ladder, the
           newest (default 500); each counted match of a rated variant adds one.
+        - ``ARENA_MAX_MOVE_MS``, ``ARENA_MAX_BANK_MS``, ``ARENA_MAX_FAULTS``: the largest
+          ``time.move_ms`` (default 60000), ``time.bank_ms`` (default 300000; 0 allows no bank)
+          and ``max_faults`` (default 20) a match may ask for: a challenge, an organizer's match, a
+          tournament or a continuous ladder, all alike (422 naming the field and the bound).
+        - ``ARENA_MAX_MATCH_SECONDS``: how long one run of a match may play (default 3600): the
+          runner ends it there, with the moves so far, and the match is aborted (unrated, counted
+          for nobody), however its time control adds up.
         """
         env = os.environ if env is None else env
         pool = _choice(env, "ARENA_WORKER_POOL", ("gevent", "threads"), "gevent")
@@ -185,6 +200,10 @@ class Settings:
             archive_after_days=_int(env, "ARENA_ARCHIVE_AFTER_DAYS", 30, minimum=0),
             matchmaking_tick_s=_int(env, "ARENA_MATCHMAKING_SECONDS", 10),
             history_points=_int(env, "ARENA_HISTORY_POINTS", HISTORY_POINTS),
+            max_move_ms=_int(env, "ARENA_MAX_MOVE_MS", 60_000),
+            max_bank_ms=_int(env, "ARENA_MAX_BANK_MS", 300_000, minimum=0),
+            max_faults=_int(env, "ARENA_MAX_FAULTS", 20),
+            max_match_s=_int(env, "ARENA_MAX_MATCH_SECONDS", 3600),
         )
 
     def file_store(self) -> FileStore:

@@ -6,7 +6,14 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, pre_dump, validate, validates_schema
 
-from arena.api.schemas.common import SEED, Flag, PagedQuerySchema, TimeSchema, WholeNumber, id_field
+from arena.api.schemas.common import (
+    SEED,
+    Flag,
+    PagedQuerySchema,
+    TimeSchema,
+    id_field,
+    max_faults_field,
+)
 from arena.matches.match_requests import MatchView
 from arena.records import MatchOrigin, MatchStatus
 
@@ -87,7 +94,7 @@ class MatchSchema(Schema):
             "owner's challenge is always unrated"
         },
     )
-    max_faults = WholeNumber(load_default=3, validate=validate.Range(1, 1000))
+    max_faults = max_faults_field()
     tournament = fields.String(dump_only=True, allow_none=True)
     origin = fields.String(
         dump_only=True,
