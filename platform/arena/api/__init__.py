@@ -5,7 +5,8 @@ document is at ``/api/v1/openapi.json``; Swagger UI at ``/api/v1/swagger-ui`` (a
 reads it and sends requests, its assets served by the platform itself so that it works offline.
 
 Bodies larger than :data:`MAX_BODY_BYTES` are refused (413) before they are read; a store that
-cannot be reached is a 503 (try again), not a 500.
+cannot be reached is a 503 (try again), not a 500: the error body for the API, a small HTML page for
+a browser's page request.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from arena.api.schemas.common import ErrorSchema, HealthSchema
 from arena.errors import ArenaError
 from arena.runtime import Runtime
 from arena.web import install as install_pages
+from arena.web import unavailable_page, wants_page
 from referee.registry import GAME_MODULES
 
 log = logging.getLogger(__name__)
@@ -87,12 +89,17 @@ def _arena_error(error: ArenaError) -> tuple[Response, int, dict[str, str]]:
     return jsonify(body), error.code, headers
 
 
+STORE_UNREACHABLE = "the store is unreachable; try again later"
+
+
 def _store_unavailable(error: RedisError) -> tuple[Response, int, dict[str, str]]:
     log.error("the store is unreachable: %s", error)
+    if wants_page():
+        return unavailable_page(STORE_UNREACHABLE, RETRY_AFTER_S), 503, {}
     body = {
         "code": 503,
         "status": HTTP_STATUS_CODES[503],
-        "message": "the store is unreachable; try again later",
+        "message": STORE_UNREACHABLE,
         "errors": {},
     }
     return jsonify(body), 503, {"Retry-After": RETRY_AFTER_S}
