@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, pre_dump, validate, validates_schema
+from marshmallow import Schema, fields, pre_dump, validate
 
 from arena.api.schemas.common import (
     SEED,
@@ -21,16 +21,15 @@ from arena.records import MatchOrigin, MatchStatus
 class MatchQuerySchema(PagedQuerySchema):
     bot = id_field(metadata={"description": "only matches this bot plays in"})
     game = id_field(metadata={"description": "only matches of this game"})
-    variant = id_field(metadata={"description": "only matches of this variant (with game)"})
+    variant = id_field(
+        metadata={
+            "description": "only matches of this variant: of the game given, or of any game without one"
+        }
+    )
     status = fields.String(
         validate=validate.OneOf([status.value for status in MatchStatus]),
         metadata={"description": "queued, running, finished, aborted or cancelled"},
     )
-
-    @validates_schema
-    def _variant_needs_game(self, data: dict[str, Any], **kwargs: object) -> None:
-        if "variant" in data and "game" not in data:
-            raise ValidationError("variant filters only with game", "variant")
 
 
 class SeatSchema(Schema):
