@@ -5,7 +5,8 @@ Server-rendered pages (Jinja2) with a stable URL each, showing the same data as 
 tournaments by polling that API. Every asset is served by the platform itself. All reading goes
 through :mod:`arena.web.data`.
 
-:func:`install` registers the pages on the app and makes a 404 outside ``/api/v1`` an HTML page;
+:func:`install` registers the pages on the app and makes a 404 (400, 405, 414) outside ``/api/v1``
+an HTML page;
 :func:`wants_page` and :func:`unavailable_page` let the app answer a page request with an HTML 503
 while the store is unreachable, where the API answers its JSON one.
 """
@@ -54,5 +55,5 @@ def install(app: Flask, api: Any) -> None:
             return api.handle_http_exception(error)
         return error_page(error)
 
-    for code in (400, 404, 405):
+    for code in (400, 404, 405, 414):
         app.register_error_handler(code, handle)
