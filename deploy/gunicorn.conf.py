@@ -30,3 +30,7 @@ accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# The longest request line read: gunicorn's most (its default, 4094, answered longer query strings
+# with its own HTML 414). The app refuses targets over 4096 bytes (arena.api.MAX_URL_BYTES) with the
+# API's JSON error body, so a URL between the two gets that; only a longer one gets gunicorn's page.
+limit_request_line = 8190

@@ -215,6 +215,10 @@ MOVE_LIMIT = "move_limit"
 STOPPED = "stopped"
 """The reason of a match the runner ended because it was told to stop (the match was cancelled)."""
 
+TIME_LIMIT = "time_limit"
+"""The reason of a match the runner ended because it ran past the whole-match time it was given
+(the platform's ``ARENA_MAX_MATCH_SECONDS``)."""
+
 
 @dataclass(frozen=True)
 class GameConfig:

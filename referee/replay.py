@@ -16,7 +16,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from referee.game import JSON, MOVE_LIMIT, STOPPED, IllegalMove, Move, Outcome, SetupError, canonical_json
+from referee.game import (
+    JSON,
+    MOVE_LIMIT,
+    STOPPED,
+    TIME_LIMIT,
+    IllegalMove,
+    Move,
+    Outcome,
+    SetupError,
+    canonical_json,
+)
 from referee.match import MatchSpec
 from referee.notation import CUT_MARK, MOVE_JSON_LIMIT
 from referee.protocol import Fault, encode
@@ -332,6 +342,8 @@ def verify_replay(replay: Mapping[str, Any]) -> list[str]:
             outcome = move_limit_outcome(seats, game.variant(replay["variant"]).team)
         elif recorded.get("reason") == STOPPED:
             outcome = stopped_outcome(seats, game.variant(replay["variant"]).team)
+        elif recorded.get("reason") == TIME_LIMIT:
+            outcome = time_limit_outcome(seats, game.variant(replay["variant"]).team)
         else:
             return [*problems, f"after {len(moves)} moves the game is not over"]
     expected = MatchResult.from_outcome(outcome, recorded.get("forfeited", [])).to_json()
@@ -354,3 +366,9 @@ def stopped_outcome(seats: int, team: bool) -> Outcome:
     """The outcome of a match the runner stopped before its end (it was cancelled): like a move
     limit, nobody ahead and no score; the platform counts it for nobody."""
     return Outcome((1,) * seats, (0.0,) * seats, STOPPED, team_won=False if team else None)
+
+
+def time_limit_outcome(seats: int, team: bool) -> Outcome:
+    """The outcome of a match the runner ended at its whole-match time limit: like a stop, nobody
+    ahead and no score, as the game did not reach its end; the platform counts it for nobody."""
+    return Outcome((1,) * seats, (0.0,) * seats, TIME_LIMIT, team_won=False if team else None)

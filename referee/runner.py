@@ -7,7 +7,11 @@ time control, and turns every failure into a recorded fault and a seeded random 
 match always reaches its end. A
 match that passes its variant's ``max_moves`` is ended by the runner (reason ``move_limit``), so no
 engine can hold a worker for ever; one whose ``should_stop`` answers true before a move is ended
-there (reason ``stopped``), the moves so far in its replay.
+there (reason ``stopped``), the moves so far in its replay. Given ``max_seconds``, a match still
+going when that much time has passed since it started is ended at that moment (reason
+``time_limit``), however many moves its time control would still allow: a move asked when less time
+is left than the move's own budget is asked with what is left, and a bot that has not answered
+when it runs out is not blamed (no fault; the move is not played).
 
 >>> from referee.agents import LocalAgent
 >>> from referee.bot import Request
@@ -26,6 +30,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from time import monotonic
 from typing import Any
 
 from referee.agents import Agent, Reply
@@ -48,6 +53,7 @@ from referee.replay import (
     SeatRecord,
     move_limit_outcome,
     stopped_outcome,
+    time_limit_outcome,
 )
 from referee.rng import Rng, derive_seed
 
@@ -85,6 +91,8 @@ def run_match(
     players: Sequence[Player],
     on_move: Callable[[MoveRecord], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    max_seconds: float | None = None,
+    clock: Callable[[], float] = monotonic,
 ) -> Replay:
     """Play a match to its end and return its replay.
 
@@ -94,7 +102,9 @@ def run_match(
     make this raise. ``on_move`` is called with each move as it is played (progress reports); its
     exceptions are not caught. ``should_stop`` is asked before every move; when it answers true
     the match ends there (see the module doc). The runner does no I/O of its own for it: the caller
-    decides how often to look.
+    decides how often to look. ``max_seconds`` is the whole match's time, from the call, by
+    ``clock`` (seconds; a test passes a clock it moves); None plays on to the end. The start and
+    end notices (:data:`NOTICE_TIMEOUT_S` each) are outside it.
     """
     if len(players) != spec.seats:
         raise ValueError(f"the spec has {spec.seats} seats but {len(players)} players were given")
@@ -108,6 +118,7 @@ def run_match(
     fallback_rng = Rng(derive_seed(spec.seed, "fallback"))
     accounts = [_Seat(player, time.bank_ms) for player in players]
     started_at = _now()
+    deadline = None if max_seconds is None else clock() + max_seconds
 
     def request(kind: str, seat: int, turn: int) -> dict[str, Any]:
         return request_base(
@@ -135,6 +146,10 @@ def run_match(
         if should_stop is not None and should_stop():
             outcome = stopped_outcome(spec.seats, variant.team)
             break
+        left_s = None if deadline is None else deadline - clock()
+        if left_s is not None and left_s <= 0:
+            outcome = time_limit_outcome(spec.seats, variant.team)
+            break
         seat = state.current_seat
         assert seat is not None, "an engine must name a seat to move while the game goes on"
         account = accounts[seat]
@@ -146,7 +161,12 @@ def run_match(
             reply = Reply(None, 0.0, Fault.FORFEITED, "seat has forfeited")
         else:
             move_request = with_legal_moves(request("move", seat, len(moves)), legal)
-            reply = account.player.agent.ask(move_request, (time.move_ms + account.bank_ms) / 1000.0)
+            budget_s = (time.move_ms + account.bank_ms) / 1000.0
+            timeout_s = budget_s if left_s is None else min(budget_s, left_s)
+            reply = account.player.agent.ask(move_request, timeout_s)
+            if timeout_s < budget_s and reply.fault is Fault.TIMEOUT:  # the match's time ran out
+                outcome = time_limit_outcome(spec.seats, variant.team)
+                break
             account.bank_ms = _bank_after(account.bank_ms, reply.think_ms, time)
             if reply.fault is None:
                 chosen = _find_legal(reply.move, legal)

@@ -60,7 +60,9 @@ class MatchStatus(StrEnum):
     FINISHED = "finished"
     """Result and replay stored, the ladder updated."""
     ABORTED = "aborted"
-    """Could not be played; ``error`` says why."""
+    """Could not be played, or not to its end: ``error`` says why. One the runner ended at the
+    platform's time limit for a match (``ARENA_MAX_MATCH_SECONDS``) keeps its moves so far as its
+    replay; unrated, counted for nobody."""
     CANCELLED = "cancelled"
     """Cancelled before it started, or stopped at a move (the moves so far are its replay); unrated,
     counted for nobody; ``error`` says who cancelled it."""
@@ -188,9 +190,10 @@ class MatchRecord:
     @property
     def has_replay(self) -> bool:
         """Whether the match has a replay to show: a finished match's, or the moves of one stopped
-        while it ran (one cancelled before its first move has none)."""
+        while it ran, cancelled or cut at the time limit (one that ended before its first move has
+        none)."""
         return self.status is MatchStatus.FINISHED or (
-            self.status is MatchStatus.CANCELLED and self.moves > 0
+            self.status in (MatchStatus.CANCELLED, MatchStatus.ABORTED) and self.moves > 0
         )
 
     def started(self) -> MatchRecord:
@@ -200,8 +203,10 @@ class MatchRecord:
         """The record once its current run is known to have failed (never more failed runs than runs)."""
         return replace(self, failed_attempts=min(self.attempts, self.failed_attempts + 1))
 
-    def aborted(self, reason: str) -> MatchRecord:
-        return replace(self, status=MatchStatus.ABORTED, error=reason, finished_at=now_iso())
+    def aborted(self, reason: str, moves: int = 0) -> MatchRecord:
+        """Aborted: never played (no moves), or ended by the time limit after ``moves`` moves; no
+        result."""
+        return replace(self, status=MatchStatus.ABORTED, error=reason, moves=moves, finished_at=now_iso())
 
     def cancelled(self, reason: str, moves: int = 0) -> MatchRecord:
         """Cancelled: before it started (no moves), or stopped after ``moves`` moves; no result."""

@@ -123,6 +123,14 @@ class Settings:
     house_bots: bool | None = None
     """Whether the platform registers every game's reference bots as house bots when it starts
     (``ARENA_HOUSE_BOTS``); None: its default, :attr:`registers_house_bots` says which."""
+    max_move_ms: int = 60_000
+    """The largest ``time.move_ms`` a match may ask for (``ARENA_MAX_MOVE_MS``)."""
+    max_bank_ms: int = 300_000
+    """The largest ``time.bank_ms`` a match may ask for (``ARENA_MAX_BANK_MS``)."""
+    max_faults: int = 20
+    """The largest ``max_faults`` a match may ask for (``ARENA_MAX_FAULTS``)."""
+    max_match_s: int = 3600
+    """How long one run of a match may play before the runner ends it (``ARENA_MAX_MATCH_SECONDS``)."""
 
     @property
     def embedded(self) -> bool:
@@ -187,6 +195,13 @@ class Settings:
           whether every way the platform starts (``arena serve``, ``arena demo --serve``, the API
           under gunicorn) registers every game's reference bots as house bots (default: yes on the
           embedded default, no with ``REDIS_URL``).
+        - ``ARENA_MAX_MOVE_MS``, ``ARENA_MAX_BANK_MS``, ``ARENA_MAX_FAULTS``: the largest
+          ``time.move_ms`` (default 60000), ``time.bank_ms`` (default 300000; 0 allows no bank)
+          and ``max_faults`` (default 20) a match may ask for: a challenge, an organizer's match, a
+          tournament or a continuous ladder, all alike (422 naming the field and the bound).
+        - ``ARENA_MAX_MATCH_SECONDS``: how long one run of a match may play (default 3600): the
+          runner ends it there, with the moves so far, and the match is aborted (unrated, counted
+          for nobody), however its time control adds up.
         """
         env = os.environ if env is None else env
         pool = _choice(env, "ARENA_WORKER_POOL", ("gevent", "threads"), "gevent")
@@ -228,6 +243,10 @@ class Settings:
             matchmaking_tick_s=_int(env, "ARENA_MATCHMAKING_SECONDS", 10),
             history_points=_int(env, "ARENA_HISTORY_POINTS", HISTORY_POINTS),
             house_bots=_flag(env, "ARENA_HOUSE_BOTS"),
+            max_move_ms=_int(env, "ARENA_MAX_MOVE_MS", 60_000),
+            max_bank_ms=_int(env, "ARENA_MAX_BANK_MS", 300_000, minimum=0),
+            max_faults=_int(env, "ARENA_MAX_FAULTS", 20),
+            max_match_s=_int(env, "ARENA_MAX_MATCH_SECONDS", 3600),
         )
 
     def file_store(self) -> FileStore:

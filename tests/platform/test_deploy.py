@@ -436,17 +436,15 @@ def _health(port: int, timeout_s: float) -> int:
         return 0
 
 
-@pytest.mark.integration
-def test_slow_clients_do_not_stop_the_api_under_the_deployed_settings(
-    redis_with_password: str, tmp_path: Path
-) -> None:
-    """Slowloris: clients that send a request's head one line at a time, never ending it, must not
-    hold what serves the other clients (a thread pool of 4 per process was held by 4 of them)."""
+@contextlib.contextmanager
+def deployed_api(redis_url: str, tmp_path: Path) -> Iterator[int]:
+    """The API under gunicorn with the deployed settings (one process), on a free port once it is
+    healthy; its port."""
     port = free_port()
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT / "platform"),
-        "REDIS_URL": redis_with_password,
+        "REDIS_URL": redis_url,
         "ARENA_ADMIN_TOKEN": "t" * 32,
         "GUNICORN_BIND": f"127.0.0.1:{port}",
         "GUNICORN_WORKERS": "1",
@@ -460,6 +458,27 @@ def test_slow_clients_do_not_stop_the_api_under_the_deployed_settings(
             stdout=sink,
             stderr=subprocess.STDOUT,
         )
+    try:
+        deadline = time.monotonic() + 30
+        while _health(port, 2.0) != 200:
+            assert server.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        yield port
+    finally:
+        server.terminate()
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+@pytest.mark.integration
+def test_slow_clients_do_not_stop_the_api_under_the_deployed_settings(
+    redis_with_password: str, tmp_path: Path
+) -> None:
+    """Slowloris: clients that send a request's head one line at a time, never ending it, must not
+    hold what serves the other clients (a thread pool of 4 per process was held by 4 of them)."""
     slow: list[socket.socket] = []
     stop = threading.Event()
 
@@ -473,29 +492,38 @@ def test_slow_clients_do_not_stop_the_api_under_the_deployed_settings(
                     sock.sendall(b"X-Slow-%d: %d\r\n" % (line, line))
 
     dripping = threading.Thread(target=drip, daemon=True)
-    try:
-        deadline = time.monotonic() + 30
-        while _health(port, 2.0) != 200:
-            assert server.poll() is None and time.monotonic() < deadline, log.read_text()
-            time.sleep(0.2)
-        for _ in range(SLOW_CLIENTS):
-            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
-            sock.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-            slow.append(sock)
-        dripping.start()
-        time.sleep(1.0)  # every slow client has been taken in by the server and keeps dripping
-        # a health check's own bound, as the compose health check's: the API answers all the same
-        assert [_health(port, 5.0) for _ in range(3)] == [200] * 3, log.read_text()
-    finally:
-        stop.set()
-        for sock in slow:
-            sock.close()
-        server.terminate()
+    with deployed_api(redis_with_password, tmp_path) as port:
         try:
-            server.wait(30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+            for _ in range(SLOW_CLIENTS):
+                sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+                sock.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                slow.append(sock)
+            dripping.start()
+            time.sleep(1.0)  # every slow client has been taken in by the server and keeps dripping
+            # a health check's own bound, as the compose health check's: the API answers all the same
+            assert [_health(port, 5.0) for _ in range(3)] == [200] * 3, (
+                tmp_path / "gunicorn.log"
+            ).read_text()
+        finally:
+            stop.set()
+            for sock in slow:
+                sock.close()
+
+
+@pytest.mark.integration
+def test_a_long_url_gets_the_apis_error_body_under_the_deployed_settings(
+    redis_with_password: str, tmp_path: Path
+) -> None:
+    """A query string of some kilobytes got gunicorn's own HTML 414 (its default request line is 4094
+    bytes); now gunicorn reads it and the app answers with its JSON error body."""
+    with deployed_api(redis_with_password, tmp_path) as port:
+        url = f"http://127.0.0.1:{port}/api/v1/matches?game=" + "x" * 6000
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(url, timeout=10)
+        assert refused.value.code == 414
+        assert refused.value.headers["Content-Type"] == "application/json"
+        body = json.loads(refused.value.read())
+        assert body["code"] == 414 and body["message"] == "The URL is longer than 4096 bytes."
 
 
 # -- Flower and metrics -------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from referee.agents import Agent, LocalAgent, Reply
-from referee.game import MOVE_LIMIT, STOPPED, SetupError
+from referee.game import MOVE_LIMIT, STOPPED, TIME_LIMIT, SetupError
 from referee.match import MatchSpec, TimeControl
 from referee.protocol import Fault, encode
 from referee.replay import Replay, compress, decompress, verify_replay
@@ -320,3 +320,69 @@ def test_the_legal_moves_are_computed_once_per_move_for_the_request_check_and_re
     replay = _play([("a", agent), ("b", LocalAgent(Broken()))])  # seat 1's moves are fallbacks
     assert len(computed) == len(replay["moves"])
     assert any(m["source"] == "fallback" for m in replay["moves"])
+
+
+class SteppedClock:
+    """The runner's clock, moved by the agents as they think: no test waits for real time."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Thinking:
+    """Takes one stone after ``think_s`` on the clock, or, given a shorter timeout, times out when
+    the timeout has passed."""
+
+    def __init__(self, clock: SteppedClock, think_s: float) -> None:
+        self.clock = clock
+        self.think_s = think_s
+        self.timeouts: list[float] = []
+
+    def ask(self, request: dict, timeout_s: float) -> Reply:
+        self.timeouts.append(timeout_s)
+        if timeout_s < self.think_s:
+            self.clock.now += timeout_s
+            return Reply(None, timeout_s * 1000, Fault.TIMEOUT, "no answer in time")
+        self.clock.now += self.think_s
+        return Reply({"take": 1}, self.think_s * 1000)
+
+    def notify(self, request: dict, timeout_s: float) -> None:
+        pass
+
+
+def _timed(think_s: float, max_seconds: float, move_ms: int = 5000) -> tuple[dict, list[Thinking]]:
+    clock = SteppedClock()
+    agents = [Thinking(clock, think_s), Thinking(clock, think_s)]
+    built = MatchSpec.build(
+        game="nim", bots=["a", "b"], seed=11, options={"stones": 50}, time=TimeControl(move_ms=move_ms)
+    )
+    players = [Player("a", agents[0]), Player("b", agents[1])]
+    replay = run_match("m1", built, players, max_seconds=max_seconds, clock=clock).to_json()
+    return replay, agents
+
+
+def test_a_match_past_its_time_limit_is_ended_by_the_runner_with_the_moves_so_far() -> None:
+    replay, agents = _timed(think_s=2.0, max_seconds=10.0)
+    assert len(replay["moves"]) == 5, "five moves of 2 s fill the 10 s; none is asked after"
+    assert replay["result"]["reason"] == TIME_LIMIT and replay["result"]["places"] == [1, 1]
+    assert replay["result"]["scores"] == [0.0, 0.0]
+    assert all(seat["fault_kinds"] == {} for seat in replay["seats"])
+    assert verify_replay(replay) == []
+
+
+def test_a_move_asked_near_the_time_limit_gets_what_is_left_and_its_timeout_is_no_fault() -> None:
+    replay, agents = _timed(think_s=4.0, max_seconds=10.0)
+    # 4 s, 4 s, then 2 s left of a 5 s budget: asked with 2 s, no answer, the match ends there
+    assert agents[0].timeouts == [5.0, 2.0] and agents[1].timeouts == [5.0]
+    assert len(replay["moves"]) == 2
+    assert replay["result"]["reason"] == TIME_LIMIT
+    assert all(seat["fault_kinds"] == {} and not seat["forfeited"] for seat in replay["seats"])
+    assert verify_replay(replay) == []
+
+
+def test_a_match_within_its_time_limit_plays_to_its_end() -> None:
+    replay, _ = _timed(think_s=0.001, max_seconds=10.0)
+    assert len(replay["moves"]) == 50 and replay["result"]["reason"] != TIME_LIMIT

@@ -110,16 +110,24 @@ def get(runtime: Runtime, bot_id: str) -> BotRecord:
     return bot
 
 
-def authorize(runtime: Runtime, bot: BotRecord, token: str | None) -> None:
-    """The bot's own token, or the organizer token, may change or delete it."""
-    if token_matches(token, bot.token_hash) or same_token(token, runtime.settings.admin_token):
-        return
-    raise Unauthorized("this needs the bot's token: Authorization: Bearer <token>")
+def owned(runtime: Runtime, bot_id: str, token: str | None) -> BotRecord:
+    """The bot, for what only its owner (its token) or the organizer may do: change, ping or delete it.
+
+    The token is judged before the bot's existence: any other token, or none, is a 401 whether or
+    not the bot exists, so nobody without a right to a bot learns from the answer whether its id
+    does (a deleted bot's id included). Only the organizer gets the 404 of an unknown bot."""
+    bot = runtime.store.get_bot(bot_id)
+    if same_token(token, runtime.settings.admin_token):
+        if bot is None:
+            raise NotFound(f"no bot with id {bot_id!r}")
+        return bot
+    if bot is None or not token_matches(token, bot.token_hash):
+        raise Unauthorized("this needs the bot's token: Authorization: Bearer <token>")
+    return bot
 
 
 def update(runtime: Runtime, bot_id: str, token: str | None, changes: Mapping[str, Any]) -> BotRecord:
-    bot = get(runtime, bot_id)
-    authorize(runtime, bot, token)
+    bot = owned(runtime, bot_id, token)
     errors: dict[str, Any] = {}
     if "games" in changes:
         merge_errors(errors, _check_games(changes["games"]))
@@ -150,8 +158,7 @@ def replace_secret(runtime: Runtime, bot_id: str, token: str | None, secret: str
     signed with it passed, so a leaked secret can be replaced and a mistyped one never takes over.
     The bot must already check the new secret (a bot that accepts both while it changes over misses
     no request). The token is unchanged: it is not a signing key."""
-    bot = get(runtime, bot_id)
-    authorize(runtime, bot, token)
+    bot = owned(runtime, bot_id, token)
     bot_ping.check(runtime, bot.endpoint, secret, bot.protocol)
     changed = replace(bot, secret=secret, updated_at=now_iso())
     runtime.store.put_bot(changed, bot)
@@ -170,8 +177,7 @@ def _ladders_of(bot: BotRecord) -> list[tuple[str, str]]:
 
 
 def delete(runtime: Runtime, bot_id: str, token: str | None) -> None:
-    bot = get(runtime, bot_id)
-    authorize(runtime, bot, token)
+    bot = owned(runtime, bot_id, token)
     runtime.store.ladder_forget(bot_id, _ladders_of(bot))
     runtime.store.forget_history(bot_id, _ladders_of(bot))
     runtime.store.delete_bot(bot_id, _ladders_of(bot), bot.games)

@@ -4,8 +4,10 @@
 document is at ``/api/v1/openapi.json``; Swagger UI at ``/api/v1/swagger-ui`` (also ``/api/v1/docs``)
 reads it and sends requests, its assets served by the platform itself so that it works offline.
 
-Bodies larger than :data:`MAX_BODY_BYTES` are refused (413) before they are read; a store that
-cannot be reached is a 503 (try again), not a 500.
+Bodies larger than :data:`MAX_BODY_BYTES` are refused (413) before they are read, and URLs longer
+than :data:`MAX_URL_BYTES` (414) before they are routed, both with the error body; a store that
+cannot be reached is a 503 (try again), not a 500: the error body for the API, a small HTML page for
+a browser's page request.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, jsonify
+from flask import Flask, Response, jsonify, request
 from flask_smorest import Api
 from redis.exceptions import RedisError
-from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, RequestURITooLarge
 from werkzeug.http import HTTP_STATUS_CODES
 
 from arena.accounts import limits
@@ -28,12 +30,18 @@ from arena.api.schemas.common import ErrorSchema, HealthSchema
 from arena.errors import ArenaError
 from arena.runtime import Runtime
 from arena.web import install as install_pages
+from arena.web import unavailable_page, wants_page
 from referee.registry import GAME_MODULES
 
 log = logging.getLogger(__name__)
 API_VERSION = "1.0.0"
 MAX_BODY_BYTES = 1024 * 1024
 """The largest request body read: far above any real request (explicit setups are a few kB)."""
+MAX_URL_BYTES = 4096
+"""The longest request target (path and query string) answered: far above any real one (ids are 18
+characters, a filter at most 100). gunicorn reads request lines up to 8190 bytes, about twice this
+(``deploy/gunicorn.conf.py``), so a longer URL reaches the app and gets the error body, not the
+server's own page."""
 RETRY_AFTER_S = "5"
 """What a 503 (queue or store unreachable) tells the client to wait before trying again."""
 
@@ -87,15 +95,35 @@ def _arena_error(error: ArenaError) -> tuple[Response, int, dict[str, str]]:
     return jsonify(body), error.code, headers
 
 
+STORE_UNREACHABLE = "the store is unreachable; try again later"
+
+
 def _store_unavailable(error: RedisError) -> tuple[Response, int, dict[str, str]]:
     log.error("the store is unreachable: %s", error)
+    if wants_page():
+        return unavailable_page(STORE_UNREACHABLE, RETRY_AFTER_S), 503, {}
     body = {
         "code": 503,
         "status": HTTP_STATUS_CODES[503],
-        "message": "the store is unreachable; try again later",
+        "message": STORE_UNREACHABLE,
         "errors": {},
     }
     return jsonify(body), 503, {"Retry-After": RETRY_AFTER_S}
+
+
+def _target_bytes(environ: dict[str, Any]) -> int:
+    """The request target's length in bytes: as sent (gunicorn's ``RAW_URI``, werkzeug's
+    ``REQUEST_URI``), else as the WSGI path and query give it (WSGI strings hold one byte a
+    character)."""
+    raw = environ.get("RAW_URI") or environ.get("REQUEST_URI")
+    if raw:
+        return len(raw)
+    return len(environ.get("PATH_INFO", "")) + 1 + len(environ.get("QUERY_STRING", ""))
+
+
+def _refuse_long_urls() -> None:
+    if _target_bytes(request.environ) > MAX_URL_BYTES:
+        raise RequestURITooLarge(f"The URL is longer than {MAX_URL_BYTES} bytes.")
 
 
 def _unexpected(error: Exception) -> tuple[Response, int]:
@@ -137,6 +165,7 @@ def create_app(runtime: Runtime) -> Flask:
     )
     app.json = OrjsonProvider(app)
     app.extensions[EXTENSION] = runtime
+    app.before_request(_refuse_long_urls)  # first, before the rate limits read the store
     api = ArenaApi(app)
     for name, converter in ids.CONVERTERS.items():
         app.url_map.converters[name] = converter

@@ -137,4 +137,4 @@ class BotPing(MethodView):
         seated again from the scheduler's next tick once it passes (`back_on` lists those ladders).
         Limited per client address as registrations are (ARENA_REGISTRATION_LIMIT).
         """
-        return ping_now.ping_now(runtime(), bot_accounts.get(runtime(), bot_id))
+        return ping_now.ping_now(runtime(), bot_accounts.owned(runtime(), bot_id, presented_token()))

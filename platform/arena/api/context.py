@@ -64,14 +64,14 @@ def token_required(blp: Blueprint, who: str) -> Callable[[F], F]:
 
 
 def bot_owner_only(blp: Blueprint) -> Callable[[F], F]:
-    """The view needs the token of the bot named by ``bot_id`` (or the organizer token)."""
+    """The view needs the token of the bot named by ``bot_id`` (or the organizer token), checked
+    before the body is read and before the bot's existence (:func:`arena.accounts.bot_accounts.owned`:
+    401, never 404, for anyone else, so ids cannot be probed)."""
 
     def mark(view: F) -> F:
         @functools.wraps(view)
         def checked(*args: Any, **kwargs: Any) -> Any:
-            bot_accounts.authorize(
-                runtime(), bot_accounts.get(runtime(), kwargs["bot_id"]), presented_token()
-            )
+            bot_accounts.owned(runtime(), kwargs["bot_id"], presented_token())
             return view(*args, **kwargs)
 
         return _documented(blp, "the bot's token", cast(F, checked))

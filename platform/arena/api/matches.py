@@ -19,6 +19,7 @@ from arena.matches import match_requests
 from arena.matches.match_requests import MatchView
 from arena.matches.moves import match_moves
 from arena.records import MatchRecord, MatchStatus
+from referee.registry import GAME_MODULES
 
 blp = ArenaBlueprint("matches", __name__, url_prefix="/api/v1/matches", description="Matches and replays")
 
@@ -38,7 +39,9 @@ class Matches(MethodView):
     def get(self, query: dict[str, Any], pagination_parameters: PaginationParameters) -> list[MatchView]:
         """The matches, newest first, a page at a time, filtered by bot, game, variant and status
 
-        X-Pagination says how many fit.
+        A filter is a value to match, never checked against what exists: a bot, game or variant
+        there is none of matches nothing (an empty page), as does a variant no game has; a variant
+        without a game is that variant of any game. X-Pagination says how many fit.
         """
         store = runtime().store
         ids, pagination_parameters.item_count = store.match_ids_page(
@@ -48,6 +51,7 @@ class Matches(MethodView):
             status=MatchStatus(query["status"]) if "status" in query else None,
             offset=pagination_parameters.first_item,
             limit=pagination_parameters.page_size,
+            variant_games=sorted(GAME_MODULES),
         )
         matches = store.get_matches(ids)
         specs = store.get_specs(ids)

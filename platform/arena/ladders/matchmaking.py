@@ -48,6 +48,7 @@ from redis.exceptions import RedisError
 
 from arena.errors import InvalidRequest, merge_errors
 from arena.ladders import pairing, skill
+from arena.match_bounds import bound_errors
 from arena.records import BotRecord, MatchOrigin, MatchRecord, MatchStatus, now_iso
 from arena.runtime import Runtime
 from referee.game import SetupError
@@ -110,6 +111,7 @@ def start(runtime: Runtime, game_id: str, variant: str, data: Mapping[str, Any])
         merge_errors(errors, {name: [str(error)]})
     else:
         config["options"] = dict(spec.config.options)
+    merge_errors(errors, bound_errors(runtime.settings, config))
     if errors:
         raise InvalidRequest("The request has invalid fields.", errors)
     previous = runtime.store.matchmaking_config(game_id, variant)

@@ -2,7 +2,8 @@
 
 A match request becomes a :class:`referee.match.MatchSpec` by its one constructor, which refuses a
 wrong game, variant, seat count, seed, option or setup with the field it is about; the bots must
-exist and play the game. Only then is the match stored (its spec beside a small status record) and
+exist and play the game; its time control and fault limit must be within the platform's bounds
+(:mod:`arena.match_bounds`). Only then is the match stored (its spec beside a small status record) and
 queued.
 
 Statuses (:class:`arena.records.MatchStatus`): ``queued``, ``running``, ``finished`` (result and
@@ -28,6 +29,7 @@ from arena.errors import (
     from_setup_error,
     merge_errors,
 )
+from arena.match_bounds import bound_errors
 from arena.records import BotRecord, MatchOrigin, MatchRecord, MatchStatus
 from arena.runtime import Runtime
 from referee.game import Game, SetupError
@@ -190,6 +192,7 @@ def create(runtime: Runtime, data: Mapping[str, Any]) -> tuple[MatchRecord, Matc
     errors: dict[str, Any] = {}
     seed = data["seed"] if data.get("seed") is not None else new_seed()
     spec = build_spec(data, data["bots"], seed, errors)
+    merge_errors(errors, bound_errors(runtime.settings, data))
     if "game" in errors:  # nothing else can be judged without the game
         raise InvalidRequest("The request has invalid fields.", errors)
     bots, bot_errors = check_bots(runtime, data["game"], data["bots"])

@@ -38,9 +38,10 @@ def with_words(game_id: str, moves: Sequence[Mapping[str, Any]]) -> list[dict[st
 
 
 def match_moves(runtime: Runtime, match: MatchRecord, start: int) -> list[dict[str, Any]] | None:
-    """The match's moves from index ``start`` on, worded: a finished (or cancelled) match's from its
-    replay, a running match's so far; None when there are none to show (queued, aborted, or a replay or
-    live progress no longer kept)."""
+    """The match's moves from index ``start`` on, worded: an ended match's from its replay (finished,
+    or stopped while it ran: cancelled, or aborted at the time limit), a running match's so far; None
+    when there are none to show (queued, aborted without a replay, or a replay or live progress no
+    longer kept)."""
     if match.has_replay:
         stored = runtime.store.get_replay(match.id)
         if stored is None:

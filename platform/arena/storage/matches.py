@@ -89,10 +89,13 @@ class Matches(Archive):
         status: MatchStatus | None = None,
         offset: int = 0,
         limit: int = 10,
+        variant_games: Sequence[str] = (),
     ) -> tuple[list[str], int]:
         """One page of match ids, newest first, of the matches that fit every filter given, and how
-        many fit. ``variant`` counts only with ``game``."""
+        many fit. ``variant`` without ``game`` means that variant of any of ``variant_games`` (the
+        games there are): the union of their lists, none when no game has it."""
         indexes: list[tuple[str, float]] = [(self.key("matches"), 1.0)]
+        unions: dict[str, list[str]] = {}
         if bot:
             indexes.append((self.key("matches", "bot", bot), 0.0))
         if game:
@@ -100,6 +103,10 @@ class Matches(Archive):
                 self.key("matches", "game", game, variant) if variant else self.key("matches", "game", game)
             )
             indexes.append((game_index, 0.0))
+        elif variant:
+            union = self.key("tmp", "matches", os.urandom(8).hex())
+            unions[union] = [self.key("matches", "game", other, variant) for other in variant_games]
+            indexes.append((union, 0.0))
         if status is not None:
             indexes.append((self._status_index(status), 0.0))
         if len(indexes) == 1:
@@ -107,6 +114,10 @@ class Matches(Archive):
         else:
             source = self.key("tmp", "matches", os.urandom(8).hex())
             with self.redis.pipeline(transaction=False) as pipe:
+                for union, lists in unions.items():
+                    if lists:  # ZUNIONSTORE wants at least one list; no games: the union stays empty
+                        pipe.zunionstore(union, lists)
+                        pipe.expire(union, 30)
                 pipe.zinterstore(source, dict(indexes), aggregate="SUM")
                 pipe.expire(source, 30)
                 pipe.execute()
@@ -118,7 +129,7 @@ class Matches(Archive):
             return ids, total
         finally:
             if source != indexes[0][0]:
-                self.redis.delete(source)
+                self.redis.delete(source, *unions)
 
     def _status_index(self, status: MatchStatus) -> str:
         return {

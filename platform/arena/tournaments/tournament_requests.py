@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from arena.errors import InvalidRequest, NotFound, field_error, merge_errors
+from arena.match_bounds import bound_errors
 from arena.matches import match_requests
 from arena.records import BotRecord, MatchRecord, TournamentRecord, now_iso
 from arena.runtime import Runtime
@@ -37,6 +38,7 @@ def _check(runtime: Runtime, data: Mapping[str, Any], seed: int) -> tuple[MatchS
     if "bots" in spec_errors:  # the seat-count check names "bots" for a match; here it is seats_per_match
         spec_errors["seats_per_match"] = spec_errors.pop("bots")
     merge_errors(errors, spec_errors)
+    merge_errors(errors, bound_errors(runtime.settings, data))
     if len(set(bot_ids)) != len(bot_ids):
         merge_errors(errors, field_error("bots", "each bot may enter a tournament once"))
     elif len(bot_ids) < max(seats, 2) and "seats_per_match" not in errors:

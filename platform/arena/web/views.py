@@ -236,7 +236,7 @@ def board(match_id: str, n: int) -> Response:
     status = data.match_status(runtime(), match_id)
     if status is None:
         abort(404, f"no match with id {match_id!r}")
-    if status == "finished" or (status == "cancelled" and data.has_replay(runtime(), match_id)):
+    if status == "finished" or (status in ("cancelled", "aborted") and data.has_replay(runtime(), match_id)):
         document, cache, reveal = _cached_replay(match_id), FINISHED_FRAME_CACHE, True
     else:  # a match in play hides what its seats cannot see: a bot could be watching
         document, cache, reveal = data.live_document(runtime(), match_id), "no-cache", False

@@ -21,7 +21,10 @@ every step is safe to repeat:
    moves, which reads the store's stop marks (the match's, its tournament's) at most every
    :data:`STOP_CHECK_EVERY_S`; the moves so far are stored as its replay, the match ``cancelled``,
    unrated and counted for nobody (:func:`_store_cancelled`).
-6. No match is left ``running`` by a failure: anything that goes wrong while a match runs or is
+6. A run still playing after ``ARENA_MAX_MATCH_SECONDS`` (by the runtime's clock) is ended there by
+   the runner; the moves so far are stored as its replay, the match ``aborted`` with the limit as
+   its error, unrated and counted for nobody (:func:`_store_timed_out`).
+7. No match is left ``running`` by a failure: anything that goes wrong while a match runs or is
    stored aborts it with the reason, except the store itself failing (:class:`RedisError`), which
    is raised so the task runs the match again once the store is back (the attempts bound that).
 
@@ -54,7 +57,7 @@ from arena.runtime import Runtime
 from arena.settings import Settings
 from arena.storage import Begun, Store
 from arena.tournaments import progress
-from referee.game import STOPPED, SetupError
+from referee.game import STOPPED, TIME_LIMIT, SetupError
 from referee.match import MatchSpec
 from referee.registry import get_game
 from referee.replay import MoveRecord, Replay, compress
@@ -234,7 +237,15 @@ def _play_and_finish(
     try:
         with _lease_heartbeat(runtime, match.id, owner):
             try:
-                replay = run_match(match.id, spec, players, on_move=on_move, should_stop=stop)
+                replay = run_match(
+                    match.id,
+                    spec,
+                    players,
+                    on_move=on_move,
+                    should_stop=stop,
+                    max_seconds=runtime.settings.max_match_s,
+                    clock=runtime.clock.time,
+                )
             finally:
                 progress.close()
     except SetupError as error:
@@ -246,6 +257,8 @@ def _play_and_finish(
         return _abort(runtime, match, f"engine error: {type(error).__name__}: {error}")
     if replay.result.reason == STOPPED:
         return _store_cancelled(runtime, match, replay)
+    if replay.result.reason == TIME_LIMIT:
+        return _store_timed_out(runtime, match, replay)
     if not finish(runtime, match, replay):
         return RunOutcome.ALREADY_ENDED
     metrics.match_ended(spec.game, "finished", time.monotonic() - started)
@@ -311,6 +324,29 @@ def _store_cancelled(runtime: Runtime, match: MatchRecord, replay: Replay) -> Ru
         metrics.match_ended(match.game, "cancelled")
     _advance_tournament(runtime, match)
     return RunOutcome.CANCELLED if stored else RunOutcome.ALREADY_ENDED
+
+
+def _store_timed_out(runtime: Runtime, match: MatchRecord, replay: Replay) -> RunOutcome:
+    """Store a match the runner ended at ``ARENA_MAX_MATCH_SECONDS``: aborted, its moves so far as
+    its replay, no ladder, no faults.
+
+    Not finished: the game did not reach its end, and a draw (as at a variant's ``max_moves``, a
+    fact of the game) would be the platform's invention, one a seat could force by thinking slowly.
+    Not cancelled: nobody asked for it. Aborted says it could not be played to its end, and why."""
+    moves = len(replay.moves)
+    limit = runtime.settings.max_match_s
+    reason = f"ran past the platform's time limit of {limit} s for a match, after {moves} moves"
+
+    def timed_out(current: MatchRecord) -> MatchRecord:
+        return current.aborted(reason, moves)
+
+    stored = runtime.store.finish_match(
+        match.id, timed_out, compress(replay), None, lambda before: {}, {}, bots=match.bots
+    )
+    if stored:
+        metrics.match_ended(match.game, "aborted")
+    _advance_tournament(runtime, match)
+    return RunOutcome.ABORTED if stored else RunOutcome.ALREADY_ENDED
 
 
 def _advance_tournament(runtime: Runtime, match: MatchRecord) -> None:

@@ -237,6 +237,45 @@ def test_delete_needs_the_token_and_removes_the_bot(arena: Arena) -> None:
     assert arena.get("/api/v1/bots") == []
 
 
+TOKEN_GUARDED = [
+    ("PATCH", "", {"name": "Mallory"}),
+    ("DELETE", "", None),
+    ("POST", "/secret", {"secret": "s" * 40}),
+    ("POST", "/ping", None),
+]
+
+
+@pytest.mark.parametrize(
+    ("method", "suffix", "body"), TOKEN_GUARDED, ids=["patch", "delete", "secret", "ping"]
+)
+def test_a_bots_guarded_routes_judge_the_token_before_the_bots_existence(
+    arena: Arena, method: str, suffix: str, body: dict | None
+) -> None:
+    """Without the bot's token the answer is 401 whether or not the bot exists (deleted, or never
+    was): nobody learns which ids exist by trying them. Only the organizer is told of a 404."""
+    alice = arena.register("Alice", "/first/a", ["nim"])
+    bob = arena.register("Bob", "/first/b", ["nim"])
+    gone = arena.register("Gone", "/first/gone", ["nim"])
+    owner = {"Authorization": f"Bearer {gone['token']}"}
+    assert arena.client.delete(f"/api/v1/bots/{gone['id']}", headers=owner).status_code == 204
+    for bot_id in (alice["id"], gone["id"], "b-0123456789abcdef"):
+        url = f"/api/v1/bots/{bot_id}{suffix}"
+        for headers in (
+            {},
+            {"Authorization": "Bearer wrong"},
+            {"Authorization": f"Bearer {bob['token']}"},
+            owner,
+        ):
+            answer = arena.client.open(url, method=method, json=body, headers=headers)
+            assert answer.status_code == 401, (url, headers, answer.get_json())
+            assert set(answer.get_json()) == ERROR_KEYS
+            assert answer.headers["WWW-Authenticate"].startswith("Bearer")
+        if bot_id != alice["id"]:
+            answer = arena.client.open(url, method=method, json=body, headers=arena.admin())
+            assert answer.status_code == 404 and "no bot with id" in answer.get_json()["message"]
+    assert arena.runtime.store.get_bot(alice["id"]).name == "Alice", "nothing changed"
+
+
 def test_bots_are_listed_by_game_a_page_at_a_time_and_follow_their_games(arena: Arena) -> None:
     made = [arena.register(f"b{n}", f"/first/p{n}", ["nim"] if n % 2 else ["nim", "party"]) for n in range(5)]
     nim = arena.client.get("/api/v1/bots?game=nim&page_size=2&page=2")

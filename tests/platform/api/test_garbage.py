@@ -10,18 +10,21 @@ without DNS, so no example waits on the network.
 from __future__ import annotations
 
 import json
+import runpy
 import socket
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from unittest import mock
 from urllib.parse import quote, urlencode
 
 import pytest
+from gunicorn.http.message import MAX_REQUEST_LINE
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from arena.api import MAX_BODY_BYTES
+from arena.api import MAX_BODY_BYTES, MAX_URL_BYTES
 from referee.protocol import new_secret
 from tests.platform.conftest import ADMIN, Arena
 
@@ -245,6 +248,44 @@ def test_a_body_over_the_limit_is_413_before_it_is_read(arena: Arena) -> None:
     )
     assert answer.status_code == 413
     assert set(answer.get_json()) == ERROR_KEYS and answer.get_json()["code"] == 413
+
+
+def _url_of(path: str, length: int) -> str:
+    """``path`` with a query string that makes it ``length`` bytes long."""
+    return f"{path}?game=" + "x" * (length - len(path) - len("?game="))
+
+
+@pytest.mark.parametrize("path", ["/api/v1/matches", "/api/v1/health", "/api/v1/nowhere"])
+def test_a_url_over_the_limit_is_414_with_the_error_body(arena: Arena, path: str) -> None:
+    answer = arena.client.get(_url_of(path, MAX_URL_BYTES + 1))
+    assert answer.status_code == 414
+    assert answer.get_json() == {
+        "code": 414,
+        "status": "Request URI Too Long",
+        "message": f"The URL is longer than {MAX_URL_BYTES} bytes.",
+        "errors": {},
+    }
+
+
+def test_a_url_at_the_limit_is_answered_as_any_other(arena: Arena) -> None:
+    answer = arena.client.get(_url_of("/api/v1/matches", MAX_URL_BYTES))
+    assert answer.status_code == 422, "the filter's own check: a game id is at most 100 characters"
+    assert answer.get_json()["errors"] == {"game": ["Length must be between 1 and 100."]}
+
+
+def test_a_page_url_over_the_limit_is_an_html_414(arena: Arena) -> None:
+    answer = arena.client.get(_url_of("/matches", MAX_URL_BYTES + 1))
+    assert answer.status_code == 414 and answer.mimetype == "text/html"
+    assert f"The URL is longer than {MAX_URL_BYTES} bytes." in answer.get_data(as_text=True)
+
+
+def test_gunicorn_reads_request_lines_long_enough_for_the_app_to_answer_them() -> None:
+    """gunicorn answers a request line over its limit with its own page: it reads as long a line as
+    it can (8190 bytes), past the longest target the app answers with the method and version around
+    it, so a URL some kilobytes over the app's bound still gets the app's error body."""
+    config = runpy.run_path(str(Path(__file__).parents[3] / "deploy" / "gunicorn.conf.py"))
+    assert config["limit_request_line"] == MAX_REQUEST_LINE
+    assert MAX_REQUEST_LINE - len("OPTIONS  HTTP/1.1") > MAX_URL_BYTES + 4000
 
 
 @pytest.mark.parametrize(

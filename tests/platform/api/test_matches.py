@@ -247,6 +247,10 @@ def test_matches_are_filtered_by_bot_game_variant_and_status_a_page_at_a_time(ar
     assert ids(f"bot={third['id']}") == [party, other]
     assert ids("game=party") == [party]
     assert ids("game=party&variant=crew") == [party] and ids("game=party&variant=open") == []
+    # a variant alone is that variant of any game; one no game has matches nothing, as any filter
+    assert ids("variant=crew") == [party] and ids("variant=standard") == [other, *nim[::-1]]
+    assert ids("variant=0") == [] and ids("game=0") == [] and ids("bot=0") == []
+    assert ids(f"variant=standard&bot={third['id']}") == [other]
     assert ids(f"bot={last['id']}&game=nim") == [other, *nim[::-1]]
     assert ids("status=queued") == [party, other, *nim[::-1]]
     arena.run_queue()
@@ -256,7 +260,7 @@ def test_matches_are_filtered_by_bot_game_variant_and_status_a_page_at_a_time(ar
     page = arena.client.get(f"/api/v1/matches?bot={last['id']}&page_size=2&page=2")
     assert [m["id"] for m in page.get_json()] == nim[1::-1]
     assert json.loads(page.headers["X-Pagination"])["total"] == 4
-    for bad in ("status=done", "variant=crew", "bot=", "colour=red"):
+    for bad in ("status=done", "variant=", "bot=", "colour=red"):  # each refused by the document
         answer = arena.client.get(f"/api/v1/matches?{bad}")
         assert answer.status_code == 422, bad
         assert answer.get_json()["errors"], bad

@@ -41,3 +41,14 @@ def test_every_operation_answers_as_documented(case: Any, token: str | None) -> 
     # a request valid by the document may still name a game or bot that does not exist: 422 is the
     # documented answer then, so "valid data must be accepted" is not a check of this API
     case.call_and_validate(headers=headers, excluded_checks=[positive_data_acceptance])
+
+
+LISTS = SCHEMA.include(method="GET", path=["/api/v1/matches", "/api/v1/bots", "/api/v1/tournaments"])
+
+
+@LISTS.parametrize()
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+def test_every_list_filter_the_document_allows_is_accepted(case: Any) -> None:
+    """A list's filters are values to match: whatever the document allows is answered (an empty
+    page when nothing fits), never refused by a rule the document does not state."""
+    case.call_and_validate()

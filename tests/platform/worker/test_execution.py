@@ -16,8 +16,10 @@ from arena.storage import Store
 from arena.worker import celery_app, execution
 from arena.worker.celery_app import TASK_NAME, make_celery, wait_for_store
 from arena.worker.execution import RunOutcome, execute, finish
-from referee.agents import LocalAgent
-from referee.replay import MoveRecord, Replay
+from referee.agents import LocalAgent, Reply
+from referee.game import TIME_LIMIT
+from referee.protocol import Fault
+from referee.replay import MoveRecord, Replay, verify_replay
 from referee.runner import Player, run_match
 from tests.platform import bot_server
 from tests.platform.conftest import Arena, ListQueue, make_runtime
@@ -471,3 +473,49 @@ def test_a_renewal_after_the_release_does_not_bring_the_lease_back() -> None:
     assert store.acquire_lease("m-1", "another worker", 30)
     assert store.renew_leases({"m-1": "me"}, 30) == ["m-1"]
     assert store.redis.get(store.key("match", "m-1", "lease")) == "another worker"
+
+
+class OnTheClock:
+    """A bot that takes one stone after ``think_s`` of the runtime's clock, which it moves (or times
+    out, the clock moved by the timeout, when given less)."""
+
+    def __init__(self, clock: ManualClock, think_s: float) -> None:
+        self.clock = clock
+        self.think_s = think_s
+
+    def ask(self, request: dict, timeout_s: float) -> Reply:
+        if timeout_s < self.think_s:
+            self.clock.advance(timeout_s)
+            return Reply(None, timeout_s * 1000, Fault.TIMEOUT, "no answer in time")
+        self.clock.advance(self.think_s)
+        return Reply({"take": 1}, self.think_s * 1000)
+
+    def notify(self, request: dict, timeout_s: float) -> None:
+        pass
+
+
+def test_a_match_past_the_platforms_time_limit_is_aborted_unrated_with_its_moves_so_far(
+    arena: Arena, pair
+) -> None:
+    a, b = pair
+    arena.runtime.settings = replace(arena.runtime.settings, max_match_s=10)
+    arena.runtime.clock = clock = ManualClock()
+    arena.runtime.agent_for = lambda bot: OnTheClock(clock, 2.0)
+    match = arena.match(game="nim", bots=[a["id"], b["id"]], options={"stones": 50}, time={"move_ms": 5000})
+    assert execute(arena.runtime, match["id"]) is RunOutcome.ABORTED
+    shown = arena.get(f"/api/v1/matches/{match['id']}")
+    assert shown["status"] == "aborted" and shown["moves"] == 5, "five moves of 2 s fill the 10 s"
+    assert shown["error"] == "ran past the platform's time limit of 10 s for a match, after 5 moves"
+    assert shown["result"] is None and shown["replay_url"] == f"/api/v1/matches/{match['id']}/replay"
+    replay = arena.client.get(shown["replay_url"]).get_json()
+    assert replay["result"]["reason"] == TIME_LIMIT and len(replay["moves"]) == 5
+    assert verify_replay(replay) == []
+    moves = arena.get(f"/api/v1/matches/{match['id']}/moves")["moves"]
+    assert [move["move"] for move in moves] == [{"take": 1}] * 5
+    page = arena.client.get(f"/matches/{match['id']}").get_data(as_text=True)
+    assert shown["error"] in page.replace("&#39;", "'")
+    assert 'data-total="5"' in page, "the page steps through its moves"
+    # rated as asked, yet counted for nobody: no ladder row, no faults
+    assert arena.runtime.store.ladder_rows("nim", "standard") == {}
+    assert arena.get(f"/api/v1/bots/{a['id']}")["faults"]["total"] == 0
+    assert execute(arena.runtime, match["id"]) is RunOutcome.ALREADY_ENDED

@@ -10,12 +10,6 @@ from marshmallow import Schema, fields, validate
 MAX_SECRET_LENGTH = 256
 
 
-MAX_MOVE_MS = 60_000
-
-
-MAX_BANK_MS = 600_000
-
-
 MAX_ID_LENGTH = 100
 
 
@@ -60,8 +54,35 @@ class ErrorSchema(Schema):
 
 
 class TimeSchema(Schema):
-    move_ms = WholeNumber(load_default=2000, validate=validate.Range(1, MAX_MOVE_MS))
-    bank_ms = WholeNumber(load_default=0, validate=validate.Range(0, MAX_BANK_MS))
+    """A match's time control. Its bounds are the platform's settings, not the schema's: a value
+    above one is a 422 naming the field and the bound (:mod:`arena.match_bounds`)."""
+
+    move_ms = WholeNumber(
+        load_default=2000,
+        validate=validate.Range(min=1),
+        metadata={"description": "per move; at most the platform's ARENA_MAX_MOVE_MS (60000 by default)"},
+    )
+    bank_ms = WholeNumber(
+        load_default=0,
+        validate=validate.Range(min=0),
+        metadata={
+            "description": "per seat for the match; at most the platform's ARENA_MAX_BANK_MS (300000 by "
+            "default)"
+        },
+    )
+
+
+def max_faults_field() -> WholeNumber:
+    """``max_faults`` of a request: its bound is the platform's ``ARENA_MAX_FAULTS`` (see
+    :class:`TimeSchema`)."""
+    return WholeNumber(
+        load_default=3,
+        validate=validate.Range(min=1),
+        metadata={
+            "description": "faults after which a seat forfeits; at most the platform's ARENA_MAX_FAULTS "
+            "(20 by default)"
+        },
+    )
 
 
 class PagedQuerySchema(Schema):

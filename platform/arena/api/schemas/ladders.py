@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from arena.api.schemas.common import TimeSchema, WholeNumber, id_field
+from arena.api.schemas.common import TimeSchema, WholeNumber, id_field, max_faults_field
 
 
 class RefitIntervalSchema(Schema):
@@ -78,7 +78,7 @@ class MatchmakingSetSchema(Schema):
     )
     options = fields.Dict(load_default=dict)
     time = fields.Nested(TimeSchema, load_default=lambda: {"move_ms": 2000, "bank_ms": 0})
-    max_faults = WholeNumber(load_default=3, validate=validate.Range(1, 1000))
+    max_faults = max_faults_field()
 
 
 class MatchmakingSchema(Schema):

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, pre_dump, validate, validates_schema
+from marshmallow import Schema, fields, pre_dump, validate
 
-from arena.api.schemas.common import SEED, Flag, PagedQuerySchema, TimeSchema, WholeNumber, id_field
+from arena.api.schemas.common import (
+    SEED,
+    Flag,
+    PagedQuerySchema,
+    TimeSchema,
+    id_field,
+    max_faults_field,
+)
 from arena.matches.match_requests import MatchView
 from arena.records import MatchOrigin, MatchStatus
 
@@ -14,16 +21,15 @@ from arena.records import MatchOrigin, MatchStatus
 class MatchQuerySchema(PagedQuerySchema):
     bot = id_field(metadata={"description": "only matches this bot plays in"})
     game = id_field(metadata={"description": "only matches of this game"})
-    variant = id_field(metadata={"description": "only matches of this variant (with game)"})
+    variant = id_field(
+        metadata={
+            "description": "only matches of this variant: of the game given, or of any game without one"
+        }
+    )
     status = fields.String(
         validate=validate.OneOf([status.value for status in MatchStatus]),
         metadata={"description": "queued, running, finished, aborted or cancelled"},
     )
-
-    @validates_schema
-    def _variant_needs_game(self, data: dict[str, Any], **kwargs: object) -> None:
-        if "variant" in data and "game" not in data:
-            raise ValidationError("variant filters only with game", "variant")
 
 
 class SeatSchema(Schema):
@@ -87,7 +93,7 @@ class MatchSchema(Schema):
             "owner's challenge is always unrated"
         },
     )
-    max_faults = WholeNumber(load_default=3, validate=validate.Range(1, 1000))
+    max_faults = max_faults_field()
     tournament = fields.String(dump_only=True, allow_none=True)
     origin = fields.String(
         dump_only=True,

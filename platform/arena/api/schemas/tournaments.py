@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, pre_dump, validate
 
-from arena.api.schemas.common import SEED, Flag, TimeSchema, WholeNumber, id_field
+from arena.api.schemas.common import SEED, Flag, TimeSchema, WholeNumber, id_field, max_faults_field
 from arena.api.schemas.matches import ResultSchema
 from arena.records import MatchStatus
 from arena.tournaments.formats import FORMATS
@@ -31,7 +31,7 @@ class TournamentCreateSchema(Schema):
     options = fields.Dict(load_default=dict)
     time = fields.Nested(TimeSchema, load_default=lambda: {"move_ms": 2000, "bank_ms": 0})
     rated = Flag(load_default=True)
-    max_faults = WholeNumber(load_default=3, validate=validate.Range(1, 1000))
+    max_faults = max_faults_field()
     rounds = WholeNumber(
         validate=validate.Range(1, 64),
         metadata={"description": "swiss only: rounds to play (default ceil(log2(bots)))"},
