@@ -24,6 +24,9 @@ from arena.api.schemas.bots import (
     HistoryQuerySchema,
     PingAnswerSchema,
 )
+from arena.api.schemas.common import ErrorSchema
+
+CHANGED_MEANWHILE = "the bot's endpoint, secret or protocol changed while the ping ran: nothing was written"
 
 blp = ArenaBlueprint("bots", __name__, url_prefix="/api/v1/bots", description="Bot endpoints")
 
@@ -73,12 +76,15 @@ class BotById(MethodView):
     @bot_owner_only(blp)
     @blp.arguments(BotUpdateSchema)
     @blp.response(200, BotOwnerSchema)
+    @blp.alt_response(409, schema=ErrorSchema, description=CHANGED_MEANWHILE)
     def patch(self, changes: dict[str, Any], bot_id: str) -> bot_accounts.BotView:
         """Change a bot's name, endpoint, games or protocol version (needs the bot's token)
 
         A new endpoint or protocol version is pinged (signed with the bot's secret, in the protocol
         version that is to be in force) before it replaces the old one; matches already running go
-        on in the version they started with.
+        on in the version they started with. Only the fields sent are written; if the bot's
+        endpoint, secret or protocol changed while the ping ran (another request), the answer is
+        409 and nothing is written: read the bot and send the change again.
         """
         bot = bot_accounts.update(runtime(), bot_id, presented_token(), changes)
         return bot_accounts.view(runtime(), bot)
@@ -95,6 +101,7 @@ class BotSecret(MethodView):
     @bot_owner_only(blp)
     @blp.arguments(BotSecretSchema)
     @blp.response(200, BotOwnerSchema)
+    @blp.alt_response(409, schema=ErrorSchema, description=CHANGED_MEANWHILE)
     def post(self, data: dict[str, str], bot_id: str) -> bot_accounts.BotView:
         """Replace the bot's signing secret with the one given (needs the bot's token), once the bot
         answered a ping signed with it
@@ -102,7 +109,8 @@ class BotSecret(MethodView):
         Start the bot with the new secret first (a bot may accept both while it changes over): the
         platform pings the endpoint signed with the new secret and keeps the old one if the ping
         fails (422 naming `secret` or `endpoint`). The referee signs every later request with the
-        new secret. The token stays the same. The answer is the bot, without the secret.
+        new secret. The token stays the same. The answer is the bot, without the secret; 409 if
+        the bot's endpoint, secret or protocol changed while the ping ran (nothing is written).
         """
         bot = bot_accounts.replace_secret(runtime(), bot_id, presented_token(), data["secret"])
         return bot_accounts.view(runtime(), bot)

@@ -5,10 +5,23 @@ and when each last passed a ping asked for by its owner (which ends a rest, see
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from redis.client import Pipeline
 
 from arena.records import BotRecord
 from arena.storage.base import StoreBase, dumps
+from arena.storage.transaction import optimistic
+
+
+class BotChanged(Exception):
+    """The stored bot no longer holds what a change was decided on: ``fields`` are those that moved."""
+
+    def __init__(self, fields: Sequence[str]) -> None:
+        super().__init__(", ".join(fields))
+        self.fields = tuple(fields)
 
 
 def found_bots(bot_ids: Sequence[str], raws: Sequence[str | bytes | None]) -> dict[str, BotRecord]:
@@ -21,17 +34,52 @@ def found_bots(bot_ids: Sequence[str], raws: Sequence[str | bytes | None]) -> di
 
 
 class Bots(StoreBase):
-    def put_bot(self, bot: BotRecord, previous: BotRecord | None = None) -> None:
-        """Create or replace a bot (the record holds its token hash and secret); ``previous`` is the
-        record it replaces, so that it leaves the lists of the games it no longer plays."""
+    def put_bot(self, bot: BotRecord) -> None:
+        """Store a new bot (the record holds its token hash and secret). A bot that exists changes
+        through :meth:`change_bot`, which writes only what changed."""
         with self.redis.pipeline() as pipe:
-            pipe.set(self.key("bot", bot.id), dumps(bot.to_json()))
-            pipe.zadd(self.key("bots"), {bot.id: bot.created_ts}, nx=True)
-            for game_id in bot.games:
-                pipe.zadd(self.key("bots", "game", game_id), {bot.id: bot.created_ts}, nx=True)
-            for game_id in set(previous.games if previous else ()) - set(bot.games):
-                pipe.zrem(self.key("bots", "game", game_id), bot.id)
+            self._write_bot(pipe, bot, None)
             pipe.execute()
+
+    def change_bot(
+        self, bot_id: str, expected: Mapping[str, Any], changes: Mapping[str, Any]
+    ) -> BotRecord | None:
+        """Write ``changes`` (fields of :class:`BotRecord` and their new values) into the stored bot,
+        and nothing else of it, provided its fields named in ``expected`` still hold the values
+        given there; returns the record written, or None if there is no such bot.
+
+        A change is decided on a record read earlier, often seconds earlier (a ping in between):
+        writing that whole record back would undo whatever another request stored meanwhile (a new
+        secret). So only the changed fields are written, in an optimistic transaction on the bot's
+        key, and :class:`BotChanged` is raised, nothing written, when a field the decision rested
+        on (``expected``: the endpoint, secret and protocol a ping vouched for) is no longer what
+        it was."""
+        key = self.key("bot", bot_id)
+
+        def attempt(pipe: Pipeline) -> BotRecord | None:
+            raw = pipe.get(key)
+            if raw is None:
+                return None
+            current = BotRecord.from_json(json.loads(raw))
+            moved = [name for name, value in expected.items() if getattr(current, name) != value]
+            if moved:
+                raise BotChanged(moved)
+            changed = replace(current, **changes)
+            pipe.multi()
+            self._write_bot(pipe, changed, current)
+            pipe.execute()
+            return changed
+
+        return optimistic(self.redis, [key], attempt)
+
+    def _write_bot(self, pipe: Pipeline, bot: BotRecord, previous: BotRecord | None) -> None:
+        """Queue the record's write, and its place in the lists of all bots and of its games."""
+        pipe.set(self.key("bot", bot.id), dumps(bot.to_json()))
+        pipe.zadd(self.key("bots"), {bot.id: bot.created_ts}, nx=True)
+        for game_id in bot.games:
+            pipe.zadd(self.key("bots", "game", game_id), {bot.id: bot.created_ts}, nx=True)
+        for game_id in set(previous.games if previous else ()) - set(bot.games):
+            pipe.zrem(self.key("bots", "game", game_id), bot.id)
 
     def get_bot(self, bot_id: str) -> BotRecord | None:
         raw = self.redis.get(self.key("bot", bot_id))
