@@ -2,10 +2,10 @@
 
 The platform sends the bot the same signed ``ping`` as at registration (its endpoint, secret and
 protocol version in force) and answers how it went, in the words a failed registration uses
-(:func:`arena.accounts.bot_ping.reasons`). A bot that passes is marked back
-(:meth:`arena.storage.Store.mark_back`): a continuous ladder that rested it for forfeiting
-(:mod:`arena.ladders.matchmaking`) seats it again from its next tick. A house bot plays in-process
-and has no endpoint to call: it always passes.
+(:func:`arena.accounts.bot_ping.reasons`; ``detail`` is :func:`arena.accounts.bot_ping.outcome`).
+A bot that passes is marked back (:meth:`arena.storage.Store.mark_back`): a continuous ladder that
+rested it for forfeiting (:mod:`arena.ladders.matchmaking`) seats it again from its next tick. A
+house bot plays in-process and has no endpoint to call: it always passes.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def ping_now(runtime: Runtime, bot: BotRecord) -> PingAnswer:
         round_trip_ms=result.round_trip_ms,
         fault=None if result.fault is None else result.fault.value,
         status=result.status,
-        detail=result.detail,
+        detail=result.detail if bot.house else bot_ping.outcome(result),
         problems=bot_ping.reasons(result, timeout_s, bot.protocol),
         back_on=[{"game": rest["game"], "variant": rest["variant"]} for rest in resting],
     )
