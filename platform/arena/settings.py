@@ -80,6 +80,12 @@ class Settings:
     sweep_interval_s: int = 30
     registration_limit: str = "20 per minute; 200 per day"
     challenge_limit: str = "30 per minute; 500 per day"
+    ping_limit: str = "10 per minute; 100 per day"
+    """Requests that may ping one bot's owner may make with its token (``ARENA_PING_LIMIT``)."""
+    ping_host_limit: str = "30 per minute; 300 per day"
+    """Pings one target address may be sent for requests (``ARENA_PING_HOST_LIMIT``)."""
+    max_pings: int = 10
+    """Pings one API process may have waiting at once (``ARENA_MAX_PINGS``)."""
     replay_store: str | None = None
     """Where replays and archived matches go (``ARENA_REPLAY_URL`` or ``ARENA_REPLAY_DIR``)."""
     s3_endpoint: str | None = None
@@ -128,10 +134,17 @@ class Settings:
           gevent, 16 on threads); each of ``ARENA_WORKER_PROCESSES`` plays that many.
         - ``ARENA_WORKER_PROCESSES``: Celery worker processes one ``arena worker`` runs, each on a
           core of its own (default 1; ``auto``: one per core this process may use).
-        - ``ARENA_REGISTRATION_LIMIT``: bot registrations one client address may make, in
+        - ``ARENA_REGISTRATION_LIMIT``: bot registrations, and the other requests that may ping a bot
+          (``PATCH``, a new secret, a ping on demand), one client address may make, in
           flask-limiter's notation (default ``20 per minute; 200 per day``).
         - ``ARENA_CHALLENGE_LIMIT``: unrated matches one bot's owner may request with its token
           (default ``30 per minute; 500 per day``).
+        - ``ARENA_PING_LIMIT``: requests that ping a bot (``PATCH``, a new secret, a ping on demand)
+          one bot's owner may make with its token (default ``10 per minute; 100 per day``).
+        - ``ARENA_PING_HOST_LIMIT``: pings the API may send to one address (an IPv6 /64), whoever
+          asks, registrations included (default ``30 per minute; 300 per day``).
+        - ``ARENA_MAX_PINGS``: pings one API process may have waiting at once (default 10); a
+          request past them is answered 503 with ``Retry-After`` instead of waiting.
         - ``ARENA_SWEEP_SECONDS``: how often a worker looks for matches left running by a worker
           that is gone, and queues them again (default 30).
         - ``ARENA_REPLAY_URL``: where replays and archived matches are kept: ``s3://bucket/prefix``
@@ -180,6 +193,9 @@ class Settings:
             sweep_interval_s=_int(env, "ARENA_SWEEP_SECONDS", 30),
             registration_limit=_limit(env, "ARENA_REGISTRATION_LIMIT", "20 per minute; 200 per day"),
             challenge_limit=_limit(env, "ARENA_CHALLENGE_LIMIT", "30 per minute; 500 per day"),
+            ping_limit=_limit(env, "ARENA_PING_LIMIT", "10 per minute; 100 per day"),
+            ping_host_limit=_limit(env, "ARENA_PING_HOST_LIMIT", "30 per minute; 300 per day"),
+            max_pings=_int(env, "ARENA_MAX_PINGS", 10),
             replay_store=replay_store,
             s3_endpoint=env.get("ARENA_S3_ENDPOINT", "").strip() or None,
             archive_after_days=_int(env, "ARENA_ARCHIVE_AFTER_DAYS", 30, minimum=0),

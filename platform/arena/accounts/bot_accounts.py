@@ -23,6 +23,7 @@ from typing import Any
 
 from arena.accounts import bot_ping
 from arena.accounts.auth import hash_token, new_token, same_token, token_matches
+from arena.accounts.ping_gate import PingGate
 from arena.errors import Conflict, InvalidRequest, NotFound, Unauthorized, field_error, merge_errors
 from arena.ladders import matchmaking, rows
 from arena.records import BotRecord, now_iso
@@ -79,13 +80,13 @@ def _refuse_if(errors: dict[str, Any]) -> None:
         raise InvalidRequest("The request has invalid fields.", errors)
 
 
-def register(runtime: Runtime, data: Mapping[str, Any]) -> tuple[BotRecord, str]:
+def register(runtime: Runtime, pings: PingGate, data: Mapping[str, Any]) -> tuple[BotRecord, str]:
     """Create a bot once it answered a ping signed with the secret it sent; returns the bot with
     its token in the clear (shown this once, stored as a hash)."""
     errors = merge_errors(_check_games(data["games"]), _check_endpoint_form(data["endpoint"]))
     _refuse_if(errors)
     protocol = data.get("protocol", PROTOCOL_VERSION)
-    bot_ping.check(runtime, data["endpoint"], data["secret"], protocol)
+    bot_ping.check(pings, data["endpoint"], data["secret"], protocol)
     token = new_token()
     created = now_iso()
     bot = BotRecord(
@@ -118,7 +119,9 @@ def authorize(runtime: Runtime, bot: BotRecord, token: str | None) -> None:
     raise Unauthorized("this needs the bot's token: Authorization: Bearer <token>")
 
 
-def update(runtime: Runtime, bot_id: str, token: str | None, changes: Mapping[str, Any]) -> BotRecord:
+def update(
+    runtime: Runtime, pings: PingGate, bot_id: str, token: str | None, changes: Mapping[str, Any]
+) -> BotRecord:
     """Change the fields of ``changes`` (name, endpoint, games, protocol), a new endpoint or
     protocol once it passed a ping; only those fields are written (:func:`_change`)."""
     bot = get(runtime, bot_id)
@@ -141,7 +144,7 @@ def update(runtime: Runtime, bot_id: str, token: str | None, changes: Mapping[st
     if "endpoint" in fields or "protocol" in fields:
         endpoint = fields.get("endpoint", bot.endpoint)
         protocol = fields.get("protocol", bot.protocol)
-        bot_ping.check(runtime, endpoint, bot.secret, protocol)
+        bot_ping.check(pings, endpoint, bot.secret, protocol)
         # the ping vouched for this endpoint, secret and protocol together
         expected = {"endpoint": bot.endpoint, "secret": bot.secret, "protocol": bot.protocol}
     changed = _change(runtime, bot_id, expected, fields)
@@ -150,14 +153,16 @@ def update(runtime: Runtime, bot_id: str, token: str | None, changes: Mapping[st
     return changed
 
 
-def replace_secret(runtime: Runtime, bot_id: str, token: str | None, secret: str) -> BotRecord:
+def replace_secret(
+    runtime: Runtime, pings: PingGate, bot_id: str, token: str | None, secret: str
+) -> BotRecord:
     """Make ``secret`` the bot's signing secret (its token's owner, or the organizer), once a ping
     signed with it passed, so a leaked secret can be replaced and a mistyped one never takes over.
     The bot must already check the new secret (a bot that accepts both while it changes over misses
     no request). The token is unchanged: it is not a signing key."""
     bot = get(runtime, bot_id)
     authorize(runtime, bot, token)
-    bot_ping.check(runtime, bot.endpoint, secret, bot.protocol)
+    bot_ping.check(pings, bot.endpoint, secret, bot.protocol)
     expected = {"endpoint": bot.endpoint, "secret": bot.secret, "protocol": bot.protocol}
     return _change(runtime, bot_id, expected, {"secret": secret})
 

@@ -15,9 +15,9 @@ port scan more than it needs to know about the host it points at.
 
 from __future__ import annotations
 
+from arena.accounts.ping_gate import PingGate
 from arena.errors import FieldErrors, InvalidRequest, field_error
-from arena.runtime import Runtime
-from referee.ping import PingResult, ping
+from referee.ping import PingResult
 from referee.protocol import PROTOCOL_VERSION, Fault
 
 REFUSED_MESSAGE = "The bot did not pass the ping."
@@ -117,13 +117,12 @@ def _status_message(status: int | None) -> str:
     return f"{prefix}, not 200 with a pong: does the bot know the ping request (docs/protocol.md)?"
 
 
-def check(runtime: Runtime, endpoint: str, secret: str, protocol: int = PROTOCOL_VERSION) -> None:
-    """Ping ``endpoint`` signed with ``secret`` in protocol version ``protocol``; raise a 422 naming
-    the field to blame if it fails."""
-    timeout_s = runtime.settings.ping_timeout_s
-    result = ping(endpoint, secret, runtime.settings.policy, timeout_s, protocol=protocol)
+def check(pings: PingGate, endpoint: str, secret: str, protocol: int = PROTOCOL_VERSION) -> None:
+    """Ping ``endpoint`` signed with ``secret`` in protocol version ``protocol`` through ``pings``;
+    raise a 422 naming the field to blame if it fails (a 429 or 503 from the gate itself)."""
+    result = pings.ping(endpoint, secret, protocol)
     if result.ok:
         return
     # an endpoint the policy refuses was never called: that is a plain invalid field
     message = INVALID_MESSAGE if result.fault is Fault.ENDPOINT_REFUSED else REFUSED_MESSAGE
-    raise InvalidRequest(message, reasons(result, timeout_s, protocol))
+    raise InvalidRequest(message, reasons(result, pings.timeout_s, protocol))

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.accounts import bot_accounts, bot_ping
+from arena.accounts.ping_gate import PingGate
 from arena.records import BotRecord, now_iso
 from arena.runtime import Runtime
-from referee.ping import PingResult, ping
+from referee.ping import PingResult
 
 
 @dataclass(frozen=True)
@@ -34,12 +35,12 @@ class PingAnswer:
     """The ladders (``game``, ``variant``) on which it rested and plays again."""
 
 
-def ping_now(runtime: Runtime, bot: BotRecord) -> PingAnswer:
-    timeout_s = runtime.settings.ping_timeout_s
+def ping_now(runtime: Runtime, pings: PingGate, bot: BotRecord) -> PingAnswer:
+    timeout_s = pings.timeout_s
     if bot.house:
         result = PingResult(None, "a house bot plays in-process", 0.0)
     else:
-        result = ping(bot.endpoint, bot.secret, runtime.settings.policy, timeout_s, protocol=bot.protocol)
+        result = pings.ping(bot.endpoint, bot.secret, bot.protocol)
     resting = bot_accounts.view(runtime, bot).resting if result.ok else []
     if result.ok:
         runtime.store.mark_back(bot.id, now_iso())
