@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from arena.cores import processes_from_env
 from arena.storage.files import DEPLOYMENT_DIR, FileStore, check_location, open_file_store
 from arena.storage.finishing import HISTORY_POINTS
+from arena.storage.secret_box import SecretBox, check_key
 from referee.endpoints import ALLOWLIST_ENV, EndpointPolicy
 from referee.ping import PING_TIMEOUT_S
 
@@ -53,6 +54,17 @@ def _limit(env: Mapping[str, str], name: str, default: str) -> str:
     except ValueError:
         message = f"{name} must be limits such as '10 per minute; 100 per day', not {raw!r}"
         raise SettingsError(message) from None
+    return raw
+
+
+def _secrets_key(env: Mapping[str, str]) -> str | None:
+    raw = env.get("ARENA_SECRETS_KEY", "").strip()
+    if not raw:
+        return None
+    try:
+        check_key(raw)
+    except ValueError as error:
+        raise SettingsError(str(error)) from None
     return raw
 
 
@@ -97,6 +109,9 @@ class Settings:
     """How often the continuous ladders' scheduler makes matches (``ARENA_MATCHMAKING_SECONDS``)."""
     history_points: int = HISTORY_POINTS
     """Rating points kept per bot and ladder, the newest (``ARENA_HISTORY_POINTS``)."""
+    secrets_key: str | None = field(default=None, repr=False)
+    """The key bots' secrets are encrypted with in the store (``ARENA_SECRETS_KEY``); None: kept as
+    they are. Never in a repr, so never in a log."""
 
     @property
     def embedded(self) -> bool:
@@ -158,6 +173,9 @@ class Settings:
           beat, or a thread of the embedded platform) makes their matches (default 10).
         - ``ARENA_HISTORY_POINTS``: how many rating points each bot's history keeps per ladder, the
           newest (default 500); each counted match of a rated variant adds one.
+        - ``ARENA_SECRETS_KEY``: the Fernet key bots' signing secrets are encrypted with in the
+          store (:mod:`arena.storage.secret_box`); for the API and the workers only. Unset: they are
+          stored as they are (a deployment on Redis warns at start).
         """
         env = os.environ if env is None else env
         pool = _choice(env, "ARENA_WORKER_POOL", ("gevent", "threads"), "gevent")
@@ -201,7 +219,12 @@ class Settings:
             archive_after_days=_int(env, "ARENA_ARCHIVE_AFTER_DAYS", 30, minimum=0),
             matchmaking_tick_s=_int(env, "ARENA_MATCHMAKING_SECONDS", 10),
             history_points=_int(env, "ARENA_HISTORY_POINTS", HISTORY_POINTS),
+            secrets_key=_secrets_key(env),
         )
+
+    def secret_box(self) -> SecretBox:
+        """What seals bots' secrets in the store: with ``ARENA_SECRETS_KEY``, or none without it."""
+        return SecretBox(self.secrets_key)
 
     def file_store(self) -> FileStore:
         """The replay store of a deployment (``var/store`` when none is set)."""

@@ -119,7 +119,7 @@ def make_runtime(queue: ListQueue, **settings: Any) -> Runtime:
         "ping_host_limit": "10000 per second",  # every loopback bot is on one address
     }
     config = Settings(**{**defaults, **settings})
-    return Runtime(config, Store.in_memory(config.key_prefix), queue)
+    return Runtime(config, Store.in_memory(config.key_prefix, secrets=config.secret_box()), queue)
 
 
 @pytest.fixture
