@@ -4,11 +4,8 @@ undoes the other (a new secret silently reverted by a slow ``PATCH``)."""
 
 from __future__ import annotations
 
-import json
 import threading
-from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
-from http.server import BaseHTTPRequestHandler
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -17,50 +14,10 @@ from arena.records import BotRecord
 from arena.storage import Store
 from arena.storage.bots import BotChanged
 from referee.protocol import new_secret
-from tests.misbehaving_bots import QuietHTTPServer
+from tests.platform.accounts.conftest import GatedPing
 from tests.platform.conftest import Arena
 
 ERROR_KEYS = {"code", "status", "message", "errors"}
-
-
-@dataclass
-class GatedPing:
-    """A bot endpoint whose answer to a ping waits until the test opens :attr:`release`; it says
-    when a ping has come in (:attr:`arrived`). Any signature passes: only the timing matters here."""
-
-    url: str
-    arrived: threading.Event = field(default_factory=threading.Event)
-    release: threading.Event = field(default_factory=threading.Event)
-
-
-@pytest.fixture
-def gated() -> Iterator[GatedPing]:
-    holder: list[GatedPing] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args: object) -> None:
-            return
-
-        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-            message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
-            holder[0].arrived.set()
-            holder[0].release.wait(30)  # a bound only, so that a broken run cannot hang
-            data = json.dumps({"pong": message.get("nonce")}).encode()
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-    server = QuietHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    holder.append(GatedPing(f"http://127.0.0.1:{server.server_address[1]}/slow"))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield holder[0]
-    holder[0].release.set()
-    server.shutdown()
-    server.server_close()
 
 
 def _in_thread(call: Any) -> tuple[threading.Thread, list[Any]]:

@@ -4,24 +4,18 @@ waiting at once, past which the answer is 503 with Retry-After."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
-from flask import Flask
 
-from arena.accounts.limits import PING_GATE
-from arena.accounts.ping_gate import PingGate
 from arena.api import create_app
 from arena.settings import Settings, SettingsError
 from referee.protocol import new_secret
+from tests.platform.accounts.conftest import GatedPing
 from tests.platform.conftest import ADMIN, BotServer, ListQueue, make_runtime, register_bot
 
 ERROR_KEYS = {"code", "status", "message", "errors"}
-
-
-def ping_gate_of(app: Flask) -> PingGate:
-    gate: PingGate = app.extensions[PING_GATE]
-    return gate
 
 
 def _body(bots: BotServer, path: str) -> dict[str, object]:
@@ -111,22 +105,27 @@ def test_patches_are_limited_per_client_address_as_registrations_are(
 
 
 def test_a_ping_past_those_that_may_wait_at_once_is_a_503_not_a_held_request(
-    toy_games: None, bots: BotServer
+    toy_games: None, bots: BotServer, gated: GatedPing
 ) -> None:
-    runtime = make_runtime(ListQueue(), max_pings=1)
-    app = create_app(runtime)
+    app = create_app(make_runtime(ListQueue(), max_pings=1))
     client = app.test_client()
     mine = register_bot(client, bots, "mine", "/first/busy-a", ["nim"])
-    gate = ping_gate_of(app)
-    assert gate._slots.acquire(blocking=False)  # a ping of another request waits meanwhile
+    # a registration whose ping the endpoint holds: the one ping that may wait
+    body = {"name": "held", "endpoint": gated.url, "games": ["nim"], "secret": new_secret()}
+    answers: list[Any] = []
+    held = threading.Thread(target=lambda: answers.append(app.test_client().post("/api/v1/bots", json=body)))
+    held.start()
     try:
+        assert gated.arrived.wait(30), "the held registration's ping never came"
         busy = client.post(f"/api/v1/bots/{mine['id']}/ping", headers=_owner(mine))
         assert busy.status_code == 503
         assert 1 <= int(busy.headers["Retry-After"]) <= 3  # the ping's 3 s (flask-limiter rounds down)
         assert set(busy.get_json()) == ERROR_KEYS and "as many bots as it may" in busy.get_json()["message"]
         assert client.post("/api/v1/bots", json=_body(bots, "/first/busy-c")).status_code == 503
     finally:
-        gate._slots.release()
+        gated.release.set()
+        held.join(30)
+    assert [answer.status_code for answer in answers] == [201]
     assert client.post(f"/api/v1/bots/{mine['id']}/ping", headers=_owner(mine)).status_code == 200
 
 
