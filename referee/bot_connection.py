@@ -125,6 +125,9 @@ class BotConnection:
         self._sock: socket.socket | None = None
         self._idle: _IdleWatch | None = None  # the kept plain socket's idle check
         self._head = b""  # the request head up to the Content-Length value, for this endpoint
+        self.connected = False
+        """Whether a TCP connection to the endpoint was ever made: something listened there, even if
+        what followed failed (a ping tells "not reachable" from "not an HTTP answer" by it)."""
 
     def close(self) -> None:
         if self._sock is not None:
@@ -221,6 +224,7 @@ class BotConnection:
         try:
             sock.settimeout(_remaining(deadline))
             sock.connect((str(address), endpoint.port))
+            self.connected = True
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             if endpoint.scheme == "https":
                 sock.settimeout(_remaining(deadline))

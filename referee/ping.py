@@ -37,6 +37,8 @@ class PingResult:
     detail: str
     round_trip_ms: float
     status: int | None = None
+    connected: bool = False
+    """Whether a TCP connection was made (a failure after it: something listened, but not as a bot)."""
 
     @property
     def ok(self) -> bool:
@@ -75,20 +77,20 @@ def ping(
     try:
         status, answer = connection.post(body, sign(secret, body), started + timeout_s)
     except Cut as cut:
-        return PingResult(cut.fault, cut.detail[:300], _since(started))
+        return PingResult(cut.fault, cut.detail[:300], _since(started), connected=connection.connected)
     finally:
         connection.close()
     elapsed = _since(started)
     if status != 200:
-        return PingResult(Fault.HTTP_STATUS, f"HTTP status {status}", elapsed, status)
+        return PingResult(Fault.HTTP_STATUS, f"HTTP status {status}", elapsed, status, connected=True)
     try:
         document = decode(answer)
     except (ValueError, RecursionError):
-        return PingResult(Fault.INVALID_RESPONSE, "the answer is not JSON", elapsed, status)
+        return PingResult(Fault.INVALID_RESPONSE, "the answer is not JSON", elapsed, status, connected=True)
     problem = judge_pong(document, nonce)
     if problem is not None:
-        return PingResult(Fault.INVALID_RESPONSE, problem, elapsed, status)
-    return PingResult(None, "pong", elapsed, status)
+        return PingResult(Fault.INVALID_RESPONSE, problem, elapsed, status, connected=True)
+    return PingResult(None, "pong", elapsed, status, connected=True)
 
 
 def _since(started: float) -> float:

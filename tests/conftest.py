@@ -31,6 +31,7 @@ SOCKET_FIXTURES = frozenset(
         "https_bot",
         "misbehaving",
         "platform",  # real Redis, worker processes
+        "gated",  # a bot endpoint holding its pings (tests/platform/accounts/conftest.py)
     }
 )
 """Fixtures that open a socket, start a process or need Redis: a test using any is ``integration``."""

@@ -22,10 +22,14 @@ class ArenaError(Exception):
 
     code = 400
 
-    def __init__(self, message: str, errors: FieldErrors | None = None) -> None:
+    def __init__(
+        self, message: str, errors: FieldErrors | None = None, retry_after_s: int | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.errors = errors or {}
+        self.retry_after_s = retry_after_s
+        """Seconds to wait before trying again (``Retry-After``), for a 429 or a 503 that knows it."""
 
 
 class InvalidRequest(ArenaError):
@@ -47,6 +51,19 @@ class Conflict(ArenaError):
 
 
 class QueueUnavailable(ArenaError):
+    code = 503
+
+
+class TooManyRequests(ArenaError):
+    """Over a rate limit the platform counts itself (flask-limiter answers the others)."""
+
+    code = 429
+
+
+class Overloaded(ArenaError):
+    """The platform does as much of this as it may at once: try again after ``retry_after_s``,
+    rather than wait holding a request."""
+
     code = 503
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from arena.cores import processes_from_env
 from arena.storage.files import DEPLOYMENT_DIR, FileStore, check_location, open_file_store
 from arena.storage.finishing import HISTORY_POINTS
+from arena.storage.secret_box import SecretBox, check_key
 from referee.endpoints import ALLOWLIST_ENV, EndpointPolicy
 from referee.ping import PING_TIMEOUT_S
 
@@ -85,6 +86,17 @@ def _limit(env: Mapping[str, str], name: str, default: str) -> str:
     return raw
 
 
+def _secrets_key(env: Mapping[str, str]) -> str | None:
+    raw = env.get("ARENA_SECRETS_KEY", "").strip()
+    if not raw:
+        return None
+    try:
+        check_key(raw)
+    except ValueError as error:
+        raise SettingsError(str(error)) from None
+    return raw
+
+
 @dataclass(frozen=True)
 class Settings:
     """What a platform process needs to know; :meth:`from_env` documents each variable."""
@@ -109,6 +121,12 @@ class Settings:
     sweep_interval_s: int = 30
     registration_limit: str = "20 per minute; 200 per day"
     challenge_limit: str = "30 per minute; 500 per day"
+    ping_limit: str = "10 per minute; 100 per day"
+    """Requests that may ping one bot's owner may make with its token (``ARENA_PING_LIMIT``)."""
+    ping_host_limit: str = "30 per minute; 300 per day"
+    """Pings one target address may be sent for requests (``ARENA_PING_HOST_LIMIT``)."""
+    max_pings: int = 10
+    """Pings one API process may have waiting at once (``ARENA_MAX_PINGS``)."""
     replay_store: str | None = None
     """Where replays and archived matches go (``ARENA_REPLAY_URL`` or ``ARENA_REPLAY_DIR``)."""
     s3_endpoint: str | None = None
@@ -131,6 +149,9 @@ class Settings:
     """The largest ``max_faults`` a match may ask for (``ARENA_MAX_FAULTS``)."""
     max_match_s: int = 3600
     """How long one run of a match may play before the runner ends it (``ARENA_MAX_MATCH_SECONDS``)."""
+    secrets_key: str | None = field(default=None, repr=False)
+    """The key bots' secrets are encrypted with in the store (``ARENA_SECRETS_KEY``); None: kept as
+    they are. Never in a repr, so never in a log."""
 
     @property
     def embedded(self) -> bool:
@@ -174,10 +195,17 @@ class Settings:
           gevent, 16 on threads); each of ``ARENA_WORKER_PROCESSES`` plays that many.
         - ``ARENA_WORKER_PROCESSES``: Celery worker processes one ``arena worker`` runs, each on a
           core of its own (default 1; ``auto``: one per core this process may use).
-        - ``ARENA_REGISTRATION_LIMIT``: bot registrations one client address may make, in
+        - ``ARENA_REGISTRATION_LIMIT``: bot registrations, and the other requests that may ping a bot
+          (``PATCH``, a new secret, a ping on demand), one client address may make, in
           flask-limiter's notation (default ``20 per minute; 200 per day``).
         - ``ARENA_CHALLENGE_LIMIT``: unrated matches one bot's owner may request with its token
           (default ``30 per minute; 500 per day``).
+        - ``ARENA_PING_LIMIT``: requests that ping a bot (``PATCH``, a new secret, a ping on demand)
+          one bot's owner may make with its token (default ``10 per minute; 100 per day``).
+        - ``ARENA_PING_HOST_LIMIT``: pings the API may send to one address (an IPv6 /64), whoever
+          asks, registrations included (default ``30 per minute; 300 per day``).
+        - ``ARENA_MAX_PINGS``: pings one API process may have waiting at once (default 10); a
+          request past them is answered 503 with ``Retry-After`` instead of waiting.
         - ``ARENA_SWEEP_SECONDS``: how often a worker looks for matches left running by a worker
           that is gone, and queues them again (default 30).
         - ``ARENA_REPLAY_URL``: where replays and archived matches are kept: ``s3://bucket/prefix``
@@ -202,6 +230,9 @@ class Settings:
         - ``ARENA_MAX_MATCH_SECONDS``: how long one run of a match may play (default 3600): the
           runner ends it there, with the moves so far, and the match is aborted (unrated, counted
           for nobody), however its time control adds up.
+        - ``ARENA_SECRETS_KEY``: the Fernet key bots' signing secrets are encrypted with in the
+          store (:mod:`arena.storage.secret_box`); for the API and the workers only. Unset: they are
+          stored as they are (a deployment on Redis warns at start).
         """
         env = os.environ if env is None else env
         pool = _choice(env, "ARENA_WORKER_POOL", ("gevent", "threads"), "gevent")
@@ -237,6 +268,9 @@ class Settings:
             sweep_interval_s=_int(env, "ARENA_SWEEP_SECONDS", 30),
             registration_limit=_limit(env, "ARENA_REGISTRATION_LIMIT", "20 per minute; 200 per day"),
             challenge_limit=_limit(env, "ARENA_CHALLENGE_LIMIT", "30 per minute; 500 per day"),
+            ping_limit=_limit(env, "ARENA_PING_LIMIT", "10 per minute; 100 per day"),
+            ping_host_limit=_limit(env, "ARENA_PING_HOST_LIMIT", "30 per minute; 300 per day"),
+            max_pings=_int(env, "ARENA_MAX_PINGS", 10),
             replay_store=replay_store,
             s3_endpoint=env.get("ARENA_S3_ENDPOINT", "").strip() or None,
             archive_after_days=_int(env, "ARENA_ARCHIVE_AFTER_DAYS", 30, minimum=0),
@@ -247,7 +281,12 @@ class Settings:
             max_bank_ms=_int(env, "ARENA_MAX_BANK_MS", 300_000, minimum=0),
             max_faults=_int(env, "ARENA_MAX_FAULTS", 20),
             max_match_s=_int(env, "ARENA_MAX_MATCH_SECONDS", 3600),
+            secrets_key=_secrets_key(env),
         )
+
+    def secret_box(self) -> SecretBox:
+        """What seals bots' secrets in the store: with ``ARENA_SECRETS_KEY``, or none without it."""
+        return SecretBox(self.secrets_key)
 
     def file_store(self) -> FileStore:
         """The replay store of a deployment (``var/store`` when none is set)."""

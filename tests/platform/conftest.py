@@ -115,9 +115,11 @@ def make_runtime(queue: ListQueue, **settings: Any) -> Runtime:
         "key_prefix": "test:",
         "registration_limit": "10000 per second",  # the limits' own tests set theirs
         "challenge_limit": "10000 per second",
+        "ping_limit": "10000 per second",
+        "ping_host_limit": "10000 per second",  # every loopback bot is on one address
     }
     config = Settings(**{**defaults, **settings})
-    return Runtime(config, Store.in_memory(config.key_prefix), queue)
+    return Runtime(config, Store.in_memory(config.key_prefix, secrets=config.secret_box()), queue)
 
 
 @pytest.fixture

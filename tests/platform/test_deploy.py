@@ -8,6 +8,7 @@ HTTP servers and a Celery worker on a real Redis.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import http.server
 import importlib.util
@@ -49,6 +50,10 @@ DOCKERFILE = (ROOT / "deploy" / "Dockerfile").read_text()
 DOC = (ROOT / "docs" / "deploy.md").read_text()
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 LONG_RUNNING = ("redis", "api", "worker", "beat", "flower", "bots")
+FERNET_KEY = base64.b64encode(bytes(range(200, 232))).decode().translate(str.maketrans("+/", "-_"))
+"""A key made as deploy/example.env says (``openssl rand -base64 32 | tr '+/' '-_'``), from fixed bytes."""
+REQUIRED_ENV = {"REDIS_PASSWORD": "p" * 32, "ARENA_ADMIN_TOKEN": "t" * 32, "ARENA_SECRETS_KEY": FERNET_KEY}
+"""What a .env must set for compose: the rest of the settings are compose's defaults."""
 
 
 @pytest.fixture(scope="module")
@@ -158,12 +163,29 @@ def test_workers_can_be_scaled(compose: dict) -> None:
 def test_every_platform_process_shares_the_settings_and_redis(compose: dict) -> None:
     services = compose["services"]
     environment = services["api"]["environment"]
-    for name in ("worker", "beat", "flower"):
-        assert services[name]["environment"].items() >= environment.items(), name
+    assert services["worker"]["environment"].items() >= environment.items()
+    shared = {name: value for name, value in environment.items() if name != "ARENA_SECRETS_KEY"}
+    for name in ("beat", "flower"):
+        assert services[name]["environment"].items() >= shared.items(), name
     assert environment["ARENA_ADMIN_TOKEN"].startswith("${ARENA_ADMIN_TOKEN:?")
     subnet = compose["networks"]["bots"]["ipam"]["config"][0]["subnet"]
     assert environment["ARENA_ENDPOINT_ALLOWLIST"] == "${ARENA_ENDPOINT_ALLOWLIST:-" + subnet + "}"
     assert "backend" not in services["bots"]["networks"]  # a bot endpoint cannot reach Redis
+
+
+def test_only_the_api_and_the_workers_hold_the_key_of_bots_secrets(compose: dict) -> None:
+    services = compose["services"]
+    holders = {
+        name for name, service in services.items() if "ARENA_SECRETS_KEY" in service.get("environment", {})
+    }
+    assert holders == {"api", "worker"}
+    key = services["api"]["environment"]["ARENA_SECRETS_KEY"]
+    assert (
+        key.startswith("${ARENA_SECRETS_KEY:?")
+        and services["worker"]["environment"]["ARENA_SECRETS_KEY"] == key
+    )
+    for name in ("beat", "flower"):
+        assert not any("ARENA_SECRETS_KEY" in str(value) for value in services[name].values()), name
 
 
 def test_the_platform_starts_once_redis_is_healthy(compose: dict) -> None:
@@ -630,7 +652,7 @@ def test_the_example_env_names_every_variable_compose_requires() -> None:
     example = (ROOT / "deploy" / "example.env").read_text()
     named = set(re.findall(r"^([A-Z_]+)=", example, re.MULTILINE))
     assert required <= named, required - named
-    assert required >= {"REDIS_PASSWORD", "ARENA_ADMIN_TOKEN", "FLOWER_BASIC_AUTH"}
+    assert required >= {"REDIS_PASSWORD", "ARENA_ADMIN_TOKEN", "FLOWER_BASIC_AUTH", "ARENA_SECRETS_KEY"}
 
 
 def test_the_deploy_doc_explains_every_setting() -> None:
@@ -646,7 +668,7 @@ def test_the_deploy_doc_explains_every_setting() -> None:
 def test_the_visibility_timeout_is_one_value_in_the_settings_compose_and_the_doc(compose: dict) -> None:
     # compose once set 3600 while the doc and the settings said 60: a dead worker's matches then
     # waited an hour for the broker to hand them out again
-    required = {"REDIS_PASSWORD": "p" * 32, "ARENA_ADMIN_TOKEN": "t" * 32}
+    required = REQUIRED_ENV
     for name in ("api", "worker", "beat"):
         environment = {
             key: interpolate(str(value), required)
@@ -684,7 +706,7 @@ def test_beat_sends_the_matchmaking_tick_of_the_celery_app(compose: dict) -> Non
 
 def test_a_compose_worker_plays_as_many_matches_at_once_as_its_pool_allows_by_default(compose: dict) -> None:
     # the settings a worker container reads when .env sets only what compose requires
-    required = {"REDIS_PASSWORD": "p" * 32, "ARENA_ADMIN_TOKEN": "t" * 32}
+    required = REQUIRED_ENV
     environment = {
         name: interpolate(str(value), required)
         for name, value in compose["services"]["worker"]["environment"].items()

@@ -4,7 +4,8 @@ A bot's token lets its author change or delete it; the platform stores the SHA-2
 256 random bits, so a plain hash is enough: there is nothing to guess), shows the token once at
 registration and can never show it again. The bot's signing *secret* is different: its author
 chooses it and sends it with the registration, and the referee needs it to sign every request, so it
-is stored as it is; the API never shows it back.
+cannot be hashed: it is stored encrypted when the deployment has a key (:mod:`arena.storage.secret_box`),
+and the API never shows it back.
 """
 
 from __future__ import annotations

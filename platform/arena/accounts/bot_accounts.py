@@ -18,15 +18,17 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from arena.accounts import bot_ping
 from arena.accounts.auth import hash_token, new_token, same_token, token_matches
-from arena.errors import InvalidRequest, NotFound, Unauthorized, field_error, merge_errors
+from arena.accounts.ping_gate import PingGate
+from arena.errors import Conflict, InvalidRequest, NotFound, Unauthorized, field_error, merge_errors
 from arena.ladders import matchmaking, rows
 from arena.records import BotRecord, now_iso
 from arena.runtime import Runtime
+from arena.storage.bots import BotChanged
 from referee.endpoints import EndpointRefused, parse_endpoint
 from referee.game import SetupError
 from referee.protocol import PROTOCOL_VERSION
@@ -78,13 +80,13 @@ def _refuse_if(errors: dict[str, Any]) -> None:
         raise InvalidRequest("The request has invalid fields.", errors)
 
 
-def register(runtime: Runtime, data: Mapping[str, Any]) -> tuple[BotRecord, str]:
+def register(runtime: Runtime, pings: PingGate, data: Mapping[str, Any]) -> tuple[BotRecord, str]:
     """Create a bot once it answered a ping signed with the secret it sent; returns the bot with
     its token in the clear (shown this once, stored as a hash)."""
     errors = merge_errors(_check_games(data["games"]), _check_endpoint_form(data["endpoint"]))
     _refuse_if(errors)
     protocol = data.get("protocol", PROTOCOL_VERSION)
-    bot_ping.check(runtime, data["endpoint"], data["secret"], protocol)
+    bot_ping.check(pings, data["endpoint"], data["secret"], protocol)
     token = new_token()
     created = now_iso()
     bot = BotRecord(
@@ -126,7 +128,11 @@ def owned(runtime: Runtime, bot_id: str, token: str | None) -> BotRecord:
     return bot
 
 
-def update(runtime: Runtime, bot_id: str, token: str | None, changes: Mapping[str, Any]) -> BotRecord:
+def update(
+    runtime: Runtime, pings: PingGate, bot_id: str, token: str | None, changes: Mapping[str, Any]
+) -> BotRecord:
+    """Change the fields of ``changes`` (name, endpoint, games, protocol), a new endpoint or
+    protocol once it passed a ping; only those fields are written (:func:`_change`)."""
     bot = owned(runtime, bot_id, token)
     errors: dict[str, Any] = {}
     if "games" in changes:
@@ -134,34 +140,56 @@ def update(runtime: Runtime, bot_id: str, token: str | None, changes: Mapping[st
     if "endpoint" in changes:
         merge_errors(errors, _check_endpoint_form(changes["endpoint"]))
     _refuse_if(errors)
-    endpoint = changes.get("endpoint", bot.endpoint)
-    protocol = changes.get("protocol", bot.protocol)
-    if endpoint != bot.endpoint or protocol != bot.protocol:
-        bot_ping.check(runtime, endpoint, bot.secret, protocol)
-    previous = bot
-    bot = replace(
-        bot,
-        name=changes.get("name", bot.name),
-        endpoint=endpoint,
-        games=tuple(changes.get("games", bot.games)),
-        protocol=protocol,
-        updated_at=now_iso(),
-    )
-    runtime.store.put_bot(bot, previous)
+    fields: dict[str, Any] = {}
     if "name" in changes:
-        runtime.store.ladder_rename(bot.id, bot.name)
-    return bot
+        fields["name"] = changes["name"]
+    if "games" in changes:
+        fields["games"] = tuple(changes["games"])
+    for name in ("endpoint", "protocol"):  # the same value again changes nothing and needs no ping
+        if name in changes and changes[name] != getattr(bot, name):
+            fields[name] = changes[name]
+    expected: dict[str, Any] = {}
+    if "endpoint" in fields or "protocol" in fields:
+        endpoint = fields.get("endpoint", bot.endpoint)
+        protocol = fields.get("protocol", bot.protocol)
+        bot_ping.check(pings, endpoint, bot.secret, protocol)
+        # the ping vouched for this endpoint, secret and protocol together
+        expected = {"endpoint": bot.endpoint, "secret": bot.secret, "protocol": bot.protocol}
+    changed = _change(runtime, bot_id, expected, fields)
+    if "name" in changes:
+        runtime.store.ladder_rename(changed.id, changed.name)
+    return changed
 
 
-def replace_secret(runtime: Runtime, bot_id: str, token: str | None, secret: str) -> BotRecord:
+def replace_secret(
+    runtime: Runtime, pings: PingGate, bot_id: str, token: str | None, secret: str
+) -> BotRecord:
     """Make ``secret`` the bot's signing secret (its token's owner, or the organizer), once a ping
     signed with it passed, so a leaked secret can be replaced and a mistyped one never takes over.
     The bot must already check the new secret (a bot that accepts both while it changes over misses
     no request). The token is unchanged: it is not a signing key."""
     bot = owned(runtime, bot_id, token)
-    bot_ping.check(runtime, bot.endpoint, secret, bot.protocol)
-    changed = replace(bot, secret=secret, updated_at=now_iso())
-    runtime.store.put_bot(changed, bot)
+    bot_ping.check(pings, bot.endpoint, secret, bot.protocol)
+    expected = {"endpoint": bot.endpoint, "secret": bot.secret, "protocol": bot.protocol}
+    return _change(runtime, bot_id, expected, {"secret": secret})
+
+
+def _change(
+    runtime: Runtime, bot_id: str, expected: Mapping[str, Any], fields: Mapping[str, Any]
+) -> BotRecord:
+    """Write ``fields`` into the stored bot if what ``expected`` says still holds (see
+    :meth:`arena.storage.Store.change_bot`): a request whose ping vouched for an endpoint, secret
+    and protocol that another request replaced meanwhile is a 409, to be tried again on the bot as
+    it is now, rather than a write that undoes the other (a new secret silently reverted)."""
+    try:
+        changed = runtime.store.change_bot(bot_id, expected, {**fields, "updated_at": now_iso()})
+    except BotChanged as moved:
+        raise Conflict(
+            f"the bot's {' and '.join(moved.fields)} changed while this request was checked: "
+            "read the bot again and send the request again if it still applies"
+        ) from None
+    if changed is None:
+        raise NotFound(f"no bot with id {bot_id!r}")
     return changed
 
 

@@ -6,30 +6,65 @@ version they would leave in force. A failure becomes field errors of the usual 4
 the bot refused the signature (401 or 403, so the bot runs with another secret), ``protocol`` when
 it answered a ping of version 2 with 400 (it does not speak that version), ``endpoint`` for
 everything else (not allowed, unreachable, too slow, another status, an answer that is not a pong).
+
+Anyone may register a bot and so have the platform connect to an address of their choosing: what a
+failed ping says back is therefore no more than a bot author needs (:func:`outcome`), never the
+system's error ("Connection refused", "Connection reset by peer", a TLS alert), which would tell a
+port scan more than it needs to know about the host it points at.
 """
 
 from __future__ import annotations
 
+from arena.accounts.ping_gate import PingGate
 from arena.errors import FieldErrors, InvalidRequest, field_error
-from arena.runtime import Runtime
-from referee.ping import PingResult, ping
+from referee.ping import PingResult
 from referee.protocol import PROTOCOL_VERSION, Fault
 
 REFUSED_MESSAGE = "The bot did not pass the ping."
 INVALID_MESSAGE = "The request has invalid fields."
+NOT_REACHABLE = "not reachable"
+NOT_HTTP = "not an HTTP answer"
+TOO_SLOW = "too slow"
+
+
+def outcome(result: PingResult) -> str:
+    """How a ping went, in the few words shown for it: ``pong``, ``not reachable`` (no connection
+    was made), ``not an HTTP answer`` (something took the connection but gave no HTTP answer, or
+    broke it off), ``answered <status>`` (an HTTP answer, but not the pong), ``too slow`` (nothing
+    complete within the ping's time), or the endpoint policy's own reason for not calling the
+    address at all (no request was sent).
+
+    >>> outcome(PingResult(Fault.CONNECTION, "connect: [Errno 111] Connection refused", 0.2))
+    'not reachable'
+    >>> outcome(PingResult(Fault.INVALID_RESPONSE, 'the answer has no "pong"', 1.0, 200, connected=True))
+    'answered 200'
+    """
+    fault = result.fault
+    if fault is None:
+        return "pong"
+    if fault is Fault.ENDPOINT_REFUSED:
+        return result.detail  # the platform's own policy: the address was never called
+    if fault is Fault.TIMEOUT:
+        return TOO_SLOW
+    if result.status is not None:
+        return f"answered {result.status}"
+    if fault is Fault.CONNECTION and not result.connected:
+        return NOT_REACHABLE
+    return NOT_HTTP
 
 
 def reasons(result: PingResult, timeout_s: float, protocol: int = PROTOCOL_VERSION) -> FieldErrors:
-    """The field errors that explain a failed ping (empty when it passed). A ping of another version
-    than 1 answered with 400 names ``protocol``: the bot does not speak that version (the bot
-    SDK refuses a version it was not started for so).
+    """The field errors that explain a failed ping (empty when it passed), each its
+    :func:`outcome` with what to check. A ping of another version than 1 answered with 400 names
+    ``protocol``: the bot does not speak that version (the bot SDK refuses a version it was not
+    started for so).
 
     >>> reasons(PingResult(Fault.HTTP_STATUS, "HTTP status 404", 3.0, 404), 3.0)
     {'endpoint': ["the bot answered 404 to the ping: check the endpoint's path"]}
     """
     if result.ok:
         return {}
-    fault, detail, status = result.fault, result.detail, result.status
+    fault, status, said = result.fault, result.status, outcome(result)
     if fault is Fault.HTTP_STATUS and status in (401, 403):
         return field_error(
             "secret",
@@ -46,22 +81,27 @@ def reasons(result: PingResult, timeout_s: float, protocol: int = PROTOCOL_VERSI
     if fault is Fault.HTTP_STATUS:
         return field_error("endpoint", _status_message(status))
     if fault is Fault.ENDPOINT_REFUSED:
-        return field_error("endpoint", detail)
+        return field_error("endpoint", said)
     if fault is Fault.TIMEOUT:
         return field_error(
             "endpoint",
-            f"the bot did not answer the ping within {timeout_s:g} s ({detail}): is it running, "
-            "and reachable from the platform at this address?",
+            f"too slow: the bot did not answer the ping within {timeout_s:g} s; is it running, and "
+            "reachable from the platform at this address?",
         )
-    if fault is Fault.CONNECTION:
+    if said == NOT_REACHABLE:
         return field_error(
             "endpoint",
-            f"the bot could not be reached ({detail}): is it running, and reachable from the "
-            "platform at this address?",
+            "not reachable: is the bot running, and reachable from the platform at this address?",
+        )
+    if said == NOT_HTTP:
+        return field_error(
+            "endpoint",
+            "not an HTTP answer: is this the bot's port, and its scheme (http or https, with a "
+            "certificate the platform trusts)?",
         )
     return field_error(
         "endpoint",
-        f"the bot's answer to the ping is not {{\"pong\": <the ping's nonce>}}: {detail} "
+        f'the bot {said} to the ping, not with {{"pong": <the ping\'s nonce>}} '
         "(see the ping in docs/protocol.md)",
     )
 
@@ -77,13 +117,12 @@ def _status_message(status: int | None) -> str:
     return f"{prefix}, not 200 with a pong: does the bot know the ping request (docs/protocol.md)?"
 
 
-def check(runtime: Runtime, endpoint: str, secret: str, protocol: int = PROTOCOL_VERSION) -> None:
-    """Ping ``endpoint`` signed with ``secret`` in protocol version ``protocol``; raise a 422 naming
-    the field to blame if it fails."""
-    timeout_s = runtime.settings.ping_timeout_s
-    result = ping(endpoint, secret, runtime.settings.policy, timeout_s, protocol=protocol)
+def check(pings: PingGate, endpoint: str, secret: str, protocol: int = PROTOCOL_VERSION) -> None:
+    """Ping ``endpoint`` signed with ``secret`` in protocol version ``protocol`` through ``pings``;
+    raise a 422 naming the field to blame if it fails (a 429 or 503 from the gate itself)."""
+    result = pings.ping(endpoint, secret, protocol)
     if result.ok:
         return
     # an endpoint the policy refuses was never called: that is a plain invalid field
     message = INVALID_MESSAGE if result.fault is Fault.ENDPOINT_REFUSED else REFUSED_MESSAGE
-    raise InvalidRequest(message, reasons(result, timeout_s, protocol))
+    raise InvalidRequest(message, reasons(result, pings.timeout_s, protocol))

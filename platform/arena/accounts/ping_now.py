@@ -2,10 +2,10 @@
 
 The platform sends the bot the same signed ``ping`` as at registration (its endpoint, secret and
 protocol version in force) and answers how it went, in the words a failed registration uses
-(:func:`arena.accounts.bot_ping.reasons`). A bot that passes is marked back
-(:meth:`arena.storage.Store.mark_back`): a continuous ladder that rested it for forfeiting
-(:mod:`arena.ladders.matchmaking`) seats it again from its next tick. A house bot plays in-process
-and has no endpoint to call: it always passes.
+(:func:`arena.accounts.bot_ping.reasons`; ``detail`` is :func:`arena.accounts.bot_ping.outcome`).
+A bot that passes is marked back (:meth:`arena.storage.Store.mark_back`): a continuous ladder that
+rested it for forfeiting (:mod:`arena.ladders.matchmaking`) seats it again from its next tick. A
+house bot plays in-process and has no endpoint to call: it always passes.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.accounts import bot_accounts, bot_ping
+from arena.accounts.ping_gate import PingGate
 from arena.records import BotRecord, now_iso
 from arena.runtime import Runtime
-from referee.ping import PingResult, ping
+from referee.ping import PingResult
 
 
 @dataclass(frozen=True)
@@ -34,12 +35,12 @@ class PingAnswer:
     """The ladders (``game``, ``variant``) on which it rested and plays again."""
 
 
-def ping_now(runtime: Runtime, bot: BotRecord) -> PingAnswer:
-    timeout_s = runtime.settings.ping_timeout_s
+def ping_now(runtime: Runtime, pings: PingGate, bot: BotRecord) -> PingAnswer:
+    timeout_s = pings.timeout_s
     if bot.house:
         result = PingResult(None, "a house bot plays in-process", 0.0)
     else:
-        result = ping(bot.endpoint, bot.secret, runtime.settings.policy, timeout_s, protocol=bot.protocol)
+        result = pings.ping(bot.endpoint, bot.secret, bot.protocol)
     resting = bot_accounts.view(runtime, bot).resting if result.ok else []
     if result.ok:
         runtime.store.mark_back(bot.id, now_iso())
@@ -48,7 +49,7 @@ def ping_now(runtime: Runtime, bot: BotRecord) -> PingAnswer:
         round_trip_ms=result.round_trip_ms,
         fault=None if result.fault is None else result.fault.value,
         status=result.status,
-        detail=result.detail,
+        detail=result.detail if bot.house else bot_ping.outcome(result),
         problems=bot_ping.reasons(result, timeout_s, bot.protocol),
         back_on=[{"game": rest["game"], "variant": rest["variant"]} for rest in resting],
     )

@@ -86,6 +86,8 @@ def _arena_error(error: ArenaError) -> tuple[Response, int, dict[str, str]]:
         401: {"WWW-Authenticate": 'Bearer realm="arena"'},
         503: {"Retry-After": RETRY_AFTER_S},
     }.get(error.code, {})
+    if error.retry_after_s is not None:
+        headers = {**headers, "Retry-After": str(error.retry_after_s)}
     body = {
         "code": error.code,
         "status": HTTP_STATUS_CODES.get(error.code, "Error"),

@@ -1,4 +1,4 @@
-"""What a view needs from the request around it: the runtime and the presented token."""
+"""What a view needs from the request around it: the runtime, the ping gate and the presented token."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from flask_smorest import Blueprint
 
 from arena.accounts import bot_accounts
 from arena.accounts.auth import bearer_token
+from arena.accounts.limits import ping_gate
 from arena.api.schemas.common import ErrorSchema
 from arena.current import EXTENSION, runtime
 from arena.errors import Unauthorized
@@ -21,7 +22,15 @@ BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 """OpenAPI security requirement of views that need a token."""
 
 
-__all__ = ["EXTENSION", "bot_owner_only", "organizer_only", "presented_token", "runtime", "token_required"]
+__all__ = [
+    "EXTENSION",
+    "bot_owner_only",
+    "organizer_only",
+    "ping_gate",
+    "presented_token",
+    "runtime",
+    "token_required",
+]
 
 
 def presented_token() -> str | None:

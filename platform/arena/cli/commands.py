@@ -12,10 +12,13 @@ import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TypeVar
 
 from arena.cli import serving
 from arena.cli.local_play import UsageError
 from arena.settings import Settings, SettingsError
+
+T = TypeVar("T")
 
 
 def port_number(text: str) -> int:
@@ -55,6 +58,17 @@ def _settings() -> Settings:
         raise UsageError(str(error)) from None
 
 
+def _secrets_checked(start: Callable[[], T]) -> T:
+    """What ``start`` returns, a store with bots' secrets it cannot open (``ARENA_SECRETS_KEY`` unset
+    or another) being a usage error: the message says which bot and what to set."""
+    from arena.storage.secret_box import SecretsKeyError
+
+    try:
+        return start()
+    except SecretsKeyError as error:
+        raise UsageError(str(error)) from None
+
+
 def _serve(args: argparse.Namespace) -> int:
     settings, generated = _settings().with_admin_token()
     if generated:
@@ -67,7 +81,7 @@ def _serve(args: argparse.Namespace) -> int:
         from arena.worker.embedded import EmbeddedPlatform
 
         data = Path(args.data) if args.data else None
-        embedded = EmbeddedPlatform(settings, data=data)
+        embedded = _secrets_checked(lambda: EmbeddedPlatform(settings, data=data))
         runtime = embedded.runtime
         kept = f"kept in {data}/ when it stops" if data else "in memory"
         where = f"embedded: store {kept}, match worker in this process (set REDIS_URL for a deployment)"
@@ -78,7 +92,7 @@ def _serve(args: argparse.Namespace) -> int:
 
         from arena.worker.celery_app import redis_runtime
 
-        runtime = redis_runtime(settings)
+        runtime = _secrets_checked(lambda: redis_runtime(settings))
         try:
             runtime.store.ping()
         except RedisError as error:
@@ -128,10 +142,11 @@ def _worker(args: argparse.Namespace) -> int:
     if pool == "gevent" and not _gevent_patched():
         return _exec_on_gevent(args)
     from arena import metrics
-    from arena.worker.celery_app import make_celery
+    from arena.worker.celery_app import make_celery, runtime_of
 
     concurrency = args.concurrency or settings.worker_concurrency
     app = make_celery(replace(settings, worker_pool=pool, worker_concurrency=concurrency))
+    _secrets_checked(lambda: runtime_of(app))  # a wrong ARENA_SECRETS_KEY stops the worker here
     try:
         metrics.start_worker_metrics()
     except SettingsError as error:

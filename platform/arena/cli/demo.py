@@ -145,8 +145,14 @@ def run_demo(options: DemoOptions, out: TextIO | None = None, err: TextIO | None
     plans = plan_games(options.games, err)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per bot request
     policy = EndpointPolicy(base_settings.policy.allowlist + LOOPBACK.allowlist)
-    # the demo registers every reference bot at once, from one address: no registration limit for it
-    settings = replace(base_settings, policy=policy, registration_limit="10000 per minute")
+    # the demo registers every reference bot at once, from one address, each served on one address:
+    # no registration or ping limit for it
+    settings = replace(
+        base_settings,
+        policy=policy,
+        registration_limit="10000 per minute",
+        ping_host_limit="10000 per minute",
+    )
     servers = []
     if options.data is not None:  # a fresh platform: the previous demo's store and replays go
         (options.data / "store.json").unlink(missing_ok=True)

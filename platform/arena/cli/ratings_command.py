@@ -98,7 +98,12 @@ def migrate(store: Store) -> dict[tuple[str, str], int]:
 def _store(settings: Settings) -> Store:
     if not settings.redis_url:
         raise UsageError("needs REDIS_URL: the ladders are in the platform's Redis")
-    return Store.connect(settings.redis_url, settings.key_prefix, timeout_s=settings.redis_timeout_s)
+    return Store.connect(
+        settings.redis_url,
+        settings.key_prefix,
+        timeout_s=settings.redis_timeout_s,
+        secrets=settings.secret_box(),  # migrate reads the bots' names
+    )
 
 
 def _migrate(args: argparse.Namespace) -> int:

@@ -26,6 +26,7 @@ keeps only the id in ``matches``, through which they are still found and read.
 Keys (after the prefix)::
 
     bot:<id>                 JSON      bots           zset of bot ids by creation time
+                             (its secret sealed with ARENA_SECRETS_KEY when set: arena.storage.secret_box)
     bots:game:<game>         zset of the ids of the bots playing a game, by creation time
     bot:<id>:faults          hash kind -> count
     match:<id>               JSON status record        match:<id>:spec   JSON spec (written once)

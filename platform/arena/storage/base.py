@@ -1,4 +1,5 @@
-"""What every part of the store shares: the two Redis clients, the key prefix, the replay files.
+"""What every part of the store shares: the two Redis clients, the key prefix, the replay files, the
+key of bots' secrets.
 
 The store is one class (:class:`arena.storage.Store`) made of one part per concern, each a subclass
 of :class:`StoreBase` in its own module; a part that builds on another's keys (finishing a match
@@ -16,6 +17,7 @@ from typing import Any
 from redis import Redis
 
 from arena.storage import files as file_stores
+from arena.storage.secret_box import SecretBox
 
 GZIP_MAGIC = b"\x1f\x8b"
 """How a replay kept whole in Redis by an older version starts (newer ones keep a run's token)."""
@@ -41,12 +43,19 @@ class StoreBase:
     """
 
     def __init__(
-        self, redis: Redis, blobs: Redis, prefix: str = "arena:", files: file_stores.FileStore | None = None
+        self,
+        redis: Redis,
+        blobs: Redis,
+        prefix: str = "arena:",
+        files: file_stores.FileStore | None = None,
+        secrets: SecretBox | None = None,
     ) -> None:
         self.redis = redis
         self.blobs = blobs
         self.prefix = prefix
         self.files: file_stores.FileStore = files if files is not None else file_stores.MemoryStore()
+        self.secrets = secrets if secrets is not None else SecretBox()
+        """Seals bots' secrets on write and opens them on read (as they are without a key)."""
         self._archived_cache: OrderedDict[str, dict[str, Any] | None] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._ladder_turns: dict[tuple[str, str], threading.Lock] = {}

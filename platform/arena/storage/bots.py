@@ -1,39 +1,64 @@
 """Bots: their records, the lists of them by creation time (all, and by game), their fault counts,
 and when each last passed a ping asked for by its owner (which ends a rest, see
-:mod:`arena.ladders.matchmaking`)."""
+:mod:`arena.ladders.matchmaking`). A record's secret is sealed on write and opened on read
+(:mod:`arena.storage.secret_box`) when the store has a key."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
 
 from redis.client import Pipeline
 
 from arena.records import BotRecord
 from arena.storage.base import StoreBase, dumps
+from arena.storage.secret_box import SEALED, SecretBox
 from arena.storage.transaction import optimistic
 
 
-def found_bots(bot_ids: Sequence[str], raws: Sequence[str | bytes | None]) -> dict[str, BotRecord]:
+class BotChanged(Exception):
+    """The stored bot no longer holds what a change was decided on: ``fields`` are those that moved."""
+
+    def __init__(self, fields: Sequence[str]) -> None:
+        super().__init__(", ".join(fields))
+        self.fields = tuple(fields)
+
+
+def bot_from_json(secrets: SecretBox, raw: str | bytes) -> BotRecord:
+    """A stored bot record, its secret opened if it is sealed."""
+    data = json.loads(raw)
+    if SEALED in data:
+        data["secret"] = secrets.open(data.pop(SEALED), str(data.get("id")))
+    return BotRecord.from_json(data)
+
+
+def bot_to_json(secrets: SecretBox, bot: BotRecord) -> str:
+    """A bot record as stored: its secret sealed when there is a key."""
+    data = bot.to_json()
+    if secrets.sealing:
+        data[SEALED] = secrets.seal(data.pop("secret"))
+    return dumps(data)
+
+
+def found_bots(
+    secrets: SecretBox, bot_ids: Sequence[str], raws: Sequence[str | bytes | None]
+) -> dict[str, BotRecord]:
     """The bots of ``bot_ids`` whose stored records (``raws``, read in the same order) exist, by id."""
     return {
-        bot_id: BotRecord.from_json(json.loads(raw))
+        bot_id: bot_from_json(secrets, raw)
         for bot_id, raw in zip(bot_ids, raws, strict=True)
         if raw is not None
     }
 
 
 class Bots(StoreBase):
-    def put_bot(self, bot: BotRecord, previous: BotRecord | None = None) -> None:
-        """Create or replace a bot (the record holds its token hash and secret); ``previous`` is the
-        record it replaces, so that it leaves the lists of the games it no longer plays."""
+    def put_bot(self, bot: BotRecord) -> None:
+        """Store a new bot (the record holds its token hash and secret). A bot that exists changes
+        through :meth:`change_bot`, which writes only what changed."""
         with self.redis.pipeline() as pipe:
-            pipe.set(self.key("bot", bot.id), dumps(bot.to_json()))
-            pipe.zadd(self.key("bots"), {bot.id: bot.created_ts}, nx=True)
-            for game_id in bot.games:
-                pipe.zadd(self.key("bots", "game", game_id), {bot.id: bot.created_ts}, nx=True)
-            for game_id in set(previous.games if previous else ()) - set(bot.games):
-                pipe.zrem(self.key("bots", "game", game_id), bot.id)
+            self._write_bot(pipe, bot, None)
             pipe.execute()
 
     def add_bot_once(self, bot: BotRecord) -> bool:
@@ -48,25 +73,107 @@ class Bots(StoreBase):
             if pipe.exists(key):
                 return False
             pipe.multi()
-            pipe.set(key, dumps(bot.to_json()))
-            pipe.zadd(self.key("bots"), {bot.id: bot.created_ts}, nx=True)
-            for game_id in bot.games:
-                pipe.zadd(self.key("bots", "game", game_id), {bot.id: bot.created_ts}, nx=True)
+            self._write_bot(pipe, bot, None)
             pipe.execute()
             return True
 
         return optimistic(self.redis, [key], add_if_absent)
 
+    def change_bot(
+        self, bot_id: str, expected: Mapping[str, Any], changes: Mapping[str, Any]
+    ) -> BotRecord | None:
+        """Write ``changes`` (fields of :class:`BotRecord` and their new values) into the stored bot,
+        and nothing else of it, provided its fields named in ``expected`` still hold the values
+        given there; returns the record written, or None if there is no such bot.
+
+        A change is decided on a record read earlier, often seconds earlier (a ping in between):
+        writing that whole record back would undo whatever another request stored meanwhile (a new
+        secret). So only the changed fields are written, in an optimistic transaction on the bot's
+        key, and :class:`BotChanged` is raised, nothing written, when a field the decision rested
+        on (``expected``: the endpoint, secret and protocol a ping vouched for) is no longer what
+        it was."""
+        key = self.key("bot", bot_id)
+
+        def attempt(pipe: Pipeline) -> BotRecord | None:
+            raw = pipe.get(key)
+            if raw is None:
+                return None
+            current = bot_from_json(self.secrets, raw)
+            moved = [name for name, value in expected.items() if getattr(current, name) != value]
+            if moved:
+                raise BotChanged(moved)
+            changed = replace(current, **changes)
+            pipe.multi()
+            self._write_bot(pipe, changed, current)
+            pipe.execute()
+            return changed
+
+        return optimistic(self.redis, [key], attempt)
+
+    def _write_bot(self, pipe: Pipeline, bot: BotRecord, previous: BotRecord | None) -> None:
+        """Queue the record's write, and its place in the lists of all bots and of its games."""
+        pipe.set(self.key("bot", bot.id), bot_to_json(self.secrets, bot))
+        pipe.zadd(self.key("bots"), {bot.id: bot.created_ts}, nx=True)
+        for game_id in bot.games:
+            pipe.zadd(self.key("bots", "game", game_id), {bot.id: bot.created_ts}, nx=True)
+        for game_id in set(previous.games if previous else ()) - set(bot.games):
+            pipe.zrem(self.key("bots", "game", game_id), bot.id)
+
     def get_bot(self, bot_id: str) -> BotRecord | None:
         raw = self.redis.get(self.key("bot", bot_id))
-        return None if raw is None else BotRecord.from_json(json.loads(raw))
+        return None if raw is None else bot_from_json(self.secrets, raw)
 
     def get_bots(self, bot_ids: Iterable[str]) -> dict[str, BotRecord]:
         """The bots that exist among ``bot_ids``, by id."""
         ids = list(dict.fromkeys(bot_ids))
         if not ids:
             return {}
-        return found_bots(ids, self.redis.mget([self.key("bot", bot_id) for bot_id in ids]))
+        return found_bots(self.secrets, ids, self.redis.mget([self.key("bot", bot_id) for bot_id in ids]))
+
+    def prepare_secrets(self) -> int:
+        """Check the secrets key against the bots' stored secrets, and seal those stored as they are
+        when there is a key; how many were sealed. Run as a process starts, so that a missing or
+        wrong ``ARENA_SECRETS_KEY`` stops it there (:class:`SecretsKeyError`, from the first sealed
+        secret found) rather than failing every request and match that reads a bot, and so that no
+        secret written before the key was set stays readable in Redis."""
+        checked = False
+        sealed = 0
+        for page in self._bot_id_pages():
+            raws = self.redis.mget([self.key("bot", bot_id) for bot_id in page])
+            for bot_id, raw in zip(page, raws, strict=True):
+                if raw is None:
+                    continue
+                data = json.loads(raw)
+                if SEALED in data and not checked:
+                    self.secrets.open(data[SEALED], bot_id)
+                    checked = True
+                elif SEALED not in data and self.secrets.sealing:
+                    sealed += self._seal(bot_id)
+        return sealed
+
+    def _bot_id_pages(self, size: int = 500) -> Iterator[list[str]]:
+        start = 0
+        while page := [
+            str(bot_id) for bot_id in self.redis.zrange(self.key("bots"), start, start + size - 1)
+        ]:
+            yield page
+            start += size
+
+    def _seal(self, bot_id: str) -> int:
+        """Rewrite the bot's record with its secret sealed, unless another process did first; 1 if
+        this one did."""
+        key = self.key("bot", bot_id)
+
+        def attempt(pipe: Pipeline) -> int:
+            raw = pipe.get(key)
+            if raw is None or SEALED in json.loads(raw):
+                return 0
+            pipe.multi()
+            pipe.set(key, bot_to_json(self.secrets, bot_from_json(self.secrets, raw)))
+            pipe.execute()
+            return 1
+
+        return optimistic(self.redis, [key], attempt)
 
     def list_bots(self) -> list[BotRecord]:
         ids = [str(bot_id) for bot_id in self.redis.zrange(self.key("bots"), 0, -1)]

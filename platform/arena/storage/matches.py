@@ -277,7 +277,7 @@ class Matches(Archive):
             self._write_match(pipe, running)
             pipe.delete(self.key("match", match_id, "live"), self.key("match", match_id, "progress"))
             pipe.mget([self.key("bot", bot_id) for bot_id in bot_ids])
-            bots = found_bots(bot_ids, pipe.execute()[-1])
+            bots = found_bots(self.secrets, bot_ids, pipe.execute()[-1])
             return MatchStart(Begun.STARTED, running, spec, bots)
 
         started = optimistic(self.redis, [key, lease_key], start)

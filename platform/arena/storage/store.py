@@ -11,6 +11,7 @@ from arena.storage.finishing import Finishing
 from arena.storage.matchmaking import Matchmaking
 from arena.storage.progress import Progress
 from arena.storage.queue import Queue
+from arena.storage.secret_box import SecretBox
 from arena.storage.tournaments import Tournaments
 
 
@@ -25,6 +26,7 @@ class Store(Bots, Queue, Finishing, Matchmaking, Tournaments, Progress):
         files: file_stores.FileStore | None = None,
         connections: int = 64,
         timeout_s: float = 10.0,
+        secrets: SecretBox | None = None,
     ) -> Store:
         """A store on the Redis at ``url`` (``redis://[:password@]host:port/db``), replays in ``files``.
 
@@ -32,7 +34,8 @@ class Store(Bots, Queue, Finishing, Matchmaking, Tournaments, Progress):
         command waits for a free connection (up to 20 s) instead of failing with "Too many
         connections", which at high concurrency used to fail stores and replay matches.
 
-        A command, or a new connection, fails with a ``RedisError`` after ``timeout_s`` without an
+        Bots' secrets are sealed with ``secrets`` (:mod:`arena.storage.secret_box`), kept as they are
+        without it. A command, or a new connection, fails with a ``RedisError`` after ``timeout_s`` without an
         answer: a Redis cut off without the connection being closed (a network partition) would
         otherwise hold every command, and the match waiting on it, until TCP gave up hours later.
         """
@@ -56,13 +59,19 @@ class Store(Bots, Queue, Finishing, Matchmaking, Tournaments, Progress):
                 **timeouts,
             )
         )
-        return cls(text, blobs, prefix, files)
+        return cls(text, blobs, prefix, files, secrets)
 
     @classmethod
-    def in_memory(cls, prefix: str = "arena:", files: file_stores.FileStore | None = None) -> Store:
+    def in_memory(
+        cls,
+        prefix: str = "arena:",
+        files: file_stores.FileStore | None = None,
+        secrets: SecretBox | None = None,
+    ) -> Store:
         """A store on a fresh in-process Redis (fakeredis): the embedded default and the tests.
 
-        Replays go to ``files``, by default a dict that goes with the process like the Redis.
+        Replays go to ``files``, by default a dict that goes with the process like the Redis; bots'
+        secrets are sealed with ``secrets``, as they are without it.
         """
         server = fakeredis.FakeServer()
         return cls(
@@ -70,6 +79,7 @@ class Store(Bots, Queue, Finishing, Matchmaking, Tournaments, Progress):
             fakeredis.FakeRedis(server=server),
             prefix,
             files,
+            secrets,
         )
 
     def ping(self) -> bool:

@@ -105,10 +105,32 @@ def redis_runtime_factory(settings: Settings) -> RuntimeFactory:
             settings.file_store(),
             connections=connections,
             timeout_s=settings.redis_timeout_s,
+            secrets=settings.secret_box(),
         )
+        prepare_secrets(store, settings)
         return Runtime(settings, store, CeleryQueue(app, settings.queue), house_agents(settings))
 
     return build
+
+
+def prepare_secrets(store: Store, settings: Settings) -> None:
+    """As the API or a worker starts on Redis: warn when bots' secrets are kept as they are, check
+    the key against those stored encrypted (a wrong or missing key raises
+    :class:`arena.storage.secret_box.SecretsKeyError` here, not at every bot read), and encrypt those
+    stored before the key was set. A Redis that does not answer yet is left for later: the store
+    reads and writes as usual once it does, and a wrong key shows then."""
+    if not settings.secrets_key:
+        log.warning(
+            "ARENA_SECRETS_KEY is not set: bots' signing secrets are stored in Redis in plain text, "
+            "readable by every process that can reach it (docs/deploy.md, Bots' secrets)"
+        )
+    try:
+        sealed = store.prepare_secrets()
+    except RedisError as error:
+        log.warning("could not check bots' secrets against ARENA_SECRETS_KEY yet: %s", error)
+        return
+    if sealed:
+        log.info("encrypted %d bot secrets stored before ARENA_SECRETS_KEY was set", sealed)
 
 
 def restore_interval(visibility_timeout_s: int) -> int:

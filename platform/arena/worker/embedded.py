@@ -83,9 +83,10 @@ class EmbeddedPlatform:
         else:  # gone with the process, like the in-memory Redis that points into it
             self._replay_dir = tempfile.TemporaryDirectory(prefix="arena-replays-")
             files = DirectoryStore(self._replay_dir.name)
-        store = Store.in_memory(settings.key_prefix, files)
+        store = Store.in_memory(settings.key_prefix, files, settings.secret_box())
         if data is not None and self.saved_store.exists():
             snapshot.load(store.redis, self.saved_store)
+            store.prepare_secrets()  # a saved store's secrets: the key they were sealed with, or sealed now
 
         def build_runtime(app: Celery) -> Runtime:
             return Runtime(

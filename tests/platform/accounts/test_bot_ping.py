@@ -4,17 +4,20 @@ signed with the secret that would be in force; each failure is a 422 naming ``se
 
 from __future__ import annotations
 
+import contextlib
 import socket
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from arena.accounts import bot_ping
 from arena.api import create_app
-from referee.ping import PingResult
+from referee.ping import PingResult, ping
 from referee.protocol import Fault, new_secret, ping_validator
 from tests.platform import bot_server
-from tests.platform.conftest import Arena, BotServer, ListQueue, make_runtime
+from tests.platform.conftest import LOOPBACK, Arena, BotServer, ListQueue, make_runtime
 
 ERROR_KEYS = {"code", "status", "message", "errors"}
 
@@ -63,8 +66,7 @@ def test_an_unreachable_bot_is_refused_naming_the_endpoint(arena: Arena) -> None
     endpoint = f"http://127.0.0.1:{_closed_port()}/bot"
     errors = _refusal(_register(arena, "", new_secret(), endpoint))
     assert set(errors) == {"endpoint"}
-    assert errors["endpoint"][0].startswith("the bot could not be reached (")
-    assert "is it running" in errors["endpoint"][0]
+    assert errors["endpoint"][0].startswith("not reachable: is the bot running")
     assert arena.get("/api/v1/bots") == []
 
 
@@ -73,13 +75,13 @@ def test_a_bot_that_does_not_answer_in_time_is_refused(toy_games: None, bots: Bo
     client = create_app(runtime).test_client()
     body = {"name": "n", "endpoint": bots.url("/hang/h"), "games": ["nim"], "secret": new_secret()}
     errors = _refusal(client.post("/api/v1/bots", json=body))
-    assert errors["endpoint"][0].startswith("the bot did not answer the ping within 0.3 s")
+    assert errors["endpoint"][0].startswith("too slow: the bot did not answer the ping within 0.3 s")
 
 
 @pytest.mark.parametrize(
     ("path", "fragment"),
     [
-        ("/noping/old", "the bot's answer to the ping is not {\"pong\": <the ping's nonce>}"),
+        ("/noping/old", 'the bot answered 200 to the ping, not with {"pong": <the ping\'s nonce>}'),
         ("/nothing/here", "the bot answered 404 to the ping: check the endpoint's path"),
     ],
 )
@@ -134,7 +136,7 @@ def test_a_new_secret_for_a_bot_gone_offline_is_refused_and_the_old_one_kept(toy
         json={"secret": new_secret()},
         headers={"Authorization": f"Bearer {created['token']}"},
     )
-    assert _refusal(answer)["endpoint"][0].startswith("the bot could not be reached")
+    assert _refusal(answer)["endpoint"][0].startswith("not reachable")
     assert runtime.store.get_bot(created["id"]).secret == secret
 
 
@@ -166,7 +168,7 @@ def test_the_ping_is_signed_with_the_secret_sent(arena: Arena) -> None:
             "x.invalid",
         ),
         (PingResult(Fault.TIMEOUT, "no connection before the deadline", 3000.0), "endpoint", "within 3 s"),
-        (PingResult(Fault.INVALID_RESPONSE, "the answer is not JSON", 1.0, 200), "endpoint", "not JSON"),
+        (PingResult(Fault.INVALID_RESPONSE, "the answer is not JSON", 1.0, 200), "endpoint", "answered 200"),
     ],
 )
 def test_each_failure_names_its_field_and_says_what_to_check(
@@ -178,3 +180,75 @@ def test_each_failure_names_its_field_and_says_what_to_check(
 
 def test_a_passed_ping_has_no_reasons() -> None:
     assert bot_ping.reasons(PingResult(None, "pong", 1.0, 200), 3.0) == {}
+
+
+# -- what a failed ping says: no more than a bot author needs ----------------------------------------
+
+
+@contextlib.contextmanager
+def _closed() -> Iterator[str]:
+    """A port nothing listens on."""
+    yield f"http://127.0.0.1:{_closed_port()}/bot"
+
+
+@contextlib.contextmanager
+def _hangs_up() -> Iterator[str]:
+    """A TCP server that takes each connection and closes it without a byte of HTTP."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):  # the listener closed: the test is over
+            while True:
+                connection, _ = listener.accept()
+                connection.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/bot"
+    finally:
+        listener.close()
+
+
+@contextlib.contextmanager
+def _not_found(bots: BotServer) -> Iterator[str]:
+    """An HTTP server that answers 404 (the bot server, at a path that is no bot)."""
+    yield bots.url("/nothing/here")
+
+
+@contextlib.contextmanager
+def _silent() -> Iterator[str]:
+    """A server that lets the connection in (the kernel's backlog) and never answers."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/bot"
+    finally:
+        listener.close()
+
+
+@pytest.mark.parametrize(
+    ("server", "said", "advice"),
+    [
+        ("closed", "not reachable", "is the bot running"),
+        ("hangs_up", "not an HTTP answer", "is this the bot's port"),
+        ("not_found", "answered 404", "check the endpoint's path"),
+        ("silent", "too slow", "within 0.3 s"),
+    ],
+)
+def test_a_failed_ping_says_only_what_a_bot_author_needs(
+    bots: BotServer, server: str, said: str, advice: str
+) -> None:
+    """Each kind of host behind an endpoint, on real sockets: the outcome is one of a few fixed
+    phrases, and no system error ("Connection refused", "reset by peer") reaches the answer."""
+    servers = {
+        "closed": _closed,
+        "hangs_up": _hangs_up,
+        "not_found": lambda: _not_found(bots),
+        "silent": _silent,
+    }
+    with servers[server]() as endpoint:
+        result = ping(endpoint, new_secret(), LOOPBACK, 0.3)
+    assert bot_ping.outcome(result) == said, result.detail
+    (message,) = bot_ping.reasons(result, 0.3)["endpoint"]
+    assert said in message and advice in message
+    for leak in ("errno", "refused", "reset", "closed", "connect:", "deadline"):
+        assert leak not in message.lower()

@@ -1,13 +1,21 @@
-"""Rate limits: registrations per client address, answered 429 with Retry-After and the usual body."""
+"""Rate limits: registrations and the other requests that ping per client address, pings per bot token
+and per address pinged, all answered 429 with Retry-After and the usual body; and a bound on the pings
+waiting at once, past which the answer is 503 with Retry-After."""
 
 from __future__ import annotations
+
+import threading
+from typing import Any
 
 import pytest
 
 from arena.api import create_app
 from arena.settings import Settings, SettingsError
 from referee.protocol import new_secret
-from tests.platform.conftest import BotServer, ListQueue, make_runtime
+from tests.platform.accounts.conftest import GatedPing
+from tests.platform.conftest import ADMIN, BotServer, ListQueue, make_runtime, register_bot
+
+ERROR_KEYS = {"code", "status", "message", "errors"}
 
 
 def _body(bots: BotServer, path: str) -> dict[str, object]:
@@ -39,3 +47,92 @@ def test_another_client_address_has_its_own_count(toy_games: None, bots: BotServ
 def test_a_limit_that_does_not_parse_is_a_settings_error() -> None:
     with pytest.raises(SettingsError, match="ARENA_REGISTRATION_LIMIT"):
         Settings.from_env({"ARENA_REGISTRATION_LIMIT": "lots"})
+
+
+def _owner(bot: dict[str, Any]) -> dict[str, str]:
+    return {"Authorization": f"Bearer {bot['token']}"}
+
+
+def test_requests_that_ping_are_limited_per_bot_token(toy_games: None, bots: BotServer) -> None:
+    client = create_app(make_runtime(ListQueue(), ping_limit="3 per minute")).test_client()
+    mine = register_bot(client, bots, "mine", "/first/token-a", ["nim"])
+    theirs = register_bot(client, bots, "theirs", "/first/token-b", ["nim"])
+    url = f"/api/v1/bots/{mine['id']}"
+    bots.secrets["/first/token-a2"] = bots.secrets["/first/token-a"]
+    codes = [
+        client.post(f"{url}/ping", headers=_owner(mine)).status_code,
+        client.patch(url, json={"endpoint": bots.url("/first/token-a2")}, headers=_owner(mine)).status_code,
+        client.post(f"{url}/secret", json={"secret": new_secret()}, headers=_owner(mine)).status_code,
+    ]
+    assert codes == [200, 200, 422]  # the bot does not know that secret: still a request that pinged
+    refused = client.patch(url, json={"name": "x"}, headers=_owner(mine))
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert set(refused.get_json()) == ERROR_KEYS
+    theirs_url = f"/api/v1/bots/{theirs['id']}/ping"
+    assert client.post(theirs_url, headers=_owner(theirs)).status_code == 200, "a count per token"
+    admin = {"Authorization": f"Bearer {ADMIN}"}
+    assert client.post(f"{url}/ping", headers=admin).status_code == 200, "the organizer is not limited"
+
+
+def test_pings_are_limited_per_address_pinged_registrations_included(
+    toy_games: None, bots: BotServer
+) -> None:
+    client = create_app(make_runtime(ListQueue(), ping_host_limit="2 per minute")).test_client()
+    mine = register_bot(client, bots, "mine", "/first/host-a", ["nim"])
+    assert client.post(f"/api/v1/bots/{mine['id']}/ping", headers=_owner(mine)).status_code == 200
+    # a third ping to 127.0.0.1, whoever asks and whatever the port or path
+    refused = client.post("/api/v1/bots", json=_body(bots, "/first/host-b"))
+    assert refused.status_code == 429, refused.get_json()
+    assert int(refused.headers["Retry-After"]) > 0
+    body = refused.get_json()
+    assert set(body) == ERROR_KEYS and body["code"] == 429 and "pinged as often" in body["message"]
+    moved = client.patch(
+        f"/api/v1/bots/{mine['id']}", json={"endpoint": "http://127.0.0.1:9/elsewhere"}, headers=_owner(mine)
+    )
+    assert moved.status_code == 429
+
+
+def test_patches_are_limited_per_client_address_as_registrations_are(
+    toy_games: None, bots: BotServer
+) -> None:
+    client = create_app(make_runtime(ListQueue(), registration_limit="2 per minute")).test_client()
+    mine = register_bot(client, bots, "mine", "/first/addr-a", ["nim"])
+    url = f"/api/v1/bots/{mine['id']}"
+    codes = [client.patch(url, json={"name": name}, headers=_owner(mine)).status_code for name in "abc"]
+    assert codes == [200, 200, 429]
+    other = {"REMOTE_ADDR": "127.0.0.2"}
+    assert client.patch(url, json={"name": "d"}, headers=_owner(mine), environ_base=other).status_code == 200
+
+
+def test_a_ping_past_those_that_may_wait_at_once_is_a_503_not_a_held_request(
+    toy_games: None, bots: BotServer, gated: GatedPing
+) -> None:
+    app = create_app(make_runtime(ListQueue(), max_pings=1))
+    client = app.test_client()
+    mine = register_bot(client, bots, "mine", "/first/busy-a", ["nim"])
+    # a registration whose ping the endpoint holds: the one ping that may wait
+    body = {"name": "held", "endpoint": gated.url, "games": ["nim"], "secret": new_secret()}
+    answers: list[Any] = []
+    held = threading.Thread(target=lambda: answers.append(app.test_client().post("/api/v1/bots", json=body)))
+    held.start()
+    try:
+        assert gated.arrived.wait(30), "the held registration's ping never came"
+        busy = client.post(f"/api/v1/bots/{mine['id']}/ping", headers=_owner(mine))
+        assert busy.status_code == 503
+        assert 1 <= int(busy.headers["Retry-After"]) <= 3  # the ping's 3 s (flask-limiter rounds down)
+        assert set(busy.get_json()) == ERROR_KEYS and "as many bots as it may" in busy.get_json()["message"]
+        assert client.post("/api/v1/bots", json=_body(bots, "/first/busy-c")).status_code == 503
+    finally:
+        gated.release.set()
+        held.join(30)
+    assert [answer.status_code for answer in answers] == [201]
+    assert client.post(f"/api/v1/bots/{mine['id']}/ping", headers=_owner(mine)).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("ARENA_PING_LIMIT", "often"), ("ARENA_PING_HOST_LIMIT", "12 per fortnight"), ("ARENA_MAX_PINGS", "0")],
+)
+def test_a_ping_limit_that_does_not_parse_is_a_settings_error(name: str, value: str) -> None:
+    with pytest.raises(SettingsError, match=name):
+        Settings.from_env({name: value})

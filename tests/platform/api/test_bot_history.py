@@ -76,6 +76,7 @@ def test_a_failed_ping_says_what_to_fix_and_a_passed_one_brings_the_bot_back(are
     assert failed.status_code == 200
     body = failed.get_json()
     assert body["ok"] is False and body["status"] == 401 and "secret" in body["problems"]
+    assert body["detail"] == "answered 401"
     assert body["back_on"] == [] and arena.get(f"/api/v1/bots/{tired['id']}")["resting"]
 
     record = arena.runtime.store.get_bot(tired["id"])

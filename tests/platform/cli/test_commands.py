@@ -350,3 +350,27 @@ def _get(url: str) -> str:
     with urllib.request.urlopen(url, timeout=30) as answer:
         assert answer.status == 200
         return str(answer.read().decode())
+
+
+def test_serve_keeps_bots_secrets_sealed_and_refuses_to_start_without_their_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cryptography.fernet import Fernet
+
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.setattr("werkzeug.serving.make_server", _StoppedServer)
+    data = tmp_path / "arena"
+    key = Fernet.generate_key().decode()
+    monkeypatch.setenv("ARENA_SECRETS_KEY", key)
+    assert main(["serve", "--port", "0", "--data", str(data)]) == 0  # the house bots, sealed
+    saved = (data / "store.json").read_text()
+    assert '\\"sealed_secret\\"' in saved and '\\"secret\\"' not in saved
+    capsys.readouterr()
+    monkeypatch.setenv("ARENA_SECRETS_KEY", Fernet.generate_key().decode())
+    assert main(["serve", "--port", "0", "--data", str(data)]) == 2
+    assert "does not open with ARENA_SECRETS_KEY" in capsys.readouterr().err
+    monkeypatch.delenv("ARENA_SECRETS_KEY")
+    assert main(["serve", "--port", "0", "--data", str(data)]) == 2
+    assert "ARENA_SECRETS_KEY is not set" in capsys.readouterr().err
+    monkeypatch.setenv("ARENA_SECRETS_KEY", key)
+    assert main(["serve", "--port", "0", "--data", str(data)]) == 0

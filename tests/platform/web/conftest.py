@@ -158,7 +158,13 @@ def site() -> Iterator[Site]:
         patch.setattr(logging.getLogger("werkzeug"), "level", logging.WARNING)  # no line per request
         secrets: dict[str, str] = {}
         bots, bot_base = bot_server.start(secrets)
-        settings = Settings(admin_token=ADMIN, policy=LOOPBACK, registration_limit="1000 per minute")
+        settings = Settings(
+            admin_token=ADMIN,
+            policy=LOOPBACK,
+            registration_limit="1000 per minute",
+            ping_limit="1000 per minute",
+            ping_host_limit="1000 per minute",  # every bot is on loopback
+        )
         platform = EmbeddedPlatform(settings, concurrency=2)
         server = make_server("127.0.0.1", 0, create_app(platform.runtime), threaded=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()

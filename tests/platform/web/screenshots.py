@@ -44,6 +44,7 @@ def main(out: Path) -> int:
         admin_token=ADMIN,
         policy=EndpointPolicy.from_text("127.0.0.0/8"),
         registration_limit="10000 per minute",
+        ping_host_limit="10000 per minute",  # every bot is on loopback
     )
     with EmbeddedPlatform(settings, concurrency=4) as platform:
         copies = []

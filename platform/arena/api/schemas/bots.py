@@ -189,7 +189,12 @@ class PingAnswerSchema(Schema):
     status = fields.Integer(
         allow_none=True, metadata={"description": "the bot's HTTP status, if it answered"}
     )
-    detail = fields.String()
+    detail = fields.String(
+        metadata={
+            "description": "how it went: pong, not reachable, not an HTTP answer, answered <status>, "
+            "too slow, or why the endpoint may not be called"
+        }
+    )
     problems = fields.Dict(
         metadata={"description": "what to fix, by field (endpoint, secret, protocol); empty when ok"}
     )
