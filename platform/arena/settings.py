@@ -91,6 +91,9 @@ class Settings:
     """How often the continuous ladders' scheduler makes matches (``ARENA_MATCHMAKING_SECONDS``)."""
     history_points: int = HISTORY_POINTS
     """Rating points kept per bot and ladder, the newest (``ARENA_HISTORY_POINTS``)."""
+    metrics_token: str = ""
+    """The bearer token ``GET /metrics`` of the API asks for (``ARENA_METRICS_TOKEN``); empty: the
+    API serves no ``/metrics``."""
 
     @property
     def embedded(self) -> bool:
@@ -145,6 +148,9 @@ class Settings:
           beat, or a thread of the embedded platform) makes their matches (default 10).
         - ``ARENA_HISTORY_POINTS``: how many rating points each bot's history keeps per ladder, the
           newest (default 500); each counted match of a rated variant adds one.
+        - ``ARENA_METRICS_TOKEN``: the token Prometheus sends (``Authorization: Bearer TOKEN``) to
+          read the API's ``/metrics``; unset, the API serves no ``/metrics`` (a worker's own metrics
+          server, ``ARENA_METRICS_PORT``, is for the internal network only).
         """
         env = os.environ if env is None else env
         pool = _choice(env, "ARENA_WORKER_POOL", ("gevent", "threads"), "gevent")
@@ -185,6 +191,7 @@ class Settings:
             archive_after_days=_int(env, "ARENA_ARCHIVE_AFTER_DAYS", 30, minimum=0),
             matchmaking_tick_s=_int(env, "ARENA_MATCHMAKING_SECONDS", 10),
             history_points=_int(env, "ARENA_HISTORY_POINTS", HISTORY_POINTS),
+            metrics_token=env.get("ARENA_METRICS_TOKEN", "").strip(),
         )
 
     def file_store(self) -> FileStore:

@@ -2,7 +2,8 @@
 
 A deployment needs ``REDIS_URL`` (every gunicorn worker must see the same store) and
 ``ARENA_ADMIN_TOKEN`` (a generated token would differ between workers); both are checked here so a
-misconfigured server fails at start, not at the first request.
+misconfigured server fails at start, not at the first request. ``/metrics`` is served only with
+``ARENA_METRICS_TOKEN`` set, and only to requests bearing it (:func:`arena.metrics.expose`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def build(settings: Settings | None = None) -> Flask:
         raise SettingsError("arena.wsgi needs ARENA_ADMIN_TOKEN (the organizer token)")
     app = create_app(redis_runtime(settings))
     probe = Redis.from_url(settings.redis_url or "", socket_timeout=2, socket_connect_timeout=2)
-    metrics.expose(app, metrics.api_registry(probe, [settings.queue]))
+    metrics.expose(app, metrics.api_registry(probe, [settings.queue]), token=settings.metrics_token)
     return app
 
 

@@ -537,6 +537,38 @@ def test_prometheus_scrapes_the_api_every_worker_and_flower_where_they_serve(
         assert set(services["prometheus"]["networks"]) & set(services[target]["networks"]), target
 
 
+def test_prometheus_reads_the_apis_metrics_with_the_token_the_api_asks_for(
+    compose: dict, prometheus: dict, tmp_path: Path
+) -> None:
+    """The API's port is published on every interface, so its /metrics answers only with
+    ARENA_METRICS_TOKEN; Prometheus sends it, from a file its entrypoint writes from the variable."""
+    services = compose["services"]
+    token = services["api"]["environment"]["ARENA_METRICS_TOKEN"]
+    assert token.startswith("${ARENA_METRICS_TOKEN:?")  # no token, no start
+    assert services["prometheus"]["environment"]["ARENA_METRICS_TOKEN"] == token
+    authorization = scrape(prometheus, "arena-api")["authorization"]
+    assert authorization["type"] == "Bearer"
+    token_file = authorization["credentials_file"]
+    assert token_file.startswith("/tmp/") and any(
+        mount.startswith("/tmp:") for mount in services["prometheus"]["tmpfs"]
+    )  # in memory, on a read-only container
+    # the entrypoint as the container runs it, its two paths moved here and Prometheus a stand-in
+    shell, flag, script, *names = services["prometheus"]["entrypoint"]
+    assert (shell, flag) == ("/bin/sh", "-c")
+    stand_in = tmp_path / "prometheus"
+    stand_in.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$@\" > {tmp_path / 'arguments'}\n")
+    stand_in.chmod(0o755)
+    script = script.replace("$$", "$")  # compose's escape of a literal $
+    script = script.replace(token_file, str(tmp_path / "token")).replace("/bin/prometheus", str(stand_in))
+    secret = "a token with $pace's and \\ in it"
+    env = {"ARENA_METRICS_TOKEN": secret, "PATH": "/usr/bin:/bin"}
+    command = [str(arg) for arg in services["prometheus"]["command"]]
+    subprocess.run(["/bin/sh", "-c", script, *names, *command], env=env, check=True, timeout=30)
+    assert (tmp_path / "token").read_text() == secret  # as it is: no newline, nothing expanded
+    assert (tmp_path / "token").stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "arguments").read_text().splitlines() == command
+
+
 # -- the image and its lock -----------------------------------------------------------------------------
 
 
@@ -618,7 +650,7 @@ def test_the_deploy_doc_explains_every_setting() -> None:
 def test_the_visibility_timeout_is_one_value_in_the_settings_compose_and_the_doc(compose: dict) -> None:
     # compose once set 3600 while the doc and the settings said 60: a dead worker's matches then
     # waited an hour for the broker to hand them out again
-    required = {"REDIS_PASSWORD": "p" * 32, "ARENA_ADMIN_TOKEN": "t" * 32}
+    required = {"REDIS_PASSWORD": "p" * 32, "ARENA_ADMIN_TOKEN": "t" * 32, "ARENA_METRICS_TOKEN": "m" * 32}
     for name in ("api", "worker", "beat"):
         environment = {
             key: interpolate(str(value), required)
@@ -656,7 +688,7 @@ def test_beat_sends_the_matchmaking_tick_of_the_celery_app(compose: dict) -> Non
 
 def test_a_compose_worker_plays_as_many_matches_at_once_as_its_pool_allows_by_default(compose: dict) -> None:
     # the settings a worker container reads when .env sets only what compose requires
-    required = {"REDIS_PASSWORD": "p" * 32, "ARENA_ADMIN_TOKEN": "t" * 32}
+    required = {"REDIS_PASSWORD": "p" * 32, "ARENA_ADMIN_TOKEN": "t" * 32, "ARENA_METRICS_TOKEN": "m" * 32}
     environment = {
         name: interpolate(str(value), required)
         for name, value in compose["services"]["worker"]["environment"].items()
