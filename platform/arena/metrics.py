@@ -10,7 +10,9 @@ Two kinds of figures, served in two places:
 - **Read from Redis at scrape time** (:class:`QueueDepthCollector`): matches waiting in the broker's
   queue and messages delivered but not yet acknowledged. Any process can serve them and every one
   gives the same answer, so the API serves them at ``/metrics`` (:func:`expose`, with
-  :func:`api_registry`) although gunicorn runs it in several processes.
+  :func:`api_registry`) although gunicorn runs it in several processes. The API's port is public,
+  so that ``/metrics`` answers only a request bearing ``ARENA_METRICS_TOKEN``; a worker's port is
+  for the internal network only.
 
 Label values are game ids, outcomes and fault kinds only: never bot or match ids, which would make a
 new time series for every bot or match.
@@ -24,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 from kombu.transport.redis import PRIORITY_STEPS, Channel
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, start_wsgi_server
@@ -33,6 +35,8 @@ from prometheus_client.registry import Collector
 from redis import Redis
 from redis.exceptions import RedisError
 
+from arena.accounts.auth import bearer_token, same_token
+from arena.errors import Unauthorized
 from arena.settings import SettingsError
 from referee.protocol import Fault
 from referee.registry import GAME_MODULES
@@ -205,14 +209,23 @@ def api_registry(redis: Redis, queues: Sequence[str]) -> CollectorRegistry:
 # -- serving ---------------------------------------------------------------------------------------
 
 
-def expose(app: Flask, registry: CollectorRegistry = REGISTRY) -> None:
-    """Serve ``registry`` in Prometheus' text format at ``GET /metrics`` of ``app``.
+def expose(app: Flask, registry: CollectorRegistry = REGISTRY, *, token: str) -> None:
+    """Serve ``registry`` in Prometheus' text format at ``GET /metrics`` of ``app``, to a request
+    with the header ``Authorization: Bearer <token>`` only; without a token nothing is served.
 
     Outside ``/api/v1`` on purpose: it is for the monitoring system, not for API clients, and a
-    reverse proxy that publishes ``/api/`` leaves it private.
+    reverse proxy that publishes ``/api/`` leaves it private. The token keeps it private where the
+    API's port itself is published (docker-compose.yml publishes it on every interface): a request
+    without it is refused with the API's error body (401), whatever its address, since behind a
+    proxy or a published port every address may look internal.
     """
+    if not token:
+        log.info("ARENA_METRICS_TOKEN is not set: the API serves no /metrics")
+        return
 
     def metrics() -> Response:
+        if not same_token(bearer_token(request.headers.get("Authorization")), token):
+            raise Unauthorized("/metrics needs the metrics token (header Authorization: Bearer TOKEN)")
         return Response(generate_latest(registry), headers={"Content-Type": CONTENT_TYPE_LATEST})
 
     app.add_url_rule("/metrics", endpoint="metrics", view_func=metrics, methods=["GET"])

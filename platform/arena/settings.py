@@ -152,6 +152,9 @@ class Settings:
     secrets_key: str | None = field(default=None, repr=False)
     """The key bots' secrets are encrypted with in the store (``ARENA_SECRETS_KEY``); None: kept as
     they are. Never in a repr, so never in a log."""
+    metrics_token: str = ""
+    """The bearer token ``GET /metrics`` of the API asks for (``ARENA_METRICS_TOKEN``); empty: the
+    API serves no ``/metrics``."""
 
     @property
     def embedded(self) -> bool:
@@ -233,6 +236,9 @@ class Settings:
         - ``ARENA_SECRETS_KEY``: the Fernet key bots' signing secrets are encrypted with in the
           store (:mod:`arena.storage.secret_box`); for the API and the workers only. Unset: they are
           stored as they are (a deployment on Redis warns at start).
+        - ``ARENA_METRICS_TOKEN``: the token Prometheus sends (``Authorization: Bearer TOKEN``) to
+          read the API's ``/metrics``; unset, the API serves no ``/metrics`` (a worker's own metrics
+          server, ``ARENA_METRICS_PORT``, is for the internal network only).
         """
         env = os.environ if env is None else env
         pool = _choice(env, "ARENA_WORKER_POOL", ("gevent", "threads"), "gevent")
@@ -282,6 +288,7 @@ class Settings:
             max_faults=_int(env, "ARENA_MAX_FAULTS", 20),
             max_match_s=_int(env, "ARENA_MAX_MATCH_SECONDS", 3600),
             secrets_key=_secrets_key(env),
+            metrics_token=env.get("ARENA_METRICS_TOKEN", "").strip(),
         )
 
     def secret_box(self) -> SecretBox:

@@ -3,6 +3,8 @@
 A deployment needs ``REDIS_URL`` (every gunicorn worker must see the same store) and
 ``ARENA_ADMIN_TOKEN`` (a generated token would differ between workers); both are checked here so a
 misconfigured server fails at start, not at the first request (a bad value of any setting, too).
+``/metrics`` is served only with ``ARENA_METRICS_TOKEN`` set, and only to requests bearing it
+(:func:`arena.metrics.expose`).
 
 With ``ARENA_HOUSE_BOTS=1`` every gunicorn process registers the house bots as it starts
 (:func:`arena.worker.house.register_house_bots`): those starting together add each one once.
@@ -38,7 +40,7 @@ def build(settings: Settings | None = None) -> Flask:
         log.info("house bots: %d registered now (ARENA_HOUSE_BOTS)", len(added))
     app = create_app(runtime)
     probe = Redis.from_url(settings.redis_url or "", socket_timeout=2, socket_connect_timeout=2)
-    metrics.expose(app, metrics.api_registry(probe, [settings.queue]))
+    metrics.expose(app, metrics.api_registry(probe, [settings.queue]), token=settings.metrics_token)
     return app
 
 

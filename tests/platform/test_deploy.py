@@ -52,7 +52,12 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 LONG_RUNNING = ("redis", "api", "worker", "beat", "flower", "bots")
 FERNET_KEY = base64.b64encode(bytes(range(200, 232))).decode().translate(str.maketrans("+/", "-_"))
 """A key made as deploy/example.env says (``openssl rand -base64 32 | tr '+/' '-_'``), from fixed bytes."""
-REQUIRED_ENV = {"REDIS_PASSWORD": "p" * 32, "ARENA_ADMIN_TOKEN": "t" * 32, "ARENA_SECRETS_KEY": FERNET_KEY}
+REQUIRED_ENV = {
+    "REDIS_PASSWORD": "p" * 32,
+    "ARENA_ADMIN_TOKEN": "t" * 32,
+    "ARENA_SECRETS_KEY": FERNET_KEY,
+    "ARENA_METRICS_TOKEN": "m" * 32,
+}
 """What a .env must set for compose: the rest of the settings are compose's defaults."""
 
 
@@ -585,6 +590,38 @@ def test_prometheus_scrapes_the_api_every_worker_and_flower_where_they_serve(
     assert scrape(prometheus, "flower")["static_configs"][0]["targets"] == ["flower:5555"]
     for target in ("api", "worker", "flower"):
         assert set(services["prometheus"]["networks"]) & set(services[target]["networks"]), target
+
+
+def test_prometheus_reads_the_apis_metrics_with_the_token_the_api_asks_for(
+    compose: dict, prometheus: dict, tmp_path: Path
+) -> None:
+    """The API's port is published on every interface, so its /metrics answers only with
+    ARENA_METRICS_TOKEN; Prometheus sends it, from a file its entrypoint writes from the variable."""
+    services = compose["services"]
+    token = services["api"]["environment"]["ARENA_METRICS_TOKEN"]
+    assert token.startswith("${ARENA_METRICS_TOKEN:?")  # no token, no start
+    assert services["prometheus"]["environment"]["ARENA_METRICS_TOKEN"] == token
+    authorization = scrape(prometheus, "arena-api")["authorization"]
+    assert authorization["type"] == "Bearer"
+    token_file = authorization["credentials_file"]
+    assert token_file.startswith("/tmp/") and any(
+        mount.startswith("/tmp:") for mount in services["prometheus"]["tmpfs"]
+    )  # in memory, on a read-only container
+    # the entrypoint as the container runs it, its two paths moved here and Prometheus a stand-in
+    shell, flag, script, *names = services["prometheus"]["entrypoint"]
+    assert (shell, flag) == ("/bin/sh", "-c")
+    stand_in = tmp_path / "prometheus"
+    stand_in.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$@\" > {tmp_path / 'arguments'}\n")
+    stand_in.chmod(0o755)
+    script = script.replace("$$", "$")  # compose's escape of a literal $
+    script = script.replace(token_file, str(tmp_path / "token")).replace("/bin/prometheus", str(stand_in))
+    secret = "a token with $pace's and \\ in it"
+    env = {"ARENA_METRICS_TOKEN": secret, "PATH": "/usr/bin:/bin"}
+    command = [str(arg) for arg in services["prometheus"]["command"]]
+    subprocess.run(["/bin/sh", "-c", script, *names, *command], env=env, check=True, timeout=30)
+    assert (tmp_path / "token").read_text() == secret  # as it is: no newline, nothing expanded
+    assert (tmp_path / "token").stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "arguments").read_text().splitlines() == command
 
 
 # -- the image and its lock -----------------------------------------------------------------------------

@@ -5,16 +5,18 @@ from __future__ import annotations
 import socket
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 
 import fakeredis
 import pytest
 from celery import Celery
 from flask import Flask
+from flask.testing import FlaskClient
 from prometheus_client import REGISTRY, CollectorRegistry, Counter
 from redis import Redis
 
-from arena import metrics
-from arena.settings import SettingsError
+from arena import metrics, wsgi
+from arena.settings import Settings, SettingsError
 from referee.agents import LocalAgent
 from referee.protocol import Fault
 from referee.registry import GAME_MODULES
@@ -194,13 +196,17 @@ def test_the_api_registry_holds_only_figures_read_from_redis(fake_redis: Redis) 
 # -- serving ----------------------------------------------------------------------------------------
 
 
+SCRAPER = "prometheus-scrapes-with-this"
+"""The metrics token of these tests."""
+
+
 def test_metrics_on_a_flask_app_serve_the_text_format_outside_the_api(fake_redis: Redis) -> None:
     fake_redis.rpush("arena.matches", "m1", "m2")
     app = Flask(__name__)
-    metrics.expose(app, metrics.api_registry(fake_redis, ["arena.matches"]))
+    metrics.expose(app, metrics.api_registry(fake_redis, ["arena.matches"]), token=SCRAPER)
     client = app.test_client()
 
-    answer = client.get("/metrics")
+    answer = client.get("/metrics", headers={"Authorization": f"Bearer {SCRAPER}"})
 
     assert answer.status_code == 200
     assert answer.headers["Content-Type"].startswith("text/plain; version=")
@@ -210,6 +216,61 @@ def test_metrics_on_a_flask_app_serve_the_text_format_outside_the_api(fake_redis
     assert "arena_broker_up 1.0" in lines
     assert client.get("/api/v1/metrics").status_code == 404
     assert client.post("/metrics").status_code == 405
+    assert client.get("/metrics").status_code != 200  # the token, or nothing
+
+
+@pytest.fixture(scope="module")
+def deployed_redis() -> Iterator[str]:
+    with own_redis_server("metrics-password") as url:
+        yield url
+
+
+def deployed(redis_url: str, tmp_path: Path, metrics_token: str) -> FlaskClient:
+    """The API as gunicorn serves it (``arena.wsgi``), with its settings read from the environment."""
+    env = {
+        "REDIS_URL": redis_url,
+        "ARENA_ADMIN_TOKEN": "organizer",
+        "ARENA_REPLAY_DIR": str(tmp_path),
+        "ARENA_METRICS_TOKEN": metrics_token,
+    }
+    return wsgi.build(Settings.from_env(env)).test_client()
+
+
+@pytest.mark.integration
+def test_the_apis_metrics_answer_only_with_the_metrics_token(deployed_redis: str, tmp_path: Path) -> None:
+    client = deployed(deployed_redis, tmp_path, f"  {SCRAPER} ")
+    refusals = {
+        "no header": {},
+        "another token": {"Authorization": "Bearer organizer"},
+        "the token, less its end": {"Authorization": f"Bearer {SCRAPER[:-1]}"},
+        "another scheme": {"Authorization": f"Basic {SCRAPER}"},
+        "no scheme": {"Authorization": SCRAPER},
+    }
+    for what, headers in refusals.items():
+        answer = client.get("/metrics", headers=headers)
+        assert answer.status_code == 401, what
+        assert answer.headers["WWW-Authenticate"].startswith("Bearer"), what
+        body = answer.get_json()
+        assert body == {"code": 401, "status": "Unauthorized", "message": body["message"], "errors": {}}
+        assert "metrics token" in body["message"] and SCRAPER not in answer.get_data(as_text=True)
+
+    answer = client.get("/metrics", headers={"Authorization": f"Bearer {SCRAPER}"})
+    assert answer.status_code == 200
+    assert answer.headers["Content-Type"].startswith("text/plain; version=")
+    assert "arena_broker_up 1.0" in answer.get_data(as_text=True).splitlines()
+
+
+@pytest.mark.integration
+def test_without_a_metrics_token_the_api_serves_no_metrics(deployed_redis: str, tmp_path: Path) -> None:
+    client = deployed(deployed_redis, tmp_path, "")
+    assert client.get("/metrics").status_code == 404
+    assert client.get("/metrics", headers={"Authorization": "Bearer "}).status_code == 404
+    assert client.get("/api/v1/health").status_code == 200  # the rest of the API is there
+
+
+def test_the_metrics_token_comes_from_the_environment() -> None:
+    assert Settings.from_env({}).metrics_token == ""
+    assert Settings.from_env({"ARENA_METRICS_TOKEN": " abc "}).metrics_token == "abc"
 
 
 def test_the_worker_metrics_port_comes_from_the_environment() -> None:

@@ -3,6 +3,7 @@
 ``create_app(runtime)`` builds the Flask app around a :class:`arena.runtime.Runtime`. The OpenAPI
 document is at ``/api/v1/openapi.json``; Swagger UI at ``/api/v1/swagger-ui`` (also ``/api/v1/docs``)
 reads it and sends requests, its assets served by the platform itself so that it works offline.
+Every answer, the pages' included, carries the security headers of :mod:`arena.api.security_headers`.
 
 Bodies larger than :data:`MAX_BODY_BYTES` are refused (413) before they are read, and URLs longer
 than :data:`MAX_URL_BYTES` (414) before they are routed, both with the error body; a store that
@@ -23,7 +24,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAll
 from werkzeug.http import HTTP_STATUS_CODES
 
 from arena.accounts import limits
-from arena.api import bots, docs_page, games, ids, ladders, matches, tournaments
+from arena.api import bots, docs_page, games, ids, ladders, matches, security_headers, tournaments
 from arena.api.context import EXTENSION
 from arena.api.json_provider import OrjsonProvider
 from arena.api.schemas.common import ErrorSchema, HealthSchema
@@ -152,9 +153,7 @@ def create_app(runtime: Runtime) -> Flask:
         API_VERSION=API_VERSION,
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api/v1",
-        OPENAPI_JSON_PATH="openapi.json",
-        OPENAPI_SWAGGER_UI_PATH="swagger-ui",
-        OPENAPI_SWAGGER_UI_URL=docs_page.ASSETS_URL,
+        OPENAPI_JSON_PATH="openapi.json",  # Swagger UI's page is docs_page's own, not flask-smorest's
         API_SPEC_OPTIONS={
             "info": {
                 "description": "Register bot endpoints, run matches and tournaments, read ladders, "
@@ -168,6 +167,7 @@ def create_app(runtime: Runtime) -> Flask:
     app.json = OrjsonProvider(app)
     app.extensions[EXTENSION] = runtime
     app.before_request(_refuse_long_urls)  # first, before the rate limits read the store
+    security_headers.install(app)
     api = ArenaApi(app)
     for name, converter in ids.CONVERTERS.items():
         app.url_map.converters[name] = converter

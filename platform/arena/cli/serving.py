@@ -93,13 +93,14 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 def _expose_metrics(app: Flask, settings: Settings) -> None:
-    """``/metrics``: the in-process worker's counts when embedded, the queue's depth on Redis."""
+    """``/metrics``: the in-process worker's counts when embedded, the queue's depth on Redis; only
+    with ``ARENA_METRICS_TOKEN`` set, and only to requests bearing it."""
     from redis import Redis
 
     from arena import metrics
 
     if settings.embedded:
-        metrics.expose(app)
+        metrics.expose(app, token=settings.metrics_token)
     else:
         probe = Redis.from_url(settings.redis_url or "", socket_timeout=2, socket_connect_timeout=2)
-        metrics.expose(app, metrics.api_registry(probe, [settings.queue]))
+        metrics.expose(app, metrics.api_registry(probe, [settings.queue]), token=settings.metrics_token)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from collections import OrderedDict
 from datetime import datetime
 from types import ModuleType
@@ -35,6 +36,8 @@ REPLAY_CACHE_SIZE = 16
 """Replays of finished matches kept decompressed in memory, for the frames of matches being watched."""
 FINISHED_FRAME_CACHE = "public, max-age=86400, immutable"
 """A finished match's frame never changes."""
+HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
+"""A seat colour the match page takes from the board drawing (``#rgb``, ``#rrggbb``, with alpha)."""
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -213,7 +216,8 @@ def _seat_colours(boards: ModuleType | None, found: dict[str, Any]) -> list[str]
         colours: list[str] = boards.seat_colours(found["game"], len(found["seats"]))
     except LookupError:
         return None
-    return colours
+    # they go into the page's one inline style element: hex colours only, nothing else can get in
+    return colours if all(HEX_COLOUR.fullmatch(colour) for colour in colours) else None
 
 
 @blueprint.get("/matches/<match_id:match_id>/live.json")

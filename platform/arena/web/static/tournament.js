@@ -24,9 +24,9 @@
 
   function updateProgress(t) {
     const p = t.progress;
-    const bar = root.querySelector(".progress");
-    bar.setAttribute("aria-valuenow", String(p.done));
-    bar.querySelector(".bar").style.width = (p.total ? (100 * p.done) / p.total : 100) + "%";
+    const bar = root.querySelector("progress.progress");
+    bar.max = p.total || 1;
+    bar.value = p.total ? p.done : 1;
     root.querySelector("[data-progress-text]").textContent = p.done + " / " + p.total + " matches done";
     root.querySelector("[data-progress-detail]").textContent =
       p.finished + " finished, " + p.aborted + " aborted, " + p.cancelled + " cancelled, " +
