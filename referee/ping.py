@@ -73,12 +73,12 @@ def ping(
     started = time.perf_counter()
     connection = BotConnection(url, policy, PING_MAX_BYTES, tls)
     try:
-        status, answer = connection.post(body, sign(secret, body), started + timeout_s)
+        status, answer, arrived = connection.post(body, sign(secret, body), started + timeout_s)
     except Cut as cut:
         return PingResult(cut.fault, cut.detail[:300], _since(started))
     finally:
         connection.close()
-    elapsed = _since(started)
+    elapsed = round((arrived - started) * 1000.0, 3)  # to the answer's arrival, as a move's think time
     if status != 200:
         return PingResult(Fault.HTTP_STATUS, f"HTTP status {status}", elapsed, status)
     try:
