@@ -1,11 +1,13 @@
-"""One persistent HTTP/1.1 connection from the referee to a bot endpoint, each exchange under one deadline.
+"""One persistent HTTP/1.1 connection from the referee to a bot endpoint, each exchange under a deadline.
 
 Written on raw sockets rather than on ``http.client`` or ``requests`` for what no library covers
 together:
 
-- the deadline bounds the whole exchange (name resolution, connecting, the TLS handshake, sending,
-  waiting and reading the answer to its last byte), so a bot that trickles its answer byte by byte
-  is cut at the deadline, where per-read timeouts would let it run on;
+- the bot's time (the move's) runs from the moment its request's last byte went out to the moment
+  its answer's last byte arrived, and the exchange ends there, so a bot that trickles its answer
+  byte by byte is cut at the deadline, where per-read timeouts would let it run on; before that,
+  name resolution, connecting, the TLS handshake and sending must be done within the same time of
+  the exchange's start (so an exchange never lasts more than twice the move's time);
 - the connection goes to the very address the endpoint policy checked, never to a second DNS
   answer;
 - the connection is kept for the next request of the match (keep-alive), and opened again, once
@@ -15,7 +17,7 @@ together:
 - a bot that is not there for a moment (restarting: the connection refused, reset, or closed before
   any byte of its answer) is tried again, a little later each time, until the deadline, when the
   caller asks for it (a move); it is one failure, at the deadline, only if the bot does not come
-  back in time;
+  back in time. The time it was away is its own: its time then runs from the first try;
 - the answer's end is when its last byte reached this machine, not when the referee came to read
   it: a worker playing hundreds of matches on one event loop may read an answer long after it
   arrived, and that wait is the platform's, not the bot's (see :class:`_Reader`).
@@ -97,13 +99,21 @@ class _IdleWatch:
 
 
 class Answer(NamedTuple):
-    """A bot's answer: its HTTP status, its body, and when its last byte arrived."""
+    """A bot's answer: its HTTP status and body, and the bot's time, from ``asked`` to ``arrived``
+    (both on :func:`time.perf_counter`'s clock; :attr:`think_s` is the difference)."""
 
     status: int
     body: bytes
+    asked: float
+    """When the request's last byte was sent; when the bot was away and the request was sent
+    again, when the first try began."""
     arrived: float
-    """On :func:`time.perf_counter`'s clock: when the kernel received the answer's last byte (plain
-    connections where :data:`KERNEL_ARRIVAL_TIMES`), else when the referee read it."""
+    """When the kernel received the answer's last byte (plain connections where
+    :data:`KERNEL_ARRIVAL_TIMES`), else when the referee read it."""
+
+    @property
+    def think_s(self) -> float:
+        return self.arrived - self.asked
 
 
 class Cut(Exception):
@@ -163,31 +173,41 @@ class BotConnection:
             sock, self._sock, self._idle = self._sock, None, None
             sock.close()
 
-    def post(self, body: bytes, signature: str, deadline: float, retry_unreachable: bool = False) -> Answer:
-        """Send the body, signed, and return the answer (status, body, arrival); raise :class:`Cut`.
+    def post(
+        self, body: bytes, signature: str, started: float, timeout_s: float, retry_unreachable: bool = False
+    ) -> Answer:
+        """Send the body, signed, and return the answer; raise :class:`Cut`.
 
-        ``deadline`` is on :func:`time.perf_counter`'s clock; an answer whose last byte arrived by
-        then is taken even when it is read later (:class:`_Reader`).
+        ``started`` (on :func:`time.perf_counter`'s clock) is when the exchange began: the request
+        must be out (the connection opened first if need be) by ``started + timeout_s``, and the
+        answer's last byte must then arrive within ``timeout_s`` of the request's send. An answer
+        that arrived in time is taken even when it is read later (:class:`_Reader`).
 
         With ``retry_unreachable`` a bot that is not there (see :class:`_Unreachable`) is tried
-        again until the deadline, so that a bot restarted between two moves, or during one, loses
-        no more than the time it was away; what remains a failure is one ``connection_error`` fault.
-        A ping does not ask for it: it tells whether the bot answers now.
+        again until ``started + timeout_s``, so that a bot restarted between two moves, or during
+        one, loses no more than the time it was away; its time then counts from ``started`` and its
+        answer must arrive by ``started + timeout_s``. What remains a failure is one
+        ``connection_error`` fault. A ping does not ask for it: it tells whether the bot answers now.
         """
+        deadline = started + timeout_s
         pause = FIRST_RETRY_PAUSE_S
+        budget_s: float | None = timeout_s  # the first try: the bot's time runs from the send
         while True:
             try:
-                return self._post_once(body, signature, deadline)
+                answer = self._post_once(body, signature, deadline, budget_s)
             except _Unreachable as away:
                 self.close()
                 if not retry_unreachable or time.perf_counter() + pause >= deadline:
                     raise Cut(Fault.CONNECTION, str(away)) from None
+            else:
+                return answer if budget_s is not None else answer._replace(asked=started)
             time.sleep(pause)
             pause = min(2 * pause, LONGEST_RETRY_PAUSE_S)
+            budget_s = None  # sent again: the bot's time runs from the first try
 
-    def _post_once(self, body: bytes, signature: str, deadline: float) -> Answer:
+    def _post_once(self, body: bytes, signature: str, deadline: float, budget_s: float | None) -> Answer:
         try:
-            return self._post(body, signature, deadline)
+            return self._post(body, signature, deadline, budget_s)
         except Cut:
             self.close()
             raise
@@ -200,7 +220,7 @@ class BotConnection:
             self.close()
             raise Cut(Fault.CONNECTION, f"connection: {error}") from None
 
-    def _post(self, body: bytes, signature: str, deadline: float) -> Answer:
+    def _post(self, body: bytes, signature: str, deadline: float, budget_s: float | None) -> Answer:
         reused = self._sock is not None and self._idle_and_open()
         if not reused:
             self.close()
@@ -213,13 +233,13 @@ class BotConnection:
             body,
         )
         try:
-            return self._round_trip(request, deadline, reused)
+            return self._round_trip(request, deadline, budget_s, reused)
         except _Stale:
             # the bot closed the idle connection as the request went out: open a new one, once (a
             # fresh connection never raises _Stale)
             self.close()
             self._open(deadline)
-            return self._round_trip(request, deadline, reused=False)
+            return self._round_trip(request, deadline, budget_s, reused=False)
 
     # -- opening -------------------------------------------------------------------------------
 
@@ -282,7 +302,9 @@ class BotConnection:
 
     # -- one request and its answer --------------------------------------------------------------
 
-    def _round_trip(self, request: bytes, deadline: float, reused: bool) -> Answer:
+    def _round_trip(self, request: bytes, deadline: float, budget_s: float | None, reused: bool) -> Answer:
+        """Send the request by ``deadline`` and read its answer, which must arrive within
+        ``budget_s`` of the send (None: by ``deadline``)."""
         sock = self._sock
         assert sock is not None
         try:
@@ -291,11 +313,11 @@ class BotConnection:
             if reused:
                 raise _Stale from None
             raise
-        reader = _Reader(sock, deadline, self._stamped)  # its clock pair is taken right after the send
+        reader = _Reader(sock, deadline, budget_s, self._stamped)  # made right after the send
         status, body, keep = self._read_response(reader, reused)
         if not keep:
             self.close()
-        return Answer(status, body, reader.arrived)
+        return Answer(status, body, reader.sent, reader.arrived)
 
     def _read_response(self, reader: _Reader, reused: bool) -> tuple[int, bytes, bool]:
         # bytes, not a bytearray, while reading the head: a bot's answer usually arrives whole in
@@ -431,16 +453,19 @@ def _ask_arrival_times(sock: socket.socket) -> bool:
 
 
 class _Reader:
-    """Reads one answer off a socket under the exchange's deadline, and keeps when it arrived.
+    """Reads one answer off a socket under its deadline, and keeps when it arrived.
 
     Made right after the request's last byte went out, it takes the time then on two clocks:
     ``time.perf_counter()``, the deadline's, and ``time.time_ns()``, the realtime clock the kernel
-    stamps arrivals with. On a stamped socket every read is a ``recvmsg`` whose ancillary data says
-    when the data it returns reached the socket (for TCP, the last segment read; segments queued
-    together carry the latest one's time). That instant is put on perf_counter's clock through the
-    pair: ``sent + (stamp - sent_ns)``, which is believed only if it falls between the send and the
-    read (give or take :data:`_CLOCK_SLACK_S`); else the wall clock stepped, and the read time
-    stands, as for a socket without stamps (TLS: ``ssl.SSLSocket`` has no ``recvmsg``).
+    stamps arrivals with. The answer's deadline is ``budget_s`` after that send (or the exchange's,
+    when the bot's time runs from an earlier first try).
+
+    On a stamped socket every read is a ``recvmsg`` whose ancillary data says when the data it
+    returns reached the socket (for TCP, the last segment read; segments queued together carry the
+    latest one's time). That instant is put on perf_counter's clock through the pair:
+    ``sent + (stamp - sent_ns)``, which is believed only if it falls between the send and the read
+    (give or take :data:`_CLOCK_SLACK_S`); else the wall clock stepped, and the read time stands, as
+    for a socket without stamps (TLS: ``ssl.SSLSocket`` has no ``recvmsg``).
 
     The deadline is judged on arrival: data that arrived after it ends the exchange as a timeout;
     an answer that arrived before it but was read after it (the event loop was busy elsewhere) is
@@ -451,11 +476,11 @@ class _Reader:
 
     __slots__ = ("arrived", "deadline", "sent", "sent_ns", "sock", "stamped")
 
-    def __init__(self, sock: socket.socket, deadline: float, stamped: bool) -> None:
+    def __init__(self, sock: socket.socket, deadline: float, budget_s: float | None, stamped: bool) -> None:
         self.sent = time.perf_counter()
         self.sent_ns = time.time_ns()
         self.sock = sock
-        self.deadline = deadline
+        self.deadline = deadline if budget_s is None else self.sent + budget_s
         self.stamped = stamped
         self.arrived = self.sent  # until the first read: when the last data read arrived
 

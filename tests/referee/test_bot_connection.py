@@ -1,10 +1,10 @@
-"""A move's think time ends when the bot's answer arrived, not when the referee read it.
+"""A move's think time runs from the request's send to the answer's arrival, not to its reading.
 
 A worker playing hundreds of matches on one event loop comes round to a match's socket late when
-its CPU is busy; these tests hold the read back on purpose (after the bot has answered) and check
-that the wait is not charged to the bot, and that an answer which really came late is still a
-timeout. No assertion here is on how fast anything runs: each bound is the bot's own pause or the
-moment the test saw the bot's answer go out.
+its CPU is busy; these tests hold the read (or the send) back on purpose and check that the wait is
+not charged to the bot, and that an answer which really came late is still a timeout. No assertion
+here is on how fast anything runs: each bound is the bot's own pause or the moment the test saw the
+bot's answer go out.
 """
 
 from __future__ import annotations
@@ -44,11 +44,13 @@ class _PromptBot:
     its body that much later; with ``tls`` it speaks https. ``answered`` is set once an answer's
     last byte has been written."""
 
-    def __init__(self, pause_s: float, body_after_s: float = 0.0, tls: ssl.SSLContext | None = None) -> None:
+    def __init__(
+        self, pause_s: float, body_after_s: float = 0.0, tls: ssl.SSLContext | None = None, port: int = 0
+    ) -> None:
         self.pause_s = pause_s
         self.body_after_s = body_after_s
         self.answered = threading.Event()
-        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener = socket.create_server(("127.0.0.1", port))
         if tls is not None:
             self.listener = tls.wrap_socket(self.listener, server_side=True)
         threading.Thread(target=self._serve, daemon=True).start()
@@ -97,8 +99,10 @@ def _read_request(incoming) -> bytes | None:
 def prompt_bot() -> Iterator[Callable[..., _PromptBot]]:
     bots: list[_PromptBot] = []
 
-    def start(pause_s: float, body_after_s: float = 0.0, tls: ssl.SSLContext | None = None) -> _PromptBot:
-        bots.append(_PromptBot(pause_s, body_after_s, tls))
+    def start(
+        pause_s: float, body_after_s: float = 0.0, tls: ssl.SSLContext | None = None, port: int = 0
+    ) -> _PromptBot:
+        bots.append(_PromptBot(pause_s, body_after_s, tls, port))
         return bots[-1]
 
     yield start
@@ -187,6 +191,39 @@ def test_think_time_leaves_out_a_delay_before_the_answer_is_read(prompt_bot, hel
     assert reply.fault is None and reply.move == {"take": 1}
     assert began[0] - seen[0] >= 0.5
     assert 50.0 <= reply.think_ms <= (seen[0] - asked) * 1000.0 + 50.0  # without the 500 ms
+
+
+def test_think_time_and_the_answers_time_run_from_the_send(prompt_bot, monkeypatch) -> None:
+    # the request goes out 0.3 s into a 0.5 s move (the loop came round to it late), the bot takes
+    # 0.3 s: it answered within its time of getting the request, 0.6 s after the exchange began
+    bot = prompt_bot(pause_s=0.3)
+    send_all = bot_connection._send_all
+
+    def late_send(sock: socket.socket, data: bytes, deadline: float) -> None:
+        time.sleep(0.3)
+        send_all(sock, data, deadline)
+
+    monkeypatch.setattr(bot_connection, "_send_all", late_send)
+    reply = HttpAgent(bot.url, SECRET, LOOPBACK).ask(nim_move_request(move_ms=500), 0.5)
+    assert reply.fault is None and reply.move == {"take": 1}
+    assert 300.0 <= reply.think_ms < 500.0
+
+
+def test_a_request_sent_again_to_a_bot_that_was_away_is_timed_from_the_first_try(prompt_bot) -> None:
+    # nothing listens on the port for 0.3 s (the bot restarting): the time it was away is its own
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    back = threading.Timer(0.3, lambda: prompt_bot(pause_s=0.0, port=port))
+    back.start()
+    try:
+        reply = HttpAgent(f"http://127.0.0.1:{port}/bot", SECRET, LOOPBACK).ask(
+            nim_move_request(move_ms=5000), 5.0
+        )
+    finally:
+        back.join()
+    assert reply.fault is None and reply.move == {"take": 1}
+    assert reply.think_ms >= 300.0
 
 
 def test_the_wall_clock_is_not_believed_outside_the_exchange(prompt_bot, monkeypatch) -> None:
