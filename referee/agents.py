@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from referee.bot import Bot
-from referee.bot_connection import HEADER_LIMIT_BYTES, USER_AGENT, BotConnection, Cut
+from referee.bot_connection import HEADER_LIMIT_BYTES, USER_AGENT, Answer, BotConnection, Cut
 from referee.endpoints import EndpointPolicy
 from referee.protocol import (
     BadResponse,
@@ -116,8 +116,11 @@ class HttpAgent:
     ``end`` notice closes it, as does :meth:`close`), and opens it again whenever it was lost. A move
     request that finds the bot away (refused, reset or hung up on before any answer: a restart) is
     sent again until the move's deadline, so a bot back in time loses no move; a notice is sent
-    once, its failure ignored. Its requests go one at a time, as the runner sends them: an agent is
-    not shared between threads.
+    once, its failure ignored. A move's think time runs from the send of the request's last byte to
+    the arrival of the answer's last byte (:class:`referee.bot_connection.Answer`), so neither the
+    time a busy worker takes to send the request nor to come round to reading the answer is the
+    bot's. Its requests go one at a time, as
+    the runner sends them: an agent is not shared between threads.
     """
 
     def __init__(
@@ -141,10 +144,13 @@ class HttpAgent:
         started = time.perf_counter()
         try:
             # a bot restarting is waited for, within the move's time, rather than faulted at once
-            status, body = self._post(request, started + timeout_s, retry_unreachable=True)
+            answer = self._post(request, started, timeout_s, retry_unreachable=True)
         except Cut as cut:
             return Reply.failed(cut.fault, cut.detail, started)
-        think_ms = _elapsed_ms(started)
+        # from the request's send to the answer's arrival, not to its reading: a busy worker may
+        # come round to read it much later
+        status, body = answer.status, answer.body
+        think_ms = round(answer.think_s * 1000.0, 3)
         if status != 200:
             return Reply(None, think_ms, Fault.HTTP_STATUS, f"HTTP status {status}")
         try:
@@ -155,7 +161,7 @@ class HttpAgent:
 
     def notify(self, request: dict[str, Any], timeout_s: float) -> None:
         try:
-            self._post(request, time.perf_counter() + timeout_s)
+            self._post(request, time.perf_counter(), timeout_s)
         except Cut:
             return
         finally:
@@ -173,7 +179,7 @@ class HttpAgent:
         self.close()
 
     def _post(
-        self, request: dict[str, Any], deadline: float, retry_unreachable: bool = False
-    ) -> tuple[int, bytes]:
+        self, request: dict[str, Any], started: float, timeout_s: float, retry_unreachable: bool = False
+    ) -> Answer:
         body = encode(request)
-        return self._connection.post(body, sign(self.secret, body), deadline, retry_unreachable)
+        return self._connection.post(body, sign(self.secret, body), started, timeout_s, retry_unreachable)

@@ -1,11 +1,13 @@
-"""One persistent HTTP/1.1 connection from the referee to a bot endpoint, each exchange under one deadline.
+"""One persistent HTTP/1.1 connection from the referee to a bot endpoint, each exchange under a deadline.
 
 Written on raw sockets rather than on ``http.client`` or ``requests`` for what no library covers
 together:
 
-- the deadline bounds the whole exchange (name resolution, connecting, the TLS handshake, sending,
-  waiting and reading the answer to its last byte), so a bot that trickles its answer byte by byte
-  is cut at the deadline, where per-read timeouts would let it run on;
+- the bot's time (the move's) runs from the moment its request's last byte went out to the moment
+  its answer's last byte arrived, and the exchange ends there, so a bot that trickles its answer
+  byte by byte is cut at the deadline, where per-read timeouts would let it run on; before that,
+  name resolution, connecting, the TLS handshake and sending must be done within the same time of
+  the exchange's start (so an exchange never lasts more than twice the move's time);
 - the connection goes to the very address the endpoint policy checked, never to a second DNS
   answer;
 - the connection is kept for the next request of the match (keep-alive), and opened again, once
@@ -15,19 +17,25 @@ together:
 - a bot that is not there for a moment (restarting: the connection refused, reset, or closed before
   any byte of its answer) is tried again, a little later each time, until the deadline, when the
   caller asks for it (a move); it is one failure, at the deadline, only if the bot does not come
-  back in time.
+  back in time. The time it was away is its own: its time then runs from the first try;
+- the answer's end is when its last byte reached this machine, not when the referee came to read
+  it: a worker playing hundreds of matches on one event loop may read an answer long after it
+  arrived, and that wait is the platform's, not the bot's (see :class:`_Reader`).
 
 Every failure leaves here as :class:`Cut`, carrying the fault kind it maps to.
 """
 
 from __future__ import annotations
 
+import os
 import select
 import socket
 import ssl
+import struct
 import sys
 import threading
 import time
+from typing import NamedTuple
 
 from referee.endpoints import EndpointPolicy, EndpointRefused, IPAddress, ParsedEndpoint, ResolutionTimeout
 from referee.protocol import SIGNATURE_HEADER, Fault
@@ -39,6 +47,21 @@ FIRST_RETRY_PAUSE_S = 0.01
 """The pause before trying an unreachable bot again; it doubles after every try, up to
 :data:`LONGEST_RETRY_PAUSE_S`, so a bot back from a restart is seen within that much."""
 LONGEST_RETRY_PAUSE_S = 0.1
+
+_SO_TIMESTAMPNS = 35
+"""Linux's ``SO_TIMESTAMPNS`` (``SO_TIMESTAMPNS_OLD``), which the socket module does not name: the
+kernel then gives every read the time its data reached the socket, as a native ``struct timespec``
+of ``CLOCK_REALTIME``. 35 on the architectures whose socket options are asm-generic's."""
+_TIMESPEC = struct.Struct("@ll")
+_STAMPING_MACHINES = frozenset(("x86_64", "aarch64", "arm64", "riscv64", "s390x", "ppc64le", "ppc64"))
+KERNEL_ARRIVAL_TIMES = sys.platform == "linux" and os.uname().machine in _STAMPING_MACHINES
+"""Whether plain (http) connections ask the kernel when each answer arrived. Where it cannot (another
+system, TLS), an answer ends when it was read, and a deadline passed is a timeout, as before arrival
+times were kept; a benchmark sets it False to measure that timing."""
+_ANCILLARY_BYTES = socket.CMSG_SPACE(_TIMESPEC.size) if hasattr(socket, "CMSG_SPACE") else 0
+_CLOCK_SLACK_S = 0.005
+"""How far a timestamp may fall outside the time between the send and the read before it is not
+believed (the wall clock stepped): the two clocks run at rates a slewing NTP can part a little."""
 
 
 def _unpatched_poll() -> type[select.poll]:
@@ -73,6 +96,24 @@ class _IdleWatch:
 
     def readable_now(self) -> bool:
         return bool(self._poller.poll(0))
+
+
+class Answer(NamedTuple):
+    """A bot's answer: its HTTP status and body, and the bot's time, from ``asked`` to ``arrived``
+    (both on :func:`time.perf_counter`'s clock; :attr:`think_s` is the difference)."""
+
+    status: int
+    body: bytes
+    asked: float
+    """When the request's last byte was sent; when the bot was away and the request was sent
+    again, when the first try began."""
+    arrived: float
+    """When the kernel received the answer's last byte (plain connections where
+    :data:`KERNEL_ARRIVAL_TIMES`), else when the referee read it."""
+
+    @property
+    def think_s(self) -> float:
+        return self.arrived - self.asked
 
 
 class Cut(Exception):
@@ -124,6 +165,7 @@ class BotConnection:
         self.tls = tls
         self._sock: socket.socket | None = None
         self._idle: _IdleWatch | None = None  # the kept plain socket's idle check
+        self._stamped = False  # whether the kept socket's reads carry the kernel's arrival time
         self._head = b""  # the request head up to the Content-Length value, for this endpoint
         self.connected = False
         """Whether a TCP connection to the endpoint was ever made: something listened there, even if
@@ -135,29 +177,40 @@ class BotConnection:
             sock.close()
 
     def post(
-        self, body: bytes, signature: str, deadline: float, retry_unreachable: bool = False
-    ) -> tuple[int, bytes]:
-        """Send the body, signed, and return the answer's status and body; raise :class:`Cut`.
+        self, body: bytes, signature: str, started: float, timeout_s: float, retry_unreachable: bool = False
+    ) -> Answer:
+        """Send the body, signed, and return the answer; raise :class:`Cut`.
+
+        ``started`` (on :func:`time.perf_counter`'s clock) is when the exchange began: the request
+        must be out (the connection opened first if need be) by ``started + timeout_s``, and the
+        answer's last byte must then arrive within ``timeout_s`` of the request's send. An answer
+        that arrived in time is taken even when it is read later (:class:`_Reader`).
 
         With ``retry_unreachable`` a bot that is not there (see :class:`_Unreachable`) is tried
-        again until the deadline, so that a bot restarted between two moves, or during one, loses
-        no more than the time it was away; what remains a failure is one ``connection_error`` fault.
-        A ping does not ask for it: it tells whether the bot answers now.
+        again until ``started + timeout_s``, so that a bot restarted between two moves, or during
+        one, loses no more than the time it was away; its time then counts from ``started`` and its
+        answer must arrive by ``started + timeout_s``. What remains a failure is one
+        ``connection_error`` fault. A ping does not ask for it: it tells whether the bot answers now.
         """
+        deadline = started + timeout_s
         pause = FIRST_RETRY_PAUSE_S
+        budget_s: float | None = timeout_s  # the first try: the bot's time runs from the send
         while True:
             try:
-                return self._post_once(body, signature, deadline)
+                answer = self._post_once(body, signature, deadline, budget_s)
             except _Unreachable as away:
                 self.close()
                 if not retry_unreachable or time.perf_counter() + pause >= deadline:
                     raise Cut(Fault.CONNECTION, str(away)) from None
+            else:
+                return answer if budget_s is not None else answer._replace(asked=started)
             time.sleep(pause)
             pause = min(2 * pause, LONGEST_RETRY_PAUSE_S)
+            budget_s = None  # sent again: the bot's time runs from the first try
 
-    def _post_once(self, body: bytes, signature: str, deadline: float) -> tuple[int, bytes]:
+    def _post_once(self, body: bytes, signature: str, deadline: float, budget_s: float | None) -> Answer:
         try:
-            return self._post(body, signature, deadline)
+            return self._post(body, signature, deadline, budget_s)
         except Cut:
             self.close()
             raise
@@ -170,7 +223,7 @@ class BotConnection:
             self.close()
             raise Cut(Fault.CONNECTION, f"connection: {error}") from None
 
-    def _post(self, body: bytes, signature: str, deadline: float) -> tuple[int, bytes]:
+    def _post(self, body: bytes, signature: str, deadline: float, budget_s: float | None) -> Answer:
         reused = self._sock is not None and self._idle_and_open()
         if not reused:
             self.close()
@@ -183,13 +236,13 @@ class BotConnection:
             body,
         )
         try:
-            return self._round_trip(request, deadline, reused)
+            return self._round_trip(request, deadline, budget_s, reused)
         except _Stale:
             # the bot closed the idle connection as the request went out: open a new one, once (a
             # fresh connection never raises _Stale)
             self.close()
             self._open(deadline)
-            return self._round_trip(request, deadline, reused=False)
+            return self._round_trip(request, deadline, budget_s, reused=False)
 
     # -- opening -------------------------------------------------------------------------------
 
@@ -210,7 +263,9 @@ class BotConnection:
         except (OSError, ssl.SSLError) as error:
             raise Cut(Fault.CONNECTION, f"connect: {error}") from None
         self._sock = sock
-        self._idle = None if isinstance(sock, ssl.SSLSocket) else _IdleWatch(sock.fileno())
+        plain = not isinstance(sock, ssl.SSLSocket)
+        self._idle = _IdleWatch(sock.fileno()) if plain else None
+        self._stamped = plain and _ask_arrival_times(sock)
         self._head = _request_head(endpoint)
 
     def _connect(self, address: IPAddress, endpoint: ParsedEndpoint, deadline: float) -> socket.socket:
@@ -251,7 +306,9 @@ class BotConnection:
 
     # -- one request and its answer --------------------------------------------------------------
 
-    def _round_trip(self, request: bytes, deadline: float, reused: bool) -> tuple[int, bytes]:
+    def _round_trip(self, request: bytes, deadline: float, budget_s: float | None, reused: bool) -> Answer:
+        """Send the request by ``deadline`` and read its answer, which must arrive within
+        ``budget_s`` of the send (None: by ``deadline``)."""
         sock = self._sock
         assert sock is not None
         try:
@@ -260,12 +317,13 @@ class BotConnection:
             if reused:
                 raise _Stale from None
             raise
-        status, body, keep = self._read_response(sock, deadline, reused)
+        reader = _Reader(sock, deadline, budget_s, self._stamped)  # made right after the send
+        status, body, keep = self._read_response(reader, reused)
         if not keep:
             self.close()
-        return status, body
+        return Answer(status, body, reader.sent, reader.arrived)
 
-    def _read_response(self, sock: socket.socket, deadline: float, reused: bool) -> tuple[int, bytes, bool]:
+    def _read_response(self, reader: _Reader, reused: bool) -> tuple[int, bytes, bool]:
         # bytes, not a bytearray, while reading the head: a bot's answer usually arrives whole in
         # the first read, and is then only sliced, never copied into a buffer and out again
         buffer = b""
@@ -280,7 +338,7 @@ class BotConnection:
             if len(buffer) > HEADER_LIMIT_BYTES:
                 raise Cut(Fault.INVALID_RESPONSE, "response headers too large")
             try:
-                chunk = _recv(sock, deadline)
+                chunk = reader.recv()
             except (ConnectionResetError, ConnectionAbortedError):
                 if reused and not buffer:
                     raise _Stale from None
@@ -297,7 +355,7 @@ class BotConnection:
         if status in (204, 304):
             body, clean = b"", not buffer
         elif "chunked" in headers.get("transfer-encoding", "").lower():
-            body, clean = self._read_chunked(sock, bytearray(buffer), deadline)
+            body, clean = self._read_chunked(reader, bytearray(buffer))
         else:
             length_text = headers.get("content-length")
             length = int(length_text) if length_text and length_text.isdecimal() else None
@@ -307,16 +365,16 @@ class BotConnection:
                 body, clean = buffer[:length], len(buffer) == length  # all of it came with the head
             else:
                 rest = bytearray(buffer)
-                body = self._read_until(sock, rest, length, deadline)
+                body = self._read_until(reader, rest, length)
                 clean = length is not None and len(rest) == length
         return status, body, keep and clean
 
-    def _read_until(self, sock: socket.socket, body: bytearray, length: int | None, deadline: float) -> bytes:
+    def _read_until(self, reader: _Reader, body: bytearray, length: int | None) -> bytes:
         """The body up to ``length`` bytes, or up to the connection's end when no length was given."""
         while length is None or len(body) < length:
             if len(body) > self.max_bytes:
                 raise Cut(Fault.INVALID_RESPONSE, f"answer larger than {self.max_bytes} bytes")
-            chunk = _recv(sock, deadline)
+            chunk = reader.recv()
             if not chunk:
                 if length is None:
                     break
@@ -326,14 +384,14 @@ class BotConnection:
             raise Cut(Fault.INVALID_RESPONSE, f"answer larger than {self.max_bytes} bytes")
         return bytes(body[:length] if length is not None else body)
 
-    def _read_chunked(self, sock: socket.socket, data: bytearray, deadline: float) -> tuple[bytes, bool]:
+    def _read_chunked(self, reader: _Reader, data: bytearray) -> tuple[bytes, bool]:
         """The de-chunked body, and whether the connection ended exactly at the answer's end."""
         body = bytearray()
         while True:
             while b"\r\n" not in data:
                 if len(data) > HEADER_LIMIT_BYTES:
                     raise Cut(Fault.INVALID_RESPONSE, "bad chunked encoding: chunk-size line too long")
-                data += _more(sock, deadline)
+                data += reader.more()
             size_line, _, remainder = bytes(data).partition(b"\r\n")
             try:
                 size = int(size_line.split(b";", 1)[0].strip() or b"x", 16)
@@ -346,7 +404,7 @@ class BotConnection:
             if len(body) + size > self.max_bytes:
                 raise Cut(Fault.INVALID_RESPONSE, f"answer larger than {self.max_bytes} bytes")
             while len(data) < size + 2:
-                data += _more(sock, deadline)
+                data += reader.more()
             body += data[:size]
             data = data[size + 2 :]
 
@@ -387,19 +445,103 @@ def _send_all(sock: socket.socket, data: bytes, deadline: float) -> None:
         view = view[sent:]
 
 
-def _recv(sock: socket.socket, deadline: float) -> bytes:
-    sock.settimeout(_remaining(deadline))
+def _ask_arrival_times(sock: socket.socket) -> bool:
+    """Ask the kernel to time each read's data on arrival; whether it will."""
+    if not KERNEL_ARRIVAL_TIMES:
+        return False
     try:
-        return sock.recv(_RECV_BYTES)
-    except TimeoutError:
-        raise _Deadline from None
+        sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
+    except OSError:
+        return False
+    return True
 
 
-def _more(sock: socket.socket, deadline: float) -> bytes:
-    chunk = _recv(sock, deadline)
-    if not chunk:
-        raise Cut(Fault.CONNECTION, "connection closed in the middle of the answer")
-    return chunk
+class _Reader:
+    """Reads one answer off a socket under its deadline, and keeps when it arrived.
+
+    Made right after the request's last byte went out, it takes the time then on two clocks:
+    ``time.perf_counter()``, the deadline's, and ``time.time_ns()``, the realtime clock the kernel
+    stamps arrivals with. The answer's deadline is ``budget_s`` after that send (or the exchange's,
+    when the bot's time runs from an earlier first try).
+
+    On a stamped socket every read is a ``recvmsg`` whose ancillary data says when the data it
+    returns reached the socket (for TCP, the last segment read; segments queued together carry the
+    latest one's time). That instant is put on perf_counter's clock through the pair:
+    ``sent + (stamp - sent_ns)``, which is believed only if it falls between the send and the read
+    (give or take :data:`_CLOCK_SLACK_S`); else the wall clock stepped, and the read time stands, as
+    for a socket without stamps (TLS: ``ssl.SSLSocket`` has no ``recvmsg``).
+
+    The deadline is judged on arrival: data that arrived after it ends the exchange as a timeout;
+    an answer that arrived before it but was read after it (the event loop was busy elsewhere) is
+    on time. So when the deadline has passed, a stamped socket still gives what it holds already,
+    without waiting; a socket without stamps times out there, as before. An empty read (the
+    connection's end) carries no stamp, and counts as read.
+    """
+
+    __slots__ = ("arrived", "deadline", "sent", "sent_ns", "sock", "stamped")
+
+    def __init__(self, sock: socket.socket, deadline: float, budget_s: float | None, stamped: bool) -> None:
+        self.sent = time.perf_counter()
+        self.sent_ns = time.time_ns()
+        self.sock = sock
+        self.deadline = deadline if budget_s is None else self.sent + budget_s
+        self.stamped = stamped
+        self.arrived = self.sent  # until the first read: when the last data read arrived
+
+    def recv(self) -> bytes:
+        """The next chunk (empty at the connection's end); raise :class:`_Deadline` when there is
+        none that arrived in time."""
+        left = self.deadline - time.perf_counter()
+        if left > 0:
+            self.sock.settimeout(left)
+            try:
+                return self._read(late=False)
+            except TimeoutError:
+                pass
+        if not self.stamped:
+            raise _Deadline
+        self.sock.settimeout(0.0)  # past the deadline: only what is there already
+        try:
+            return self._read(late=True)
+        except BlockingIOError:
+            raise _Deadline from None
+
+    def more(self) -> bytes:
+        """The next chunk, the connection's end being a fault (in the middle of an answer)."""
+        chunk = self.recv()
+        if not chunk:
+            raise Cut(Fault.CONNECTION, "connection closed in the middle of the answer")
+        return chunk
+
+    def _read(self, late: bool) -> bytes:
+        if not self.stamped:
+            chunk = self.sock.recv(_RECV_BYTES)
+            self.arrived = time.perf_counter()
+            return chunk
+        chunk, ancillary, _flags, _address = self.sock.recvmsg(_RECV_BYTES, _ANCILLARY_BYTES)
+        read_at = time.perf_counter()
+        arrived = self._arrival(ancillary, read_at) if chunk else None
+        if arrived is None:  # no stamp to trust: the read time, which is past the deadline if late
+            if late:
+                raise _Deadline
+            arrived = read_at
+        elif arrived > self.deadline:
+            raise _Deadline
+        self.arrived = arrived
+        return chunk
+
+    def _arrival(self, ancillary: list[tuple[int, int, bytes]], read_at: float) -> float | None:
+        """When the data of a read reached the socket, on perf_counter's clock, if it says and it
+        fits between the send and the read."""
+        for level, kind, data in ancillary:
+            if level == socket.SOL_SOCKET and kind == _SO_TIMESTAMPNS and len(data) >= _TIMESPEC.size:
+                seconds, nanoseconds = _TIMESPEC.unpack_from(data)
+                since_sent = (int(seconds) * 1_000_000_000 + int(nanoseconds) - self.sent_ns) / 1e9
+                until_read = read_at - self.sent
+                if not -_CLOCK_SLACK_S <= since_sent <= until_read + _CLOCK_SLACK_S:
+                    return None
+                return self.sent + min(max(since_sent, 0.0), until_read)
+        return None
 
 
 _FRAMING_HEADERS = frozenset(("connection", "content-length", "transfer-encoding"))

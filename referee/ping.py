@@ -3,8 +3,8 @@
 The platform pings a bot before it accepts a registration, a new secret or a new endpoint, so that
 a wrong secret or an unreachable bot is refused there and then, with the reason, instead of
 showing up later as a forfeited match. The ping goes through the same connection code as a move
-(:mod:`referee.bot_connection`): the endpoint policy is checked, the address pinned, and the whole
-exchange, name resolution included, runs under one short deadline.
+(:mod:`referee.bot_connection`): the endpoint policy is checked, the address pinned, and the
+exchange, name resolution included, runs under a move's deadlines, with a short time.
 
 The bot must answer ``200`` with ``{"pong": <the request's nonce>}``: echoing a fresh nonce shows
 that the answer comes from a bot that read this very request, not from any web server that says
@@ -24,7 +24,8 @@ from referee.endpoints import EndpointPolicy
 from referee.protocol import PROTOCOL_VERSION, Fault, decode, encode, sign
 
 PING_TIMEOUT_S = 3.0
-"""How long the bot has to answer a ping, from name resolution to the answer's last byte."""
+"""How long the bot has to answer a ping: to be connected to (name resolution included), and then
+from the request's send to the answer's last byte."""
 PING_MAX_BYTES = 4096
 """A pong is a few dozen bytes; anything much larger is not one."""
 
@@ -75,12 +76,13 @@ def ping(
     started = time.perf_counter()
     connection = BotConnection(url, policy, PING_MAX_BYTES, tls)
     try:
-        status, answer = connection.post(body, sign(secret, body), started + timeout_s)
+        sent = connection.post(body, sign(secret, body), started, timeout_s)
     except Cut as cut:
         return PingResult(cut.fault, cut.detail[:300], _since(started), connected=connection.connected)
     finally:
         connection.close()
-    elapsed = _since(started)
+    status, answer = sent.status, sent.body
+    elapsed = round(sent.think_s * 1000.0, 3)  # timed as a move's think time
     if status != 200:
         return PingResult(Fault.HTTP_STATUS, f"HTTP status {status}", elapsed, status, connected=True)
     try:
