@@ -14,6 +14,7 @@ from arena.tournaments import knockout, results
 from arena.tournaments.knockout import PodReplay
 from arena.tournaments.rounds import next_round, replays_due
 from referee.replay import MatchResult
+from tests.platform.tournaments.records import tournament_record
 
 SEEDS = ("s1", "s2", "s3", "s4")
 
@@ -106,29 +107,8 @@ def test_only_a_tie_across_the_last_place_going_on_is_replayed_in_a_pod_of_four(
 def tournament(
     pod_ties: str, seeds: Sequence[str] = SEEDS, seats: int = 2, advance: int = 1
 ) -> TournamentRecord:
-    return TournamentRecord(
-        id="t",
-        name="t",
-        game="g",
-        variant="v",
-        format="knockout",
-        bots=tuple(seeds),
-        names={bot: bot.upper() for bot in seeds},
-        seats_per_match=seats,
-        games_per_pairing_requested=1,
-        games_per_pairing=1,
-        seed=1,
-        options={},
-        time={"move_ms": 2000, "bank_ms": 0},
-        rated=True,
-        max_faults=3,
-        match_count=0,
-        created_at="2026-01-01T00:00:00Z",
-        created_ts=0.0,
-        rounds=2,
-        advance=advance,
-        seeds=tuple(seeds),
-        pod_ties=pod_ties,
+    return tournament_record(
+        "knockout", seeds, seats, rounds=2, advance=advance, seeds=tuple(seeds), pod_ties=pod_ties
     )
 
 

@@ -3,43 +3,19 @@ Swiss pods by points, knockout survivors by result then seed, and no round after
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from arena.records import MatchRecord, MatchStatus, RoundRecord, TournamentRecord
+from arena.records import MatchRecord, RoundRecord, TournamentRecord
 from arena.tournaments.rounds import next_round
-from referee.replay import MatchResult
+from tests.platform.tournaments.records import finished, tournament_record
 
 BOTS = ("a", "b", "c", "d")
 
 
 def tournament(format_name: str, rounds: int, advance: int = 0) -> TournamentRecord:
-    return TournamentRecord(
-        id="t",
-        name="t",
-        game="g",
-        variant="v",
-        format=format_name,
-        bots=BOTS,
-        names={bot: bot for bot in BOTS},
-        seats_per_match=2,
-        games_per_pairing_requested=1,
-        games_per_pairing=1,
-        seed=1,
-        options={},
-        time={"move_ms": 2000, "bank_ms": 0},
-        rated=True,
-        max_faults=3,
-        match_count=0,
-        created_at="2026-01-01T00:00:00Z",
-        created_ts=0.0,
-        rounds=rounds,
-        advance=advance,
-    )
+    return tournament_record(format_name, BOTS, rounds=rounds, advance=advance)
 
 
 def won(match_id: str, winner: str, loser: str) -> MatchRecord:
-    record = MatchRecord.new(match_id, "g", "v", (winner, loser), (winner, loser), rated=True)
-    return replace(record, status=MatchStatus.FINISHED, result=MatchResult((1, 2), (1.0, 0.0), "end", None))
+    return finished(match_id, (winner, loser), (1, 2), (1.0, 0.0))
 
 
 def first_round() -> tuple[list[RoundRecord], dict[str, MatchRecord]]:

@@ -4,23 +4,17 @@ Sonneborn-Berger computed by hand, a round robin's cross table and head-to-head.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
 
-from arena.records import MatchRecord, MatchStatus, RoundRecord, TournamentRecord
+from arena.records import MatchRecord, RoundRecord, TournamentRecord
 from arena.tournaments import knockout, results, round_robin, swiss
 from arena.tournaments.rounds import next_round
-from referee.replay import MatchResult
+from tests.platform.tournaments.records import finished, tournament_record
 
-
-def played(
-    match_id: str, bots: Sequence[str], places: Sequence[int], scores: Sequence[float] = ()
-) -> MatchRecord:
-    record = MatchRecord.new(match_id, "g", "v", tuple(bots), tuple(bots), rated=True)
-    scores = tuple(scores) or tuple(float(len(places) - place) for place in places)
-    return replace(record, status=MatchStatus.FINISHED, result=MatchResult(tuple(places), scores, "end"))
+played = finished
 
 
 def won(match_id: str, winner: str, loser: str, scores: tuple[float, float] = (1.0, 0.0)) -> MatchRecord:
@@ -31,28 +25,7 @@ def drawn(match_id: str, first: str, second: str) -> MatchRecord:
     return played(match_id, (first, second), (1, 1), (1.0, 1.0))
 
 
-def tournament(format_name: str, bots: Sequence[str], seats: int = 2, **extra: object) -> TournamentRecord:
-    return TournamentRecord(
-        id="t",
-        name="t",
-        game="g",
-        variant="v",
-        format=format_name,
-        bots=tuple(bots),
-        names={bot: bot.upper() for bot in bots},
-        seats_per_match=seats,
-        games_per_pairing_requested=1,
-        games_per_pairing=1,
-        seed=1,
-        options={},
-        time={"move_ms": 2000, "bank_ms": 0},
-        rated=True,
-        max_faults=3,
-        match_count=0,
-        created_at="2026-01-01T00:00:00Z",
-        created_ts=0.0,
-        **extra,  # type: ignore[arg-type]  # the format's own fields: rounds, advance, seeds
-    )
+tournament = tournament_record
 
 
 Decide = Callable[[tuple[str, ...]], tuple[str, ...]]
