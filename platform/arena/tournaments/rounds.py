@@ -70,3 +70,14 @@ def replays_due(
     if tournament.format != "knockout" or tournament.pod_ties != "replay" or not made:
         return []
     return knockout.replays_due(knockout_bracket(tournament, made, matches))
+
+
+def more_to_play(
+    tournament: TournamentRecord, made: Sequence[RoundRecord], matches: Mapping[str, MatchRecord]
+) -> bool:
+    """Whether a tournament whose matches made so far have all ended still owes a round or a
+    replay: between a round's last match and the next round being stored, it is not finished
+    (a page that read "finished" then would stop following it)."""
+    if tournament.format not in ROUND_FORMATS:
+        return False
+    return bool(replays_due(tournament, made, matches)) or next_round(tournament, made, matches) is not None

@@ -21,7 +21,7 @@ from arena.matches import match_requests
 from arena.records import BotRecord, MatchRecord, TournamentRecord, now_iso
 from arena.runtime import Runtime
 from arena.tournaments import formats, knockout, progress, results, swiss
-from arena.tournaments.rounds import ROUND_FORMATS, is_team
+from arena.tournaments.rounds import ROUND_FORMATS, is_team, more_to_play
 from referee.match import MatchSpec
 
 CANCELLED = "tournament cancelled"
@@ -226,9 +226,11 @@ def view(runtime: Runtime, tournament: TournamentRecord) -> TournamentView:
     total = len(matches)
     team = is_team(tournament)
     status = "finished" if done == total else "running" if done or statuses["running"] else "queued"
+    rounds_made = runtime.store.tournament_rounds(tournament.id)
+    if status == "finished" and more_to_play(tournament, rounds_made, {match.id: match for match in matches}):
+        status = "running"  # every match made has ended, and the next round (or a replay) is owed
     if tournament.cancelled_at:
         status = "cancelled"
-    rounds_made = runtime.store.tournament_rounds(tournament.id)
     outcome = results.result(tournament, rounds_made, matches, team, finished=status == "finished")
     return TournamentView(
         record=tournament,

@@ -108,3 +108,26 @@ def test_a_replay_is_made_once_whoever_asks(arena: Arena) -> None:
     assert template is not None and len(due) == 1
     assert progress.make_replays(arena.runtime, tournament, due, template) == []
     assert store.tournament_rounds(created["id"]) == made and len(arena.queue.ids) == 1
+
+
+def test_a_knockout_between_its_rounds_reads_running_not_finished(
+    arena: Arena, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # every match made so far has ended but the final is not stored yet: the moment a page that
+    # read "finished" would stop following the tournament
+    _ids, created = knockout_of_four(arena.client, arena.bots)
+    first_round = list(arena.queue.ids)
+    arena.queue.ids.clear()
+    with monkeypatch.context() as patched:
+        patched.setattr(progress, "advance", lambda runtime, tournament_id: False)
+        for match_id in first_round:
+            execute(arena.runtime, match_id)
+    path = f"/api/v1/tournaments/{created['id']}"
+    between = arena.client.get(path).get_json()
+    assert between["progress"]["done"] == between["progress"]["total"] == 2
+    assert between["status"] == "running" and between["winner"] is None
+    progress.advance(arena.runtime, created["id"])
+    (final,) = arena.queue.ids
+    execute(arena.runtime, final)
+    after = arena.client.get(path).get_json()
+    assert after["status"] == "finished" and after["winner"] is not None
