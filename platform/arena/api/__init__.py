@@ -8,7 +8,8 @@ Every answer, the pages' included, carries the security headers of :mod:`arena.a
 Bodies larger than :data:`MAX_BODY_BYTES` are refused (413) before they are read, and URLs longer
 than :data:`MAX_URL_BYTES` (414) before they are routed, both with the error body; a store that
 cannot be reached is a 503 (try again), not a 500: the error body for the API, a small HTML page for
-a browser's page request.
+a browser's page request, and for a few seconds after one request found it so, every request that
+would read it is that 503 at once (:mod:`arena.api.store_breaker`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, current_app, jsonify, request
 from flask_smorest import Api
 from redis.exceptions import RedisError
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, RequestURITooLarge
@@ -28,6 +29,7 @@ from arena.api import bots, docs_page, games, ids, ladders, matches, security_he
 from arena.api.context import EXTENSION
 from arena.api.json_provider import OrjsonProvider
 from arena.api.schemas.common import ErrorSchema, HealthSchema
+from arena.api.store_breaker import StoreBreaker
 from arena.errors import ArenaError
 from arena.runtime import Runtime
 from arena.web import install as install_pages
@@ -103,6 +105,11 @@ STORE_UNREACHABLE = "the store is unreachable; try again later"
 
 def _store_unavailable(error: RedisError) -> tuple[Response, int, dict[str, str]]:
     log.error("the store is unreachable: %s", error)
+    current_app.extensions[BREAKER].failed()
+    return _unavailable_answer()
+
+
+def _unavailable_answer() -> tuple[Response, int, dict[str, str]]:
     if wants_page():
         return unavailable_page(STORE_UNREACHABLE, RETRY_AFTER_S), 503, {}
     body = {
@@ -112,6 +119,27 @@ def _store_unavailable(error: RedisError) -> tuple[Response, int, dict[str, str]
         "errors": {},
     }
     return jsonify(body), 503, {"Retry-After": RETRY_AFTER_S}
+
+
+BREAKER = "arena.store_breaker"
+"""Where the app keeps its :class:`~arena.api.store_breaker.StoreBreaker`."""
+NO_STORE_ENDPOINTS = frozenset({"static", "web.static", "docs_page.static", "docs_page.asset"})
+"""Endpoints that never read the store (files on disk): served whatever the breaker says."""
+
+
+def _store_gate() -> tuple[Response, int, dict[str, str]] | None:
+    """Before anything reads the store (the rate limits included): while the breaker is open, the
+    503 at once; the one request that probes it pings the store first, its failure reopening it."""
+    if request.endpoint in NO_STORE_ENDPOINTS:
+        return None
+    breaker: StoreBreaker = current_app.extensions[BREAKER]
+    admission = breaker.admit()
+    if admission == "refuse":
+        return _unavailable_answer()
+    if admission == "probe":
+        current_app.extensions[EXTENSION].store.ping()  # a RedisError goes to _store_unavailable
+        breaker.succeeded()
+    return None
 
 
 def _target_bytes(environ: dict[str, Any]) -> int:
@@ -166,7 +194,9 @@ def create_app(runtime: Runtime) -> Flask:
     )
     app.json = OrjsonProvider(app)
     app.extensions[EXTENSION] = runtime
+    app.extensions[BREAKER] = StoreBreaker(runtime.clock)
     app.before_request(_refuse_long_urls)  # first, before the rate limits read the store
+    app.before_request(_store_gate)  # then, still before them
     security_headers.install(app)
     api = ArenaApi(app)
     for name, converter in ids.CONVERTERS.items():
