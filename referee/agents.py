@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from referee.bot import Bot
-from referee.bot_connection import HEADER_LIMIT_BYTES, USER_AGENT, Answer, BotConnection, Cut
+from referee.bot_connection import HEADER_LIMIT_BYTES, USER_AGENT, Answer, BotConnection, Cut, elapsed_ms
 from referee.endpoints import EndpointPolicy
 from referee.protocol import (
     BadResponse,
@@ -63,7 +63,7 @@ class Reply:
 
     @classmethod
     def failed(cls, fault: Fault, detail: str, started: float) -> Reply:
-        return cls(None, _elapsed_ms(started), fault, detail[:300])
+        return cls(None, elapsed_ms(started), fault, detail[:300])
 
 
 class Agent(Protocol):
@@ -74,10 +74,6 @@ class Agent(Protocol):
     def notify(self, request: dict[str, Any], timeout_s: float) -> None:
         """Send a start or end notice; its answer and failures are ignored. Never raises."""
         ...
-
-
-def _elapsed_ms(started: float) -> float:
-    return round((time.perf_counter() - started) * 1000.0, 3)
 
 
 class LocalAgent:
@@ -94,7 +90,7 @@ class LocalAgent:
             document = json.loads(json.dumps({"move": move}))
         except Exception as error:  # a bot's bug is a fault of that seat, never the referee's
             return Reply.failed(Fault.BOT_ERROR, f"{type(error).__name__}: {error}", started)
-        think_ms = _elapsed_ms(started)
+        think_ms = elapsed_ms(started)
         if think_ms > timeout_s * 1000.0:
             return Reply(None, think_ms, Fault.TIMEOUT, f"answered after {think_ms:.0f} ms")
         return Reply.from_answer(document, think_ms)
@@ -150,7 +146,7 @@ class HttpAgent:
         # from the request's send to the answer's arrival, not to its reading: a busy worker may
         # come round to read it much later
         status, body = answer.status, answer.body
-        think_ms = round(answer.think_s * 1000.0, 3)
+        think_ms = answer.think_ms
         if status != 200:
             return Reply(None, think_ms, Fault.HTTP_STATUS, f"HTTP status {status}")
         try:

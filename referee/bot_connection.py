@@ -115,6 +115,22 @@ class Answer(NamedTuple):
     def think_s(self) -> float:
         return self.arrived - self.asked
 
+    @property
+    def think_ms(self) -> float:
+        """:attr:`think_s` as replays and pings record it (:func:`as_ms`)."""
+        return as_ms(self.think_s)
+
+
+def as_ms(seconds: float) -> float:
+    """Seconds as the milliseconds a replay's think time and a ping's round trip record: to the
+    microsecond."""
+    return round(seconds * 1000.0, 3)
+
+
+def elapsed_ms(started: float) -> float:
+    """The milliseconds since ``started`` (a :func:`time.perf_counter` reading), as recorded."""
+    return as_ms(time.perf_counter() - started)
+
 
 class Cut(Exception):
     """The exchange failed in a way that maps to one fault kind."""

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from referee.bot_connection import BotConnection, Cut
+from referee.bot_connection import BotConnection, Cut, elapsed_ms
 from referee.endpoints import EndpointPolicy
 from referee.protocol import PROTOCOL_VERSION, Fault, decode, encode, sign
 
@@ -78,11 +78,11 @@ def ping(
     try:
         sent = connection.post(body, sign(secret, body), started, timeout_s)
     except Cut as cut:
-        return PingResult(cut.fault, cut.detail[:300], _since(started), connected=connection.connected)
+        return PingResult(cut.fault, cut.detail[:300], elapsed_ms(started), connected=connection.connected)
     finally:
         connection.close()
     status, answer = sent.status, sent.body
-    elapsed = round(sent.think_s * 1000.0, 3)  # timed as a move's think time
+    elapsed = sent.think_ms  # timed as a move's think time
     if status != 200:
         return PingResult(Fault.HTTP_STATUS, f"HTTP status {status}", elapsed, status, connected=True)
     try:
@@ -93,7 +93,3 @@ def ping(
     if problem is not None:
         return PingResult(Fault.INVALID_RESPONSE, problem, elapsed, status, connected=True)
     return PingResult(None, "pong", elapsed, status, connected=True)
-
-
-def _since(started: float) -> float:
-    return round((time.perf_counter() - started) * 1000.0, 3)

@@ -34,6 +34,7 @@ from limits import RateLimitItem
 from limits.strategies import RateLimiter
 
 from arena.errors import Overloaded, TooManyRequests
+from referee.bot_connection import elapsed_ms
 from referee.endpoints import EndpointPolicy, EndpointRefused, IPAddress, ResolutionTimeout, ResolvedEndpoint
 from referee.ping import PingResult, ping
 from referee.protocol import PROTOCOL_VERSION, Fault
@@ -105,13 +106,13 @@ class PingGate:
         try:
             resolved = self.policy.resolve(endpoint, self.timeout_s)
         except ResolutionTimeout as slow:
-            return PingResult(Fault.TIMEOUT, str(slow), _since(started))
+            return PingResult(Fault.TIMEOUT, str(slow), elapsed_ms(started))
         except EndpointRefused as refused:
-            return PingResult(Fault.ENDPOINT_REFUSED, str(refused), _since(started))
+            return PingResult(Fault.ENDPOINT_REFUSED, str(refused), elapsed_ms(started))
         self._count(resolved.address)
         left = self.timeout_s - (time.perf_counter() - started)
         if left <= 0:
-            return PingResult(Fault.TIMEOUT, "no time left after the name resolution", _since(started))
+            return PingResult(Fault.TIMEOUT, "no time left after the name resolution", elapsed_ms(started))
         pinned = Pinned(self.policy.allowlist, resolved, endpoint)
         return ping(endpoint, secret, pinned, left, protocol=protocol)
 
@@ -125,7 +126,3 @@ class PingGate:
                     f"the endpoint's address was pinged as often as it may be ({limit}); try again later",
                     retry_after_s=max(1, math.ceil(reset - time.time())),
                 )
-
-
-def _since(started: float) -> float:
-    return round((time.perf_counter() - started) * 1000.0, 3)
