@@ -43,7 +43,7 @@ import threading
 import time
 import uuid
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from enum import StrEnum
 
@@ -317,13 +317,7 @@ def _store_cancelled(runtime: Runtime, match: MatchRecord, replay: Replay) -> Ru
     def cancelled(current: MatchRecord) -> MatchRecord:
         return current.cancelled(f"cancelled while running, after {moves} moves", moves)
 
-    stored = runtime.store.finish_match(
-        match.id, cancelled, compress(replay), None, lambda before: {}, {}, bots=match.bots
-    )
-    if stored:
-        metrics.match_ended(match.game, "cancelled")
-    _advance_tournament(runtime, match)
-    return RunOutcome.CANCELLED if stored else RunOutcome.ALREADY_ENDED
+    return _store_unrated(runtime, match, replay, cancelled, RunOutcome.CANCELLED)
 
 
 def _store_timed_out(runtime: Runtime, match: MatchRecord, replay: Replay) -> RunOutcome:
@@ -340,13 +334,25 @@ def _store_timed_out(runtime: Runtime, match: MatchRecord, replay: Replay) -> Ru
     def timed_out(current: MatchRecord) -> MatchRecord:
         return current.aborted(reason, moves)
 
+    return _store_unrated(runtime, match, replay, timed_out, RunOutcome.ABORTED)
+
+
+def _store_unrated(
+    runtime: Runtime,
+    match: MatchRecord,
+    replay: Replay,
+    ended: Callable[[MatchRecord], MatchRecord],
+    outcome: RunOutcome,
+) -> RunOutcome:
+    """Store a match that ended before its game did, as ``ended`` marks it: its moves so far as its
+    replay, no ladder rows, no faults; its tournament's round may have ended with it."""
     stored = runtime.store.finish_match(
-        match.id, timed_out, compress(replay), None, lambda before: {}, {}, bots=match.bots
+        match.id, ended, compress(replay), None, lambda before: {}, {}, bots=match.bots
     )
     if stored:
-        metrics.match_ended(match.game, "aborted")
+        metrics.match_ended(match.game, outcome.value)
     _advance_tournament(runtime, match)
-    return RunOutcome.ABORTED if stored else RunOutcome.ALREADY_ENDED
+    return outcome if stored else RunOutcome.ALREADY_ENDED
 
 
 def _advance_tournament(runtime: Runtime, match: MatchRecord) -> None:
