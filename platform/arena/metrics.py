@@ -37,7 +37,7 @@ from redis.exceptions import RedisError
 
 from arena.accounts.auth import bearer_token, same_token
 from arena.errors import Unauthorized
-from arena.settings import SettingsError
+from arena.settings import Settings, SettingsError
 from referee.protocol import Fault
 from referee.registry import GAME_MODULES
 
@@ -207,6 +207,17 @@ def api_registry(redis: Redis, queues: Sequence[str]) -> CollectorRegistry:
 
 
 # -- serving ---------------------------------------------------------------------------------------
+
+
+def expose_api(app: Flask, settings: Settings) -> None:
+    """The API's ``/metrics`` as the settings have it: the in-process worker's figures when embedded,
+    the queues' depth read from Redis on a deployment; only with ``ARENA_METRICS_TOKEN``, to requests
+    bearing it (:func:`expose`)."""
+    if settings.embedded:
+        expose(app, token=settings.metrics_token)
+        return
+    probe = Redis.from_url(settings.redis_url or "", socket_timeout=2, socket_connect_timeout=2)
+    expose(app, api_registry(probe, [settings.queue]), token=settings.metrics_token)
 
 
 def expose(app: Flask, registry: CollectorRegistry = REGISTRY, *, token: str) -> None:

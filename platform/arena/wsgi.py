@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 
 from flask import Flask
-from redis import Redis
 
 from arena import metrics
 from arena.api import create_app
@@ -39,8 +38,7 @@ def build(settings: Settings | None = None) -> Flask:
         added = register_house_bots(runtime.store)
         log.info("house bots: %d registered now (ARENA_HOUSE_BOTS)", len(added))
     app = create_app(runtime)
-    probe = Redis.from_url(settings.redis_url or "", socket_timeout=2, socket_connect_timeout=2)
-    metrics.expose(app, metrics.api_registry(probe, [settings.queue]), token=settings.metrics_token)
+    metrics.expose_api(app, settings)
     return app
 
 

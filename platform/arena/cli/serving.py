@@ -19,10 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 from arena.cli.local_play import UsageError
 
 if TYPE_CHECKING:  # the platform loads only for the commands that serve it
-    from flask import Flask
-
     from arena.runtime import Runtime
-    from arena.settings import Settings
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -67,12 +64,13 @@ def serve(runtime: Runtime, listener: socket.socket, host: str, announce: Callab
     taken as Ctrl-C while serving, when serving in the main thread (only it may handle signals)."""
     from werkzeug.serving import make_server
 
+    from arena import metrics
     from arena.api import create_app
 
     with listener:
         port = listener.getsockname()[1]
         app = create_app(runtime)
-        _expose_metrics(app, runtime.settings)
+        metrics.expose_api(app, runtime.settings)
         server = make_server(host, port, app, threaded=True, fd=listener.fileno())
         announce(base_url(host, server.port))
         previous = None
@@ -90,17 +88,3 @@ def serve(runtime: Runtime, listener: socket.socket, host: str, announce: Callab
 def _interrupt(signum: int, frame: object) -> None:
     """SIGTERM as Ctrl-C: the server stops and the caller closes the platform (its store kept)."""
     raise KeyboardInterrupt
-
-
-def _expose_metrics(app: Flask, settings: Settings) -> None:
-    """``/metrics``: the in-process worker's counts when embedded, the queue's depth on Redis; only
-    with ``ARENA_METRICS_TOKEN`` set, and only to requests bearing it."""
-    from redis import Redis
-
-    from arena import metrics
-
-    if settings.embedded:
-        metrics.expose(app, token=settings.metrics_token)
-    else:
-        probe = Redis.from_url(settings.redis_url or "", socket_timeout=2, socket_connect_timeout=2)
-        metrics.expose(app, metrics.api_registry(probe, [settings.queue]), token=settings.metrics_token)
