@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from bots.base import BotFactory, Move, RandomBot, Request
 from referee.rng import Rng, derive_seed
 from referee.vulkan import VulkanState, state_from_observation
+from referee.vulkan.position import Key
 from referee.vulkan.rules import Board, award_to, drop_loads, flight_paths, next_flyer, planned_drops, resolve
-from referee.vulkan.state import Key
 
 Effect = tuple[int, tuple[int, ...]]
 """What decides a flight's result: its colour and the tiles it drops on, in order."""

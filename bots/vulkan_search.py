@@ -48,8 +48,8 @@ from bots.vulkan import GreedyBot, ripe_tiles
 from referee.rng import Rng, derive_seed
 from referee.vulkan import GAME, VulkanState, state_from_observation
 from referee.vulkan.hexes import NO_CELL, distance
+from referee.vulkan.position import Key
 from referee.vulkan.rules import award_to
-from referee.vulkan.state import Key
 
 DEFAULT_CAP_MS = 150
 """The most a move may take on the clock, whatever the time control allows."""

@@ -20,13 +20,13 @@ from referee.catan_volcano.events import record
 from referee.catan_volcano.geometry import EDGE_NODES, NODE_EDGES
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.state import CatanState
+    from referee.catan_volcano.position import Position
 
 _SETTLEMENTS = EDITION.pieces["settlements"]
 _CITIES = EDITION.pieces["cities"]
 
 
-def visible_points(state: CatanState, seat: int) -> int:
+def visible_points(state: Position, seat: int) -> int:
     """The points the table sees: buildings and awards, not victory point cards in hand."""
     pieces = state.pieces[seat]
     total = (_SETTLEMENTS - pieces[1]) + 2 * (_CITIES - pieces[2])
@@ -37,7 +37,7 @@ def visible_points(state: CatanState, seat: int) -> int:
     return total
 
 
-def points(state: CatanState, seat: int) -> int:
+def points(state: Position, seat: int) -> int:
     """All of a seat's points, its victory point cards included."""
     return visible_points(state, seat) + state.devs[seat][VICTORY_POINT]
 
@@ -59,7 +59,7 @@ def _road_mask(edge_owner: list[int], seat: int) -> int:
     return roads
 
 
-def longest_trail(state: CatanState, seat: int, through: int = -1, beat: int = 0) -> int:
+def longest_trail(state: Position, seat: int, through: int = -1, beat: int = 0) -> int:
     """The length of the seat's longest road; with ``through`` (an edge of the seat's), of the
     longest in the group of connected roads holding that edge only (see :func:`add_road`).
 
@@ -110,7 +110,7 @@ def longest_trail(state: CatanState, seat: int, through: int = -1, beat: int = 0
 
 
 def _trail_groups(
-    state: CatanState, seat: int, roads: int, blocked: set[int], through: int
+    state: Position, seat: int, roads: int, blocked: set[int], through: int
 ) -> list[tuple[int, list[int]]]:
     """Per connected group of the seat's ``roads`` (a bit mask; only the group of the edge
     ``through`` if that is not -1): how many roads it has, and where a longest trail may be looked
@@ -163,7 +163,7 @@ def _trail_groups(
     return groups
 
 
-def update_longest_road(state: CatanState, seats: range | list[int] | tuple[int, ...]) -> None:
+def update_longest_road(state: Position, seats: range | list[int] | tuple[int, ...]) -> None:
     """Recount the roads of ``seats`` and move the award as the rules say."""
     lengths = state.road_length
     for seat in seats:
@@ -171,7 +171,7 @@ def update_longest_road(state: CatanState, seats: range | list[int] | tuple[int,
     _award_longest_road(state)
 
 
-def add_road(state: CatanState, seat: int, edge: int) -> None:
+def add_road(state: Position, seat: int, edge: int) -> None:
     """After the seat's new road on ``edge``: its length and the award, as
     :func:`update_longest_road` would set them, walking only from the new road's two ends (or, if
     the roads from them meet again, the group of roads the new one joined).
@@ -193,7 +193,7 @@ def add_road(state: CatanState, seat: int, edge: int) -> None:
     _award_longest_road(state)
 
 
-def _trail_over(state: CatanState, seat: int, edge: int) -> int:
+def _trail_over(state: Position, seat: int, edge: int) -> int:
     """The longest trail of the seat's roads that takes its road on ``edge``; -1 if the trails
     from the road's two ends, leaving it aside, can meet (one reaches the other end).
 
@@ -252,7 +252,7 @@ def _trail_over(state: CatanState, seat: int, edge: int) -> int:
     return total
 
 
-def _award_longest_road(state: CatanState) -> None:
+def _award_longest_road(state: Position) -> None:
     """Move the award as the rules say, given every seat's current length."""
     lengths = state.road_length
     best = max(lengths)
@@ -266,7 +266,7 @@ def _award_longest_road(state: CatanState) -> None:
         record(state, {"type": "longest_road", "seat": None if new < 0 else new, "length": best})
 
 
-def update_largest_army(state: CatanState, seat: int) -> None:
+def update_largest_army(state: Position, seat: int) -> None:
     """After a knight: the first to three knights takes the award, then only strictly more."""
     knights = state.played[seat][KNIGHT]
     holder = state.largest_army

@@ -17,7 +17,7 @@ from referee.catan_volcano.events import named, record
 from referee.catan_volcano.geometry import EDGE_NODES, NODE_COUNT, NODE_EDGES, NODE_HEXES, NODE_NODES
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.state import CatanState
+    from referee.catan_volcano.position import Position
     from referee.game import Move
 
 ROAD_COST = EDITION.costs["road"]
@@ -37,7 +37,7 @@ def can_pay(hand: list[int], cost: tuple[int, ...]) -> bool:
     )
 
 
-def own_road_ends(state: CatanState, seat: int) -> set[int]:
+def own_road_ends(state: Position, seat: int) -> set[int]:
     """Nodes at the end of one of the seat's roads where it may build on: not another seat's building."""
     node_owner, edge_owner = state.node_owner, state.edge_owner
     ends: set[int] = set()
@@ -53,7 +53,7 @@ def own_road_ends(state: CatanState, seat: int) -> set[int]:
     return ends
 
 
-def owned_nodes(state: CatanState, seat: int) -> list[int]:
+def owned_nodes(state: Position, seat: int) -> list[int]:
     """The nodes of the seat's buildings, in node order (found by C scans of ``node_owner``)."""
     node_owner = state.node_owner
     nodes: list[int] = []
@@ -64,7 +64,7 @@ def owned_nodes(state: CatanState, seat: int) -> list[int]:
     return nodes
 
 
-def road_spots(state: CatanState, seat: int) -> list[int]:
+def road_spots(state: Position, seat: int) -> list[int]:
     """Empty edges the seat may build a road on (touching its road or building), in edge order."""
     edge_owner = state.edge_owner
     ends = own_road_ends(state, seat)
@@ -72,7 +72,7 @@ def road_spots(state: CatanState, seat: int) -> list[int]:
     return sorted({edge for node in ends for edge in NODE_EDGES[node] if edge_owner[edge] == -1})
 
 
-def settlement_spots(state: CatanState, seat: int) -> list[int]:
+def settlement_spots(state: Position, seat: int) -> list[int]:
     """Nodes on the seat's roads where the distance rule allows a settlement, in node order."""
     owner = state.node_owner
     spots: list[int] = []
@@ -87,13 +87,13 @@ def settlement_spots(state: CatanState, seat: int) -> list[int]:
     return spots
 
 
-def city_spots(state: CatanState, seat: int) -> list[int]:
+def city_spots(state: Position, seat: int) -> list[int]:
     """The seat's settlements, in node order."""
     level = state.node_level
     return [node for node in owned_nodes(state, seat) if level[node] == 1]
 
 
-def place_building(state: CatanState, seat: int, node: int) -> None:
+def place_building(state: Position, seat: int, node: int) -> None:
     """A settlement goes on ``node``; roads of other seats through it may be broken."""
     changes.put_settlement(state, seat, node)
     edge_owner = state.edge_owner
@@ -105,14 +105,14 @@ def place_building(state: CatanState, seat: int, node: int) -> None:
 # -- the setup ---------------------------------------------------------------------------------
 
 
-def setup_seat(state: CatanState, step: int) -> int:
+def setup_seat(state: Position, step: int) -> int:
     """Snake order: seats 0..n-1 place once, then n-1..0 again."""
     n = state.seats
     order = step if step < n else 2 * n - 1 - step
     return (EDITION.first_seat + order) % n
 
 
-def setup_settlement_spots(state: CatanState) -> list[int]:
+def setup_settlement_spots(state: Position) -> list[int]:
     """Free nodes under the distance rule (and off the volcanoes with ``no_start_on_volcano``).
 
     The nodes each building rules out (its own and its neighbours, :data:`_RULED_OUT`) are joined
@@ -131,7 +131,7 @@ _RULED_OUT: tuple[frozenset[int], ...] = tuple(
 """``_RULED_OUT[node]``: the nodes a building on ``node`` keeps others off (the distance rule)."""
 
 
-def setup_road_spots(state: CatanState) -> list[int]:
+def setup_road_spots(state: Position) -> list[int]:
     """Edges at the seat's newest settlement, the one without a road of the seat yet."""
     seat = state.current
     edge_owner = state.edge_owner
@@ -141,7 +141,7 @@ def setup_road_spots(state: CatanState) -> list[int]:
     return []
 
 
-def place_settlement(state: CatanState, move: Move) -> None:
+def place_settlement(state: Position, move: Move) -> None:
     """Setup: a free settlement; the second one yields a card per neighbouring producing hex."""
     seat, node = state.current, move["node"]
     place_building(state, seat, node)
@@ -158,7 +158,7 @@ def place_settlement(state: CatanState, move: Move) -> None:
     state.phase = "place_road"
 
 
-def place_road(state: CatanState, move: Move) -> None:
+def place_road(state: Position, move: Move) -> None:
     """A free road: in the setup, or from a road building card."""
     seat, edge = state.current, move["edge"]
     changes.put_road(state, seat, edge)
@@ -181,7 +181,7 @@ def place_road(state: CatanState, move: Move) -> None:
 # -- building after the setup ------------------------------------------------------------------
 
 
-def build_road(state: CatanState, move: Move) -> None:
+def build_road(state: Position, move: Move) -> None:
     seat, edge = state.current, move["edge"]
     changes.pay_bank(state, seat, ROAD_COST)
     changes.put_road(state, seat, edge)
@@ -189,14 +189,14 @@ def build_road(state: CatanState, move: Move) -> None:
     awards.add_road(state, seat, edge)
 
 
-def build_settlement(state: CatanState, move: Move) -> None:
+def build_settlement(state: Position, move: Move) -> None:
     seat, node = state.current, move["node"]
     changes.pay_bank(state, seat, SETTLEMENT_COST)
     place_building(state, seat, node)
     record(state, {"type": "build_settlement", "seat": seat, "node": node})
 
 
-def build_city(state: CatanState, move: Move) -> None:
+def build_city(state: Position, move: Move) -> None:
     seat, node = state.current, move["node"]
     changes.pay_bank(state, seat, CITY_COST)
     changes.upgrade_city(state, seat, node)

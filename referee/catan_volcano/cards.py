@@ -26,13 +26,13 @@ from referee.catan_volcano.events import named, record
 from referee.game import Move
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.state import CatanState
+    from referee.catan_volcano.derived import Placed
 
 RESOURCES = EDITION.resources
 CARD_COST = EDITION.costs["development_card"]
 
 
-def buy(state: CatanState, move: Move) -> None:
+def buy(state: Placed, move: Move) -> None:
     seat = state.current
     changes.pay_bank(state, seat, CARD_COST)
     deck = state.deck
@@ -50,7 +50,7 @@ def buy(state: CatanState, move: Move) -> None:
     )
 
 
-def play_moves(state: CatanState, seat: int) -> list[Move]:
+def play_moves(state: Placed, seat: int) -> list[Move]:
     """The development cards the seat may play now (before or after the roll): one a turn, and
     of each kind only the cards held from before this turn (``new_devs``: bought this turn)."""
     devs, new = state.devs[seat], state.new_devs[seat]
@@ -75,7 +75,7 @@ def play_moves(state: CatanState, seat: int) -> list[Move]:
     return moves
 
 
-def play_knight(state: CatanState, move: Move) -> None:
+def play_knight(state: Placed, move: Move) -> None:
     seat = state.current
     changes.play_development_card(state, seat, KNIGHT)
     record(state, {"type": "play_knight", "seat": seat})
@@ -83,7 +83,7 @@ def play_knight(state: CatanState, move: Move) -> None:
     robber.start(state, state.phase)
 
 
-def play_road_building(state: CatanState, move: Move) -> None:
+def play_road_building(state: Placed, move: Move) -> None:
     seat = state.current
     changes.play_development_card(state, seat, ROAD_BUILDING)
     record(state, {"type": "play_road_building", "seat": seat})
@@ -92,13 +92,13 @@ def play_road_building(state: CatanState, move: Move) -> None:
     state.phase = "road_building"
 
 
-def road_building_moves(state: CatanState) -> list[Move]:
+def road_building_moves(state: Placed) -> list[Move]:
     seat = state.current
     free_road = table.FREE_ROAD
     return [free_road[edge] for edge in derived(state).road_spots(state, seat)]
 
 
-def play_year_of_plenty(state: CatanState, move: Move) -> None:
+def play_year_of_plenty(state: Placed, move: Move) -> None:
     seat = state.current
     changes.play_development_card(state, seat, YEAR_OF_PLENTY)
     taken = [0] * 5
@@ -109,7 +109,7 @@ def play_year_of_plenty(state: CatanState, move: Move) -> None:
     record(state, {"type": "play_year_of_plenty", "seat": seat, "resources": named(taken)})
 
 
-def play_monopoly(state: CatanState, move: Move) -> None:
+def play_monopoly(state: Placed, move: Move) -> None:
     seat = state.current
     changes.play_development_card(state, seat, MONOPOLY)
     resource = RESOURCES.index(move["resource"])

@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.state import CatanState
+    from referee.catan_volcano.position import Position
 
 ROADS, SETTLEMENTS, CITIES = 0, 1, 2
 """Indexes into ``state.pieces[seat]``."""
@@ -40,7 +40,7 @@ ROADS, SETTLEMENTS, CITIES = 0, 1, 2
 # -- the marks themselves ----------------------------------------------------------------------
 
 
-def start_marks(state: CatanState) -> None:
+def start_marks(state: Position) -> None:
     """A new state's marks: nothing seen yet, every cache to be made on first use."""
     state.board_moves = 0
     state.built_at = -1
@@ -51,9 +51,9 @@ def start_marks(state: CatanState) -> None:
     state.devs_moved = 0
 
 
-def copy_marks(clone: CatanState, original: CatanState) -> None:
+def copy_marks(clone: Position, original: Position) -> None:
     """A copy's marks: the board counted on from the original's (it shares what the pieces imply,
-    :attr:`~referee.catan_volcano.state.CatanState.placed`), its own seats' views made afresh."""
+    :attr:`~referee.catan_volcano.derived.Placed.placed`), its own seats' views made afresh."""
     clone.board_moves = original.board_moves
     clone.built_at = original.built_at
     clone.road_built = original.road_built
@@ -63,14 +63,14 @@ def copy_marks(clone: CatanState, original: CatanState) -> None:
     clone.devs_moved = 0
 
 
-def mark_everything_moved(state: CatanState) -> None:
+def mark_everything_moved(state: Position) -> None:
     """A position whose lists may have changed by hand: the pieces are looked at again and the
     win looked at again after the next move (the views are made afresh by the caller)."""
     state.board_moves += 1
     state.win_checked = [-1] * state.seats
 
 
-def take_card_marks(state: CatanState) -> tuple[int, int]:
+def take_card_marks(state: Position) -> tuple[int, int]:
     """The seats whose cards moved since the last call (``cards_moved``, ``devs_moved``), the
     marks cleared: the seats' public views call it when they look."""
     marks = state.cards_moved, state.devs_moved
@@ -81,7 +81,7 @@ def take_card_marks(state: CatanState) -> tuple[int, int]:
 # -- buildings and roads -----------------------------------------------------------------------
 
 
-def put_settlement(state: CatanState, seat: int, node: int) -> None:
+def put_settlement(state: Position, seat: int, node: int) -> None:
     """A settlement from the seat's supply goes on the empty ``node``."""
     state.node_owner[node] = seat
     state.node_level[node] = 1
@@ -91,7 +91,7 @@ def put_settlement(state: CatanState, seat: int, node: int) -> None:
     state.score_moves += 1
 
 
-def upgrade_city(state: CatanState, seat: int, node: int) -> None:
+def upgrade_city(state: Position, seat: int, node: int) -> None:
     """The seat's settlement on ``node`` becomes a city; the settlement goes back to its supply."""
     state.node_level[node] = 2
     pieces = state.pieces[seat]
@@ -102,7 +102,7 @@ def upgrade_city(state: CatanState, seat: int, node: int) -> None:
     state.score_moves += 1
 
 
-def reduce_city(state: CatanState, node: int) -> None:
+def reduce_city(state: Position, node: int) -> None:
     """The city on ``node`` becomes a settlement again (lava): a settlement from its owner's
     supply takes its place, the city goes back."""
     pieces = state.pieces[state.node_owner[node]]
@@ -113,7 +113,7 @@ def reduce_city(state: CatanState, node: int) -> None:
     state.built_at = node
 
 
-def remove_building(state: CatanState, node: int) -> None:
+def remove_building(state: Position, node: int) -> None:
     """The building on ``node`` goes back to its owner's supply (lava)."""
     pieces = state.pieces[state.node_owner[node]]
     pieces[CITIES if state.node_level[node] == 2 else SETTLEMENTS] += 1
@@ -123,7 +123,7 @@ def remove_building(state: CatanState, node: int) -> None:
     state.built_at = node
 
 
-def put_road(state: CatanState, seat: int, edge: int) -> None:
+def put_road(state: Position, seat: int, edge: int) -> None:
     """A road from the seat's supply goes on the empty ``edge``."""
     state.edge_owner[edge] = seat
     state.pieces[seat][ROADS] -= 1
@@ -134,7 +134,7 @@ def put_road(state: CatanState, seat: int, edge: int) -> None:
 # -- resource cards ----------------------------------------------------------------------------
 
 
-def pay_bank(state: CatanState, seat: int, cost: tuple[int, ...]) -> None:
+def pay_bank(state: Position, seat: int, cost: tuple[int, ...]) -> None:
     """Move ``cost`` (per resource) from the seat's hand to the bank."""
     hand, bank = state.hands[seat], state.bank
     state.cards_moved |= 1 << seat
@@ -144,21 +144,21 @@ def pay_bank(state: CatanState, seat: int, cost: tuple[int, ...]) -> None:
             bank[resource] += amount
 
 
-def to_bank(state: CatanState, seat: int, resource: int, count: int) -> None:
+def to_bank(state: Position, seat: int, resource: int, count: int) -> None:
     """``count`` cards of ``resource`` go from the seat's hand to the bank."""
     state.hands[seat][resource] -= count
     state.bank[resource] += count
     state.cards_moved |= 1 << seat
 
 
-def from_bank(state: CatanState, seat: int, resource: int, count: int) -> None:
+def from_bank(state: Position, seat: int, resource: int, count: int) -> None:
     """The bank gives the seat ``count`` cards of ``resource`` (the caller checked it has them)."""
     state.bank[resource] -= count
     state.hands[seat][resource] += count
     state.cards_moved |= 1 << seat
 
 
-def bank_pays(state: CatanState, resource: int, takers: tuple[tuple[int, int], ...], total: int) -> None:
+def bank_pays(state: Position, resource: int, takers: tuple[tuple[int, int], ...], total: int) -> None:
     """The bank pays ``resource`` to each (seat, cards) of ``takers``, ``total`` in all (a roll's
     production: the caller checked the bank holds it)."""
     state.bank[resource] -= total
@@ -170,7 +170,7 @@ def bank_pays(state: CatanState, resource: int, takers: tuple[tuple[int, int], .
     state.cards_moved |= moved
 
 
-def move_cards(state: CatanState, giver: int, taker: int, resource: int, count: int) -> None:
+def move_cards(state: Position, giver: int, taker: int, resource: int, count: int) -> None:
     """``count`` cards of ``resource`` go from ``giver``'s hand to ``taker``'s."""
     state.hands[giver][resource] -= count
     state.hands[taker][resource] += count
@@ -180,7 +180,7 @@ def move_cards(state: CatanState, giver: int, taker: int, resource: int, count: 
 # -- development cards -------------------------------------------------------------------------
 
 
-def draw_development_card(state: CatanState, seat: int, kind: int) -> None:
+def draw_development_card(state: Position, seat: int, kind: int) -> None:
     """A card of ``kind`` goes from the deck to the seat, bought this turn (a victory point card
     counts at once)."""
     state.deck[kind] -= 1
@@ -191,7 +191,7 @@ def draw_development_card(state: CatanState, seat: int, kind: int) -> None:
     state.score_moves += 1
 
 
-def play_development_card(state: CatanState, seat: int, kind: int) -> None:
+def play_development_card(state: Position, seat: int, kind: int) -> None:
     """The seat plays a card of ``kind``: from its hand to its played cards, the turn's one play
     used."""
     state.devs[seat][kind] -= 1
@@ -204,13 +204,13 @@ def play_development_card(state: CatanState, seat: int, kind: int) -> None:
 # -- awards ------------------------------------------------------------------------------------
 
 
-def give_longest_road(state: CatanState, seat: int) -> None:
+def give_longest_road(state: Position, seat: int) -> None:
     """The longest road award goes to ``seat`` (-1: set aside)."""
     state.longest_road = seat
     state.score_moves += 1
 
 
-def give_largest_army(state: CatanState, seat: int) -> None:
+def give_largest_army(state: Position, seat: int) -> None:
     """The largest army award goes to ``seat``."""
     state.largest_army = seat
     state.score_moves += 1

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from bisect import insort
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.catan_volcano import building
 from referee.catan_volcano import move_table as table
@@ -38,10 +38,8 @@ from referee.catan_volcano.geometry import (
     NODE_HEXES,
     NODE_NODES,
 )
+from referee.catan_volcano.position import Position
 from referee.game import Move
-
-if TYPE_CHECKING:
-    from referee.catan_volcano.state import CatanState
 
 RESOURCES = EDITION.resources
 LEVELS = {1: "settlement", 2: "city"}
@@ -258,14 +256,14 @@ class Derived:
 
     # -- where a seat may build --------------------------------------------------------------
 
-    def road_spots(self, state: CatanState, seat: int) -> list[int]:
+    def road_spots(self, state: Position, seat: int) -> list[int]:
         """:func:`building.road_spots`, kept."""
         spots = self._road_spots[seat]
         if spots is None:
             spots = self._road_spots[seat] = building.road_spots(state, seat)
         return spots
 
-    def road_moves(self, state: CatanState, seat: int) -> tuple[Move, ...]:
+    def road_moves(self, state: Position, seat: int) -> tuple[Move, ...]:
         """The ``build_road`` moves on :meth:`road_spots`, kept: the main phase lists them as they
         are, without making a list of the shared move objects every time."""
         found = self._road_moves[seat]
@@ -274,7 +272,7 @@ class Derived:
             found = self._road_moves[seat] = tuple([road[edge] for edge in self.road_spots(state, seat)])
         return found
 
-    def settlement_moves(self, state: CatanState, seat: int) -> tuple[Move, ...]:
+    def settlement_moves(self, state: Position, seat: int) -> tuple[Move, ...]:
         """The ``build_settlement`` moves on :func:`building.settlement_spots`, kept."""
         found = self._settlement_moves[seat]
         if found is None:
@@ -284,7 +282,7 @@ class Derived:
             )
         return found
 
-    def city_moves(self, state: CatanState, seat: int) -> tuple[Move, ...]:
+    def city_moves(self, state: Position, seat: int) -> tuple[Move, ...]:
         """The ``build_city`` moves on :func:`building.city_spots`, kept."""
         found = self._city_moves[seat]
         if found is None:
@@ -294,14 +292,14 @@ class Derived:
 
     # -- trade rates -------------------------------------------------------------------------
 
-    def rates(self, state: CatanState, seat: int) -> list[int]:
+    def rates(self, state: Position, seat: int) -> list[int]:
         """:func:`rates`, kept."""
         found = self._rates[seat]
         if found is None:
             found = self._rates[seat] = rates(state, seat)
         return found
 
-    def rate_view(self, state: CatanState, seat: int) -> dict[str, int]:
+    def rate_view(self, state: Position, seat: int) -> dict[str, int]:
         """The seat's rates as the observation shows them."""
         shown = self._rate_views[seat]
         if shown is None:
@@ -345,7 +343,7 @@ class Derived:
             return list(every)
         return every[: starts[robber]] + every[starts[robber + 1] :]
 
-    def payouts(self, state: CatanState, number: int) -> tuple[Payout, ...]:
+    def payouts(self, state: Position, number: int) -> tuple[Payout, ...]:
         """The hexes on ``number`` that produce, each with what its buildings are owed, in hex then
         corner order (the robber is not considered here: it moves without the pieces moving)."""
         found = self._payouts.get(number)
@@ -362,7 +360,7 @@ class Derived:
             )
         return found
 
-    def plan(self, state: CatanState, number: int, robber: int) -> Plan:
+    def plan(self, state: Position, number: int, robber: int) -> Plan:
         """What a roll of ``number`` owes with the robber on ``robber`` (see :class:`Plan`), kept."""
         if robber not in state.tables.hexes_by_number[number]:
             robber = -1  # the robber is on no hex of this number: the same plan wherever it is
@@ -452,7 +450,7 @@ _EDGE = itemgetter("edge")
 _NODE = itemgetter("node")
 
 
-def rates(state: CatanState, seat: int) -> list[int]:
+def rates(state: Position, seat: int) -> list[int]:
     """The seat's maritime rate per resource: 4, 3 with a 3:1 harbour, 2 with that resource's."""
     best = [EDITION.bank_rate] * 5
     node_owner = state.node_owner
@@ -465,7 +463,19 @@ def rates(state: CatanState, seat: int) -> list[int]:
     return best
 
 
-def derived(state: CatanState) -> Derived:
+class Placed(Position):
+    """A position that keeps what its pieces imply: the layer above :class:`Position` that the
+    rules asking it (legal moves, production, the robber, trades, the observation) take."""
+
+    __slots__ = ("placed", "placed_at")
+
+    placed: Derived | None
+    """What the pieces on the board imply, as last found (:func:`derived`; None: never yet)."""
+    placed_at: int
+    """``board_moves`` when :attr:`placed` was last found current (-1: never)."""
+
+
+def derived(state: Placed) -> Derived:
     """The state's :class:`Derived`, made anew when a piece moved since the last one.
 
     When only roads moved (the most common change: a road is built far more often than anything

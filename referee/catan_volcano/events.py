@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 from referee.catan_volcano.edition import EDITION
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.state import CatanState
+    from referee.catan_volcano.position import Position
 
 RESOURCES = EDITION.resources
 
 
 def record(
-    state: CatanState,
+    state: Position,
     event: dict[str, Any],
     secret: dict[str, Any] | None = None,
     shown_to: tuple[int, ...] = (),
@@ -37,7 +37,7 @@ def record(
     state.events.append(event)
 
 
-def forget_before(state: CatanState, turn: int) -> None:
+def forget_before(state: Position, turn: int) -> None:
     """Drop the events of turns before ``turn``."""
     events = state.events
     drop = bisect_left(events, turn, key=_TURN)  # events are recorded in turn order: old ones first
@@ -49,7 +49,7 @@ def forget_before(state: CatanState, turn: int) -> None:
             state.secret_events = [secret for secret in secrets if secret[0] >= forgotten]
 
 
-def index_secrets(state: CatanState) -> None:
+def index_secrets(state: Position) -> None:
     """Find the secret events of the log afresh (after a load, or a log changed by hand).
 
     :func:`record` and :func:`forget_before` keep ``state.secret_events`` up to date as the game

@@ -28,10 +28,10 @@ from referee.catan_volcano.variants import CatanEnd
 from referee.game import Move, Outcome, places_from_keys
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.state import CatanState
+    from referee.catan_volcano.position import Position
 
 
-def next_owed(state: CatanState, owed: list[int]) -> int:
+def next_owed(state: Position, owed: list[int]) -> int:
     """The first seat, in order from the turn's seat, still owing a decision in ``owed``; -1 if none."""
     if not any(owed):
         return -1
@@ -44,7 +44,7 @@ def next_owed(state: CatanState, owed: list[int]) -> int:
     return -1
 
 
-def begin_turn(state: CatanState, seat: int) -> None:
+def begin_turn(state: Position, seat: int) -> None:
     """A seat's turn starts: before the roll. A seat already on enough points wins at once: the
     moves that begin a turn (the end of the last one, the last setup road) are always followed by
     :func:`referee.catan_volcano.moves.settle`, whose first step is :func:`check_win` (which
@@ -57,7 +57,7 @@ def begin_turn(state: CatanState, seat: int) -> None:
     state.dice = None
 
 
-def end_turn(state: CatanState, move: Move) -> None:
+def end_turn(state: Position, move: Move) -> None:
     """The turn ends: cards bought become playable, the turn count moves on, the limit may end it."""
     seat = state.turn_seat
     state.new_devs[seat] = [0, 0, 0, 0, 0]
@@ -70,18 +70,18 @@ def end_turn(state: CatanState, move: Move) -> None:
     begin_turn(state, (seat + 1) % state.seats)
 
 
-def enter_main(state: CatanState) -> None:
+def enter_main(state: Position) -> None:
     state.phase = "main"
     state.current = state.turn_seat
 
 
-def resume(state: CatanState) -> None:
+def resume(state: Position) -> None:
     """Back to the phase a knight or a road building card interrupted (before or after the roll)."""
     state.phase = state.resume
     state.current = state.turn_seat
 
 
-def check_win(state: CatanState) -> None:
+def check_win(state: Position) -> None:
     """Ten points on one's own turn win: only the turn's seat is checked.
 
     Looked at only when something that counts towards points may have moved since this seat's
@@ -97,7 +97,7 @@ def check_win(state: CatanState) -> None:
         finish(state, seat, CatanEnd.POINTS)
 
 
-def finish(state: CatanState, winner: int, reason: str) -> None:
+def finish(state: Position, winner: int, reason: str) -> None:
     state.phase = "over"
     state.winner = winner
     state.end_reason = str(reason)
@@ -105,7 +105,7 @@ def finish(state: CatanState, winner: int, reason: str) -> None:
     record(state, {"type": "game_over", "winner": None if winner < 0 else winner, "reason": str(reason)})
 
 
-def outcome(state: CatanState) -> Outcome:
+def outcome(state: Position) -> Outcome:
     """Places by points (hidden victory point cards count); the winner, if any, always first."""
     scores = tuple(float(awards.points(state, seat)) for seat in range(state.seats))
     keys = [(seat == state.winner, scores[seat]) for seat in range(state.seats)]

@@ -35,7 +35,7 @@ from referee.catan_volcano.edition import EDITION
 from referee.game import Move
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.state import CatanState
+    from referee.catan_volcano.derived import Placed
 
 Key = tuple[Any, ...]
 
@@ -46,7 +46,7 @@ _BEST_RATE = EDITION.resource_harbour_rate
 @dataclass(frozen=True)
 class MoveKind:
     fields: tuple[str, ...]
-    play: Callable[[CatanState, Move], None]
+    play: Callable[[Placed, Move], None]
     """The stage function that plays it, given the engine's own move object (its fields read by name)."""
 
 
@@ -74,7 +74,7 @@ MOVES: dict[str, MoveKind] = {
     "end_turn": MoveKind((), flow.end_turn),
 }
 
-PLAYS: dict[str, Callable[[CatanState, Move], None]] = {name: kind.play for name, kind in MOVES.items()}
+PLAYS: dict[str, Callable[[Placed, Move], None]] = {name: kind.play for name, kind in MOVES.items()}
 """Each move type's stage function, looked up by ``apply`` and :func:`settle` on every move."""
 
 _SCALARS = (int, str, type(None))
@@ -97,12 +97,12 @@ def key_of(move: Any) -> Key | None:
     return tuple(key)
 
 
-def roll_phase_moves(state: CatanState) -> list[Move]:
+def roll_phase_moves(state: Placed) -> list[Move]:
     """Before the roll: roll, or play a development card first."""
     return [table.ROLL, *cards.play_moves(state, state.current)]
 
 
-def main_moves(state: CatanState) -> list[Move]:
+def main_moves(state: Placed) -> list[Move]:
     """After the roll: end the turn, build, buy, play a card, trade."""
     seat = state.current
     hand, pieces = state.hands[seat], state.pieces[seat]
@@ -127,7 +127,7 @@ def main_moves(state: CatanState) -> list[Move]:
     return moves
 
 
-PHASES: dict[str, Callable[[CatanState], list[Move]]] = {
+PHASES: dict[str, Callable[[Placed], list[Move]]] = {
     "place_settlement": lambda state: [
         table.SETUP_SETTLEMENT[node] for node in building.setup_settlement_spots(state)
     ],
@@ -145,29 +145,29 @@ PHASES: dict[str, Callable[[CatanState], list[Move]]] = {
 """The legal moves of each phase (see :mod:`.flow` for who decides in each)."""
 
 
-def generate(state: CatanState) -> list[Move]:
+def generate(state: Placed) -> list[Move]:
     return PHASES[state.phase](state)
 
 
-def _always(state: CatanState) -> bool:
+def _always(state: Placed) -> bool:
     return True
 
 
-def _holds_no_cards(state: CatanState) -> bool:
+def _holds_no_cards(state: Placed) -> bool:
     seat = state.current
     return not any(state.hands[seat]) and not any(state.devs[seat])
 
 
-def _holds_no_development_cards(state: CatanState) -> bool:
+def _holds_no_development_cards(state: Placed) -> bool:
     return not any(state.devs[state.current])
 
 
-def _cannot_pay_by_count(state: CatanState) -> bool:
+def _cannot_pay_by_count(state: Placed) -> bool:
     offer = state.offer
     return offer is not None and sum(state.hands[state.current]) < offer["get_count"]
 
 
-FORCED_IN_PUBLIC: dict[str, Callable[[CatanState], bool]] = {
+FORCED_IN_PUBLIC: dict[str, Callable[[Placed], bool]] = {
     "place_settlement": _always,
     "place_road": _always,
     "roll": _holds_no_development_cards,
@@ -185,7 +185,7 @@ its one move, so that how often a seat is asked never tells the others about its
 (a roll played by the engine would show that the seat had no card to play first)."""
 
 
-def settle(state: CatanState) -> list[Move]:
+def settle(state: Placed) -> list[Move]:
     """Check the win, then play decisions that are forced in public view until a seat must be asked."""
     while True:
         flow.check_win(state)

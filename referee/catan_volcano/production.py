@@ -19,7 +19,7 @@ from referee.catan_volcano.events import record
 from referee.game import Move
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.state import CatanState
+    from referee.catan_volcano.derived import Placed
 
 RESOURCES = EDITION.resources
 
@@ -32,7 +32,7 @@ _DICE: tuple[tuple[int, int], ...] = tuple((1 + index // 6, 1 + index % 6) for i
 """Both dice of each of the 36 outcomes: the first die the sixes, the second the rest."""
 
 
-def next_dice(state: CatanState) -> tuple[int, int]:
+def next_dice(state: Placed) -> tuple[int, int]:
     """The two dice of the next roll.
 
     Rolls are drawn twelve at a time: a number below ``36 ** 12`` is drawn, and its digits in base
@@ -61,7 +61,7 @@ def next_dice(state: CatanState) -> tuple[int, int]:
     return _DICE[index]
 
 
-def roll(state: CatanState, move: Move) -> None:
+def roll(state: Placed, move: Move) -> None:
     dice = next_dice(state)
     total = dice[0] + dice[1]
     state.dice = dice
@@ -85,7 +85,7 @@ def roll(state: CatanState, move: Move) -> None:
     next_gold(state)
 
 
-def produce(state: CatanState, number: int) -> None:
+def produce(state: Placed, number: int) -> None:
     """Pay every building on the hexes carrying ``number``; count the gold owed."""
     plan = derived(state).plan(state, number, state.robber)
     bank = state.bank
@@ -119,7 +119,7 @@ def produce(state: CatanState, number: int) -> None:
     )
 
 
-def next_gold(state: CatanState) -> None:
+def next_gold(state: Placed) -> None:
     """The next seat to pick gold, or (none left) the eruptions and the main phase."""
     if any(state.gold_owed):  # (most rolls pay no gold: then neither call is made)
         if not any(state.bank):
@@ -135,12 +135,12 @@ def next_gold(state: CatanState) -> None:
     flow.enter_main(state)
 
 
-def gold_moves(state: CatanState) -> list[Move]:
+def gold_moves(state: Placed) -> list[Move]:
     bank = state.bank
     return [table.GOLD[r] for r in range(5) if bank[r]]
 
 
-def choose_gold(state: CatanState, move: Move) -> None:
+def choose_gold(state: Placed, move: Move) -> None:
     seat, resource = state.current, RESOURCES.index(move["resource"])
     changes.from_bank(state, seat, resource, 1)
     state.gold_owed[seat] -= 1

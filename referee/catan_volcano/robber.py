@@ -18,12 +18,12 @@ from referee.catan_volcano.events import record
 from referee.game import Move
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.state import CatanState
+    from referee.catan_volcano.derived import Placed
 
 RESOURCES = EDITION.resources
 
 
-def seven(state: CatanState) -> None:
+def seven(state: Placed) -> None:
     """A 7 was rolled: no production; discards first, then the robber."""
     limit = EDITION.discard_above
     owed = [sum(hand) // 2 if sum(hand) > limit else 0 for hand in state.hands]
@@ -33,7 +33,7 @@ def seven(state: CatanState) -> None:
     next_discard(state)
 
 
-def next_discard(state: CatanState) -> None:
+def next_discard(state: Placed) -> None:
     seat = flow.next_owed(state, state.discard_owed)
     if seat >= 0:
         state.phase = "discard"
@@ -42,7 +42,7 @@ def next_discard(state: CatanState) -> None:
         start(state, "main")
 
 
-def discard_moves(state: CatanState) -> list[Move]:
+def discard_moves(state: Placed) -> list[Move]:
     hand = state.hands[state.current]
     held = (
         (hand[0] != 0) | (hand[1] != 0) << 1 | (hand[2] != 0) << 2 | (hand[3] != 0) << 3 | (hand[4] != 0) << 4
@@ -56,7 +56,7 @@ _DISCARD_LISTS: tuple[tuple[Move, ...], ...] = tuple(
 """The discards for each set of resources held (bit ``resource``), in resource order."""
 
 
-def discard(state: CatanState, move: Move) -> None:
+def discard(state: Placed, move: Move) -> None:
     seat, resource = state.current, RESOURCES.index(move["resource"])
     changes.to_bank(state, seat, resource, 1)
     state.discard_owed[seat] -= 1
@@ -64,14 +64,14 @@ def discard(state: CatanState, move: Move) -> None:
     next_discard(state)
 
 
-def start(state: CatanState, resume: str) -> None:
+def start(state: Placed, resume: str) -> None:
     """The turn's seat must move the robber, then play goes back to ``resume``."""
     state.phase = "robber"
     state.resume = resume
     state.current = state.turn_seat
 
 
-def robber_moves(state: CatanState) -> list[Move]:
+def robber_moves(state: Placed) -> list[Move]:
     """Every hex but the robber's, with each other seat holding a card that has a building there
     (in seat order), or with no victim if none."""
     has_cards = 0
@@ -81,7 +81,7 @@ def robber_moves(state: CatanState) -> list[Move]:
     return derived(state).robber_moves(state.robber, state.current, has_cards)
 
 
-def move_robber(state: CatanState, move: Move) -> None:
+def move_robber(state: Placed, move: Move) -> None:
     thief, hex_id, victim = state.current, move["hex"], move["victim"]
     state.robber = hex_id
     record(state, {"type": "move_robber", "seat": thief, "hex": hex_id, "victim": victim})

@@ -13,7 +13,7 @@ from referee.catan_volcano import awards, changes
 from referee.catan_volcano.edition import DEV_CARDS
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.state import CatanState
+    from referee.catan_volcano.position import Position
 
 _SHARED_COUNTS: dict[tuple[int, ...], dict[str, int]] = {}
 """Per-kind counts of development cards as JSON, shared between observations: few distinct
@@ -42,7 +42,7 @@ def _pieces_left(pieces: list[int]) -> dict[str, int]:
     return shown
 
 
-def player_view(state: CatanState, seat: int) -> dict[str, Any]:
+def player_view(state: Position, seat: int) -> dict[str, Any]:
     """What the table sees of ``seat``, made from scratch."""
     return {
         "seat": seat,
@@ -57,7 +57,7 @@ def player_view(state: CatanState, seat: int) -> dict[str, Any]:
     }
 
 
-def players_view(state: CatanState) -> list[dict[str, Any]]:
+def players_view(state: Position) -> list[dict[str, Any]]:
     """Every seat's :func:`player_view`, made from scratch (:class:`PlayerViews` keeps them)."""
     return [player_view(state, seat) for seat in range(state.seats)]
 
@@ -95,7 +95,7 @@ class PlayerViews:
         """``state.board_moves`` when pieces, lengths and the longest road were last compared (-1
         before the first look, which so goes to :meth:`_compared` and makes every view)."""
 
-    def current(self, state: CatanState) -> list[dict[str, Any]]:
+    def current(self, state: Position) -> list[dict[str, Any]]:
         # (the longest road moves only with the board: a road built, a road cut, lava)
         if state.board_moves != self.board_at or state.largest_army != self.largest:
             return self._compared(state)
@@ -126,13 +126,13 @@ class PlayerViews:
         self.views = fresh
         return fresh
 
-    def _made(self, state: CatanState, seat: int) -> dict[str, Any]:
+    def _made(self, state: Position, seat: int) -> dict[str, Any]:
         """The seat's view made anew, its copies of the facts taken."""
         shown = player_view(state, seat)
         self.pieces[seat] = list(state.pieces[seat])
         return shown
 
-    def _rebuilt(self, state: CatanState) -> list[dict[str, Any]]:
+    def _rebuilt(self, state: Position) -> list[dict[str, Any]]:
         """Every seat's view made anew (the first look)."""
         n = state.seats
         self.pieces = [[]] * n
@@ -144,7 +144,7 @@ class PlayerViews:
         changes.take_card_marks(state)
         return self.views
 
-    def _compared(self, state: CatanState) -> list[dict[str, Any]]:
+    def _compared(self, state: Position) -> list[dict[str, Any]]:
         """After the board or an award moved: every seat's facts compared with the copies."""
         if len(self.views) != state.seats:
             return self._rebuilt(state)

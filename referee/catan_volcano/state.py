@@ -1,203 +1,48 @@
-"""One game of Catan in progress: every fact as flat lists of ints, declared once in :data:`FIELDS`.
+"""One game of Catan in progress: the common State interface on top of the engine's layers.
 
-The state is a plain record: the rules live in the stage modules (:mod:`.building`,
-:mod:`.production`, :mod:`.robber`, :mod:`.cards`, :mod:`.trading`, :mod:`.flow`), which read
-these lists and change the pieces, the cards and the awards through the mutators of
-:mod:`.changes` (which keep the caches' marks), and :mod:`.moves` ties moves to them.
-Serialising, loading and copying all walk :data:`FIELDS`, so a new fact is declared in one place.
-
-Indexing conventions: ``hands[seat][resource]``, ``devs[seat][kind]`` (see
-:data:`referee.catan_volcano.edition.DEV_CARDS`), ``node_owner[node]`` (-1 when empty),
-``node_level[node]`` (1 settlement, 2 city), ``edge_owner[edge]`` (-1 when empty),
-``pieces[seat]`` = [roads, settlements, cities] still in the seat's supply.
+The facts are :class:`referee.catan_volcano.position.Position` (declared once in
+:data:`~referee.catan_volcano.position.FIELDS`), with what the pieces imply kept by
+:class:`referee.catan_volcano.derived.Placed` and the observations' parts kept by
+:class:`referee.catan_volcano.view.Viewed`; the rules modules read and change them, and this class,
+on top, builds a game, lists and plays its moves, shows it to a seat, copies and saves it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from copy import deepcopy
+from collections.abc import Mapping
 from typing import Any
 
 from referee.catan_volcano import changes, flow, view
-from referee.catan_volcano.board import BoardTables, Layout
-from referee.catan_volcano.derived import Derived
+from referee.catan_volcano.board import Layout
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.events import index_secrets
 from referee.catan_volcano.geometry import EDGE_COUNT, NODE_COUNT
 from referee.catan_volcano.moves import PLAYS, generate, key_of, settle
+from referee.catan_volcano.position import FIELDS
 from referee.catan_volcano.seat_views import PlayerViews
-from referee.catan_volcano.variants import RULES, VOLCANO_OPTIONS, VariantRules
+from referee.catan_volcano.variants import RULES
+from referee.catan_volcano.view import Viewed
 from referee.catan_volcano.view import observation as observe
 from referee.game import JSON, IllegalMove, Move, Outcome, SetupError, State
 from referee.rng import Rng
 
 
-def _same(value: Any) -> Any:
-    return value
+class CatanState(Viewed, State):
+    """A game in progress. The rules modules change its lists in place; see
+    :data:`~referee.catan_volcano.position.FIELDS`."""
 
-
-def _table(rows: list[list[int]]) -> list[list[int]]:
-    return [list(row) for row in rows]
-
-
-def _events(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return list(items)  # events are never changed once recorded, so they may be shared
-
-
-FIELDS: dict[str, Callable[[Any], Any]] = {
-    "bank": list,
-    "hands": _table,
-    "devs": _table,
-    "new_devs": _table,
-    "played": _table,
-    "deck": list,
-    "node_owner": list,
-    "node_level": list,
-    "edge_owner": list,
-    "pieces": _table,
-    "road_length": list,
-    "longest_road": _same,
-    "largest_army": _same,
-    "robber": _same,
-    "phase": _same,
-    "resume": _same,
-    "turn": _same,
-    "turn_seat": _same,
-    "current": _same,
-    "setup_step": _same,
-    "dev_played": _same,
-    "dice": _same,
-    "rolls_ahead": _same,
-    "rolls_left": _same,
-    "discard_owed": list,
-    "gold_owed": list,
-    "eruptions": list,
-    "free_roads": _same,
-    "offer": deepcopy,
-    "offers_made": _same,
-    "winner": _same,
-    "end_reason": _same,
-    "events": _events,
-}
-"""Every changing fact of a game with how to copy it: the one list that serialising, loading and
-copying walk. ``dice`` is a tuple or None, so it is shared safely. ``rolls_ahead`` and
-``rolls_left`` are the rolls drawn but not yet made (:func:`referee.catan_volcano.production.next_dice`)."""
-
-
-class CatanState(State):
-    """A game in progress. The rules modules change its lists in place; see :data:`FIELDS`."""
-
-    __slots__ = (
-        "variant",
-        "seats",
-        "options",
-        "rules",
-        "layout",
-        "tables",
-        "rng",
-        "options_view",
-        "board_view",
-        "frame",
-        "placed",
-        "board_moves",
-        "placed_at",
-        "road_built",
-        "built_at",
-        "score_moves",
-        "win_checked",
-        "secret_events",
-        "forgotten",
-        "player_views",
-        "kept",
-        "cards_moved",
-        "devs_moved",
-        "current_seat",
-        "_legal",
-        "_public",
-        "_observed",
-        *FIELDS,
-    )
-
-    variant: str
-    seats: int
-    options: dict[str, JSON]
-    rules: VariantRules
-    layout: Layout
-    tables: BoardTables
-    rng: Rng
-    bank: list[int]
-    hands: list[list[int]]
-    devs: list[list[int]]
-    new_devs: list[list[int]]
-    played: list[list[int]]
-    deck: list[int]
-    node_owner: list[int]
-    node_level: list[int]
-    edge_owner: list[int]
-    pieces: list[list[int]]
-    road_length: list[int]
-    longest_road: int
-    largest_army: int
-    robber: int
-    phase: str
-    resume: str
-    turn: int
-    turn_seat: int
-    current: int
-    setup_step: int
-    dev_played: bool
-    dice: tuple[int, int] | None
-    rolls_ahead: int
-    rolls_left: int
-    discard_owed: list[int]
-    gold_owed: list[int]
-    eruptions: list[int]
-    free_roads: int
-    offer: dict[str, Any] | None
-    offers_made: int
-    winner: int
-    end_reason: str | None
-    events: list[dict[str, Any]]
-    # The marks of what moved, kept by the mutators of :mod:`referee.catan_volcano.changes` alone
-    # (which say what each is for) and read by the caches that rest on them.
-    board_moves: int
-    built_at: int
-    road_built: int
-    score_moves: int
-    win_checked: list[int]
-    cards_moved: int
-    devs_moved: int
+    __slots__ = ("_legal", "_public", "_observed")
 
     def __init__(self, variant: str, seats: int, options: Mapping[str, JSON], layout: Layout) -> None:
-        self.variant = variant
-        self.seats = seats
-        self.options = dict(options)
-        self.rules = RULES[variant]
-        self.layout = layout
-        self.tables = layout.tables(self.rules.gold)
-        self.options_view: dict[str, JSON] = dict(self.options)
-        """The options as observations show them (shared by every observation: read-only)."""
+        super().__init__(variant, seats, options, layout)
         self.board_view = view.board_view(layout, self.tables, self.rules.variable_lava)
-        """The board as observations show it (the same object for every observation: read-only)."""
         self.frame = view.frame(self)
-        """What every observation of the game starts as a copy of (:func:`view.frame`)."""
-        self.placed: Derived | None = None
-        """What the pieces on the board imply (:func:`referee.catan_volcano.derived.derived`)."""
+        self.placed = None
         self.placed_at = -1
-        """``board_moves`` when :attr:`placed` was last found current (-1: never)."""
-        changes.start_marks(self)  # what moved: see the attributes' declarations above
-        self.secret_events: list[tuple[int, dict[str, Any], dict[int, dict[str, Any]]]] = []
-        """Where the log's secret events are (see :func:`referee.catan_volcano.events.index_secrets`)."""
-        self.forgotten = 0
-        """How many events have been dropped from the log's start since it was last indexed."""
+        changes.start_marks(self)  # what moved: see the attributes' declarations in Position
         self.player_views = PlayerViews()
         self.kept = view.Kept(seats, self.frame)
-        """Parts of observations kept from one position to the next (:class:`view.Kept`)."""
-        self.current_seat: int | None = None
-        """The seat to move, None once the game is over (the common interface's property, kept as a
-        plain attribute: the referee reads it before every move, and a property costs a call).
-        Set from ``phase`` and ``current`` after every move and by :meth:`remember_legal`, which a
-        position changed by hand must call."""
+        self.current_seat = None
         self._legal: list[Move] | None = None
         self._public: dict[str, Any] | None = None
         """The first observation built of this position: served to its seat, and the public parts
@@ -395,13 +240,3 @@ class CatanState(State):
         if self.phase != "over":
             return None
         return flow.outcome(self)
-
-    # -- small shared facts ------------------------------------------------------------------
-
-    def option(self, name: str) -> JSON:
-        """An option's value, with the volcano twists' defaults for the base variant."""
-        return self.options.get(name, _OPTION_FALLBACKS.get(name))
-
-
-_OPTION_FALLBACKS: dict[str, JSON] = {spec.name: spec.default for spec in VOLCANO_OPTIONS}
-"""The volcano twists' declared defaults, read where a variant (``base``) does not take them."""

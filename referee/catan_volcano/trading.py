@@ -19,14 +19,14 @@ from referee.catan_volcano.events import record
 from referee.game import Move
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.state import CatanState
+    from referee.catan_volcano.derived import Placed
 
 RESOURCES = EDITION.resources
 RESOURCE_INDEX = {name: index for index, name in enumerate(RESOURCES)}
 OFFER_FIELDS = ("to", "give", "give_count", "get", "get_count")
 
 
-def maritime_moves(state: CatanState, seat: int, placed: Derived) -> tuple[Move, ...]:
+def maritime_moves(state: Placed, seat: int, placed: Derived) -> tuple[Move, ...]:
     """Every bank trade the seat can pay for and the bank can give (``placed``: :func:`derived` of
     the state), as a shared tuple (read-only) for the main phase's list to extend with. The caller
     skips the call for a hand with no more than one card of any resource (no rate is below 2)."""
@@ -67,7 +67,7 @@ _MARITIME_LISTS: tuple[tuple[Move, ...], ...] = tuple(
 give (low five), in the order the rules list them: give, then get, in resource order."""
 
 
-def maritime_trade(state: CatanState, move: Move) -> None:
+def maritime_trade(state: Placed, move: Move) -> None:
     seat, given, got = state.current, move["give"], move["get"]
     give, get = RESOURCE_INDEX[given], RESOURCE_INDEX[got]
     count = derived(state).rates(state, seat)[give]
@@ -76,7 +76,7 @@ def maritime_trade(state: CatanState, move: Move) -> None:
     record(state, {"type": "maritime_trade", "seat": seat, "give": given, "count": count, "get": got})
 
 
-def offer_moves(state: CatanState, seat: int) -> list[Move]:
+def offer_moves(state: Placed, seat: int) -> list[Move]:
     if not state.options["trades"] or state.offers_made >= EDITION.max_offers_per_turn:
         return []
     hand = state.hands[seat]
@@ -99,7 +99,7 @@ def offer_moves(state: CatanState, seat: int) -> list[Move]:
     ]
 
 
-def offer_trade(state: CatanState, move: Move) -> None:
+def offer_trade(state: Placed, move: Move) -> None:
     seat = state.current
     fields = {field: move[field] for field in OFFER_FIELDS}
     to = fields["to"]
@@ -111,7 +111,7 @@ def offer_trade(state: CatanState, move: Move) -> None:
     state.current = addressed[0]
 
 
-def answer_moves(state: CatanState) -> list[Move]:
+def answer_moves(state: Placed) -> list[Move]:
     offer = state.offer
     assert offer is not None
     if state.hands[state.current][RESOURCE_INDEX[offer["get"]]] >= offer["get_count"]:
@@ -119,7 +119,7 @@ def answer_moves(state: CatanState) -> list[Move]:
     return [{"type": "decline_trade"}]
 
 
-def _answered(state: CatanState, accepted: bool) -> None:
+def _answered(state: Placed, accepted: bool) -> None:
     offer = state.offer
     assert offer is not None
     seat = offer["waiting"].pop(0)
@@ -136,15 +136,15 @@ def _answered(state: CatanState, accepted: bool) -> None:
         flow.enter_main(state)
 
 
-def accept_trade(state: CatanState, move: Move) -> None:
+def accept_trade(state: Placed, move: Move) -> None:
     _answered(state, True)
 
 
-def decline_trade(state: CatanState, move: Move) -> None:
+def decline_trade(state: Placed, move: Move) -> None:
     _answered(state, False)
 
 
-def confirm_moves(state: CatanState) -> list[Move]:
+def confirm_moves(state: Placed) -> list[Move]:
     offer = state.offer
     assert offer is not None
     moves: list[Move] = [{"type": "confirm_trade", "seat": seat} for seat in offer["accepted"]]
@@ -152,7 +152,7 @@ def confirm_moves(state: CatanState) -> list[Move]:
     return moves
 
 
-def confirm_trade(state: CatanState, move: Move) -> None:
+def confirm_trade(state: Placed, move: Move) -> None:
     offer = state.offer
     assert offer is not None
     seat, partner = offer["seat"], move["seat"]
@@ -164,7 +164,7 @@ def confirm_trade(state: CatanState, move: Move) -> None:
     flow.enter_main(state)
 
 
-def cancel_trade(state: CatanState, move: Move) -> None:
+def cancel_trade(state: Placed, move: Move) -> None:
     record(state, {"type": "cancel_trade", "seat": state.current})
     state.offer = None
     flow.enter_main(state)

@@ -11,18 +11,15 @@ concerned (:func:`referee.catan_volcano.events.visible`).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.catan_volcano import awards, geometry
 from referee.catan_volcano.board import BoardTables, Layout
-from referee.catan_volcano.derived import Derived, derived
+from referee.catan_volcano.derived import Derived, Placed, derived
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.events import index_secrets, visible
 from referee.catan_volcano.geometry import HEX_NODES, corner_node
-from referee.catan_volcano.seat_views import dev_counts
-
-if TYPE_CHECKING:
-    from referee.catan_volcano.state import CatanState
+from referee.catan_volcano.seat_views import PlayerViews, dev_counts
 
 RESOURCES = EDITION.resources
 
@@ -68,7 +65,7 @@ _GEOMETRY = geometry.describe()
 """The static geometry as JSON, made once: every board's view shares its lists (read-only)."""
 
 
-def pending_view(state: CatanState) -> dict[str, Any]:
+def pending_view(state: Viewed) -> dict[str, Any]:
     """The decisions under way: discards and gold owed, free roads, the trade offer."""
     pending: dict[str, Any] = {}
     phase = state.phase
@@ -87,7 +84,7 @@ def pending_view(state: CatanState) -> dict[str, Any]:
     return pending
 
 
-def events_for(state: CatanState, seat: int) -> list[dict[str, Any]]:
+def events_for(state: Viewed, seat: int) -> list[dict[str, Any]]:
     """The event log as ``seat`` sees it, a new list (an observation keeps what it showed).
 
     Most events are the same for every seat; only those with a secret (a steal, a development card
@@ -175,6 +172,18 @@ class Kept:
         """Per seat: its development cards, as shown; those bought this turn, as shown."""
 
 
+class Viewed(Placed):
+    """A position that keeps the parts of its observations from one position to the next: the
+    layer above :class:`~referee.catan_volcano.derived.Placed` that :func:`observation` takes."""
+
+    __slots__ = ("player_views", "kept")
+
+    player_views: PlayerViews
+    """The seats' public views, kept (:class:`referee.catan_volcano.seat_views.PlayerViews`)."""
+    kept: Kept
+    """Parts of observations kept from one position to the next (:class:`Kept`)."""
+
+
 _NOTHING_PENDING: dict[str, Any] = {}
 """The pending decisions of a position with none, shared (read-only like every observation)."""
 
@@ -205,7 +214,7 @@ _ROAD_EVENTS = frozenset({"build_road", "place_road"})
 """The events that record a road put on the board (the only way a road moves: none is removed)."""
 
 
-def _roads(state: CatanState, kept: Kept, pieces: Derived) -> list[dict[str, Any]]:
+def _roads(state: Viewed, kept: Kept, pieces: Derived) -> list[dict[str, Any]]:
     """The roads as JSON for ``pieces``: those ``pieces`` carried over (after one road or one
     building), or from those last shown and the roads the event log recorded since (each road
     built is recorded), which ``pieces`` checks against its edges and otherwise makes the list
@@ -226,7 +235,7 @@ def _roads(state: CatanState, kept: Kept, pieces: Derived) -> list[dict[str, Any
     return shown
 
 
-def frame(state: CatanState) -> dict[str, Any]:
+def frame(state: Viewed) -> dict[str, Any]:
     """The observation's keys in order, with the parts that never change during a game filled in
     (the others None): a state's first observation starts as a copy of it (later ones copy the
     last one, see :class:`Kept`), which costs far less than building a dict of twenty-one keys (one
@@ -256,7 +265,7 @@ def frame(state: CatanState) -> dict[str, Any]:
     }
 
 
-def observation(state: CatanState, seat: int, public: dict[str, Any] | None = None) -> dict[str, Any]:
+def observation(state: Viewed, seat: int, public: dict[str, Any] | None = None) -> dict[str, Any]:
     """Seat ``seat``'s view; ``public`` is another seat's observation of the same state, if already
     built (the viewer's own parts are replaced in a copy).
 

@@ -22,7 +22,7 @@ from referee.catan_volcano.geometry import HEX_NODES
 from referee.rng import Rng
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.state import CatanState
+    from referee.catan_volcano.position import Position
 
 LavaRoll = tuple[dict[str, Any], set[int]]
 """The dice an eruption rolled (for the event) and the corners the lava reaches."""
@@ -66,11 +66,11 @@ GATES: dict[str, Callable[[Rng, int], LavaRoll]] = {
 }
 
 
-def stopped_by_robber(state: CatanState, hex_id: int) -> bool:
+def stopped_by_robber(state: Position, hex_id: int) -> bool:
     return state.robber == hex_id and bool(state.option("robber_stops_eruption"))
 
 
-def lava_hits(state: CatanState, node: int) -> dict[str, Any]:
+def lava_hits(state: Position, node: int) -> dict[str, Any]:
     """Lava reaches a building: a settlement is removed, a city becomes a settlement."""
     seat = state.node_owner[node]
     was = "city" if state.node_level[node] == 2 else "settlement"
@@ -83,7 +83,7 @@ def lava_hits(state: CatanState, node: int) -> dict[str, Any]:
     return {"node": node, "seat": seat, "was": was, "now": now}
 
 
-def erupt(state: CatanState, hex_id: int) -> None:
+def erupt(state: Position, hex_id: int) -> None:
     """One eruption of the volcano on ``hex_id`` (the robber check is the caller's)."""
     number = state.layout.numbers[hex_id]
     assert number is not None, "a volcano always carries a number"

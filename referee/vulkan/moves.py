@@ -21,7 +21,7 @@ from referee.vulkan.hexes import NO_CELL
 from referee.vulkan.rules import is_flight_path
 
 if TYPE_CHECKING:
-    from referee.vulkan.state import Key, VulkanState
+    from referee.vulkan.position import Key, Position
 
 COLOURS = EDITION.colours
 
@@ -32,7 +32,7 @@ ALL_FULL = "every tile on the path is full: a flight must drop at least one load
 # ---------------------------------------------------------------------- the rules of a move
 
 
-def volcano_refusal(state: VulkanState, cell: int) -> str | None:
+def volcano_refusal(state: Position, cell: int) -> str | None:
     """Why the volcano may not go on ``cell`` now; None when it may: seat 0's first move turns
     over a tile with tiles on all six edges (cell masks: no neighbour is a gap)."""
     if state.to_move is None or state.board.volcano is not None:
@@ -47,22 +47,22 @@ def volcano_refusal(state: VulkanState, cell: int) -> str | None:
     return None
 
 
-def may_fly(state: VulkanState, seat: int, colour: int) -> bool:
+def may_fly(state: Position, seat: int, colour: int) -> bool:
     """Whether ``seat`` may fly ``colour``: one of its own (by seat count) that it still holds a
     load of."""
     return colour in state.seat_colours[seat] and state.supply[seat][colour] != 0
 
 
-def colours_to_fly(state: VulkanState, seat: int) -> list[int]:
+def colours_to_fly(state: Position, seat: int) -> list[int]:
     """The colours ``seat`` may fly (:func:`may_fly`), in colour order."""
     return [colour for colour in state.seat_colours[seat] if may_fly(state, seat, colour)]
 
 
-def flight_refusal(state: VulkanState, colour: int, run: int | None) -> str | None:
+def flight_refusal(state: Position, colour: int, run: int | None) -> str | None:
     """Why the seat to move may not fly ``colour`` along ``run`` now; None when it may.
 
     ``run``: the path's cells as a mask, its entry in the layout's path table
-    (:meth:`VulkanState._path_table`, which holds every straight run of the layout); None when the
+    (:meth:`Position._path_table`, which holds every straight run of the layout); None when the
     path is no straight run of the layout. The flight rule: in the flight phase, in a colour the
     seat may fly (:func:`may_fly`), along a run that :func:`referee.vulkan.rules.is_flight_path`
     allows now.
@@ -82,7 +82,7 @@ def flight_refusal(state: VulkanState, colour: int, run: int | None) -> str | No
     return None
 
 
-def refusal(state: VulkanState, key: Key) -> str | None:
+def refusal(state: Position, key: Key) -> str | None:
     """Why the move ``key`` (canonical form) is not legal now; None when it is."""
     if key[0] == "volcano":
         return volcano_refusal(state, key[1])
@@ -91,7 +91,7 @@ def refusal(state: VulkanState, key: Key) -> str | None:
     return flight_refusal(state, key[1], None if index is None else table.masks[index])
 
 
-def legal_keys(state: VulkanState) -> list[Key]:
+def legal_keys(state: Position) -> list[Key]:
     """The legal moves in canonical form, in the order of ``legal_moves``: the volcano's cells in
     cell order; else every flight path (the live runs, in table order) once for each colour the
     seat may fly, colour by colour."""
@@ -108,7 +108,7 @@ def legal_keys(state: VulkanState) -> list[Key]:
 # ---------------------------------------------------------------------- moves: JSON <-> canonical form
 
 
-def key_of(state: VulkanState, move: Any) -> Key:
+def key_of(state: Position, move: Any) -> Key:
     """The canonical form of a move as a bot sends it; :class:`IllegalMove` if it is malformed."""
     if not isinstance(move, Mapping) or not isinstance(move.get("type"), str):
         raise IllegalMove(f"a move is an object with a 'type': {move!r}")
@@ -118,7 +118,7 @@ def key_of(state: VulkanState, move: Any) -> Key:
     return parse(state, move)
 
 
-def move_of(state: VulkanState, key: Key) -> Move:
+def move_of(state: Position, key: Key) -> Move:
     """The JSON of a move given in canonical form (a flight's is the shared listed object)."""
     if key[0] == "volcano":
         return {"type": "volcano", "tile": list(state.board.layout.coords[key[1]])}
@@ -126,7 +126,7 @@ def move_of(state: VulkanState, key: Key) -> Move:
     return table.moves(key[1])[table.index[key[2]]]
 
 
-def _cell_of(state: VulkanState, value: Any, what: str) -> int:
+def _cell_of(state: Position, value: Any, what: str) -> int:
     if (
         not isinstance(value, list | tuple)
         or len(value) != 2
@@ -144,12 +144,12 @@ def _exact_keys(move: Mapping[str, Any], keys: set[str]) -> None:
         raise IllegalMove(f"a {move['type']} move has exactly the keys {', '.join(sorted(keys))}")
 
 
-def _parse_volcano(state: VulkanState, move: Mapping[str, Any]) -> Key:
+def _parse_volcano(state: Position, move: Mapping[str, Any]) -> Key:
     _exact_keys(move, {"type", "tile"})
     return ("volcano", _cell_of(state, move["tile"], "tile"))
 
 
-def _parse_flight(state: VulkanState, move: Mapping[str, Any]) -> Key:
+def _parse_flight(state: Position, move: Mapping[str, Any]) -> Key:
     _exact_keys(move, {"type", "path", "colour"})
     colour = move["colour"]
     if not isinstance(colour, str) or colour not in COLOURS:
@@ -161,7 +161,7 @@ def _parse_flight(state: VulkanState, move: Mapping[str, Any]) -> Key:
     return ("flight", COLOURS.index(colour), cells)
 
 
-MOVE_PARSERS: dict[str, Callable[[VulkanState, Mapping[str, Any]], Key]] = {
+MOVE_PARSERS: dict[str, Callable[[Position, Mapping[str, Any]], Key]] = {
     "volcano": _parse_volcano,
     "flight": _parse_flight,
 }

@@ -16,12 +16,12 @@ from referee.vulkan.edition import EDITION
 from referee.vulkan.setup import Award
 
 if TYPE_CHECKING:
-    from referee.vulkan.state import VulkanState
+    from referee.vulkan.position import Position
 
 COLOURS = EDITION.colours
 
 
-def shared_observation(state: VulkanState) -> dict[str, JSON]:
+def shared_observation(state: Position) -> dict[str, JSON]:
     """The observation of the position, with ``seat`` None: built once per position (kept in
     ``state._observation`` until the next move) and shared by every seat's view."""
     shared = state._observation
@@ -30,7 +30,7 @@ def shared_observation(state: VulkanState) -> dict[str, JSON]:
     return shared
 
 
-def _build(state: VulkanState) -> dict[str, JSON]:
+def _build(state: Position) -> dict[str, JSON]:
     """The observation, building again only what the last move changed. A tile gone has no entry
     (None), so the tiles in cell order are the entries left, picked out in C by ``filter``."""
     board, at, cache = state.board, state._at, state._tile_json
@@ -71,7 +71,7 @@ def _build(state: VulkanState) -> dict[str, JSON]:
     }
 
 
-def _build_seat_entry(state: VulkanState, seat: int) -> None:
+def _build_seat_entry(state: Position, seat: int) -> None:
     """A seat's observation entry, kept in ``state._seat_json`` until a move changes its supply,
     tiles or loads on the table."""
     awarded = state._awarded_json[seat]
@@ -86,13 +86,13 @@ def _build_seat_entry(state: VulkanState, seat: int) -> None:
     }
 
 
-def supply_json(state: VulkanState, seat: int) -> dict[str, int]:
+def supply_json(state: Position, seat: int) -> dict[str, int]:
     """A seat's loads by colour name, its own colours only."""
     held = state.supply[seat]
     return {COLOURS[c]: held[c] for c in state.seat_colours[seat]}
 
 
-def loads_out_json(state: VulkanState) -> dict[str, int]:
+def loads_out_json(state: Position) -> dict[str, int]:
     """The loads that left the game with their tiles, by colour name."""
     return {name: state.loads_out[c] for c, name in enumerate(COLOURS)}
 

@@ -9,14 +9,14 @@ from referee.game import Outcome, places_from_keys
 from referee.vulkan.variants import VulkanEnd
 
 if TYPE_CHECKING:
-    from referee.vulkan.state import VulkanState
+    from referee.vulkan.position import Position
 
 NO_FLIGHTS_LEFT = VulkanEnd.NO_FLIGHTS_LEFT.value
 EMPTY_TILE_ISOLATED = VulkanEnd.EMPTY_TILE_ISOLATED.value
 ALL_TILES_GATHERED = VulkanEnd.ALL_TILES_GATHERED.value
 
 
-def _competitive_outcome(state: VulkanState) -> Outcome:
+def _competitive_outcome(state: Position) -> Outcome:
     """Most fire value wins; a tie goes to the fewest own loads left on the table, then is shared."""
     scores = [state.score(seat) for seat in range(state.seats)]
     left = [state.own_loads_on_table(seat) for seat in range(state.seats)]
@@ -29,7 +29,7 @@ def _competitive_outcome(state: VulkanState) -> Outcome:
     )
 
 
-def _team_outcome(state: VulkanState) -> Outcome:
+def _team_outcome(state: Position) -> Outcome:
     """The solitaire goal: every forest tile but the volcano went to the team (to any of its seats).
 
     Lost at once when a tile is isolated without loads; also lost when nobody can fly any more
@@ -49,7 +49,7 @@ def _team_outcome(state: VulkanState) -> Outcome:
     )
 
 
-GOALS: dict[str, Callable[[VulkanState], Outcome]] = {
+GOALS: dict[str, Callable[[Position], Outcome]] = {
     "competitive": _competitive_outcome,
     "solitaire": _team_outcome,
     "cooperative": _team_outcome,

@@ -18,20 +18,20 @@ from referee.vulkan.outcome import EMPTY_TILE_ISOLATED
 from referee.vulkan.rules import award_to, resolve
 
 if TYPE_CHECKING:
-    from referee.vulkan.state import Key, VulkanState
+    from referee.vulkan.position import Key, Position
 
 COLOURS = EDITION.colours
 
 Event = dict[str, JSON]
 
 
-def choose_volcano(state: VulkanState, key: Key) -> list[Event]:
+def choose_volcano(state: Position, key: Key) -> list[Event]:
     """Seat 0 turns the tile over: it becomes the volcano."""
     state._place_volcano(key[1])
     return [{"kind": "volcano", "tile": state._at[key[1]]}]
 
 
-def fly(state: VulkanState, key: Key) -> list[Event]:
+def fly(state: Position, key: Key) -> list[Event]:
     """Drops, then the extinguishing cascade, then isolation; every tile that left the table is
     awarded (or, isolated without loads, leaves the game)."""
     _, colour, path = key
@@ -56,7 +56,7 @@ def fly(state: VulkanState, key: Key) -> list[Event]:
     return events
 
 
-def hand_out(state: VulkanState, cell: int, flyer: int) -> Event:
+def hand_out(state: Position, cell: int, flyer: int) -> Event:
     """A tile left the table: award it to its majority (or the flyer), or drop it from the game."""
     loads = state._take_off(cell)
     seat, why = award_to(loads, flyer, state.owners)
@@ -74,7 +74,7 @@ def hand_out(state: VulkanState, cell: int, flyer: int) -> Event:
     }
 
 
-MOVE_STAGES: dict[str, Callable[[VulkanState, Key], list[Event]]] = {
+MOVE_STAGES: dict[str, Callable[[Position, Key], list[Event]]] = {
     "volcano": choose_volcano,
     "flight": fly,
 }

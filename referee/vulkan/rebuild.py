@@ -31,9 +31,10 @@ from typing import Any
 from referee.rng import Rng, derive_seed
 from referee.vulkan.edition import EDITION
 from referee.vulkan.hexes import NO_CELL, Coord, Layout
+from referee.vulkan.position import COLOUR_NAMES, COLOURS
 from referee.vulkan.rules import group_of
 from referee.vulkan.setup import COORD_LIMIT, Award, StartPosition
-from referee.vulkan.state import COLOUR_NAMES, COLOURS, VulkanState
+from referee.vulkan.state import VulkanState
 from referee.vulkan.variants import VARIANTS
 
 _FIELDS = itemgetter("variant", "to_move", "tiles", "volcano", "seats")

@@ -13,7 +13,8 @@ the volcano is ``VV``. Rows are hex rows (``r``); each row is shifted half a til
 
 from __future__ import annotations
 
-from referee.vulkan.state import COLOURS, VulkanState
+from referee.vulkan.position import COLOURS
+from referee.vulkan.state import VulkanState
 
 CELL_WIDTH = 6
 

@@ -2,7 +2,7 @@
 
 A flight runs the stages in order: :func:`drop_loads`, :func:`extinguish_cascade`, :func:`isolate`,
 and :func:`award_to` for every tile that left the table. Each stage only reads and changes the board,
-so the state (turns, supplies, awards) stays in :mod:`referee.vulkan.state`, the events in
+so the rest of the position (turns, supplies, awards) stays in :mod:`referee.vulkan.position`, the events in
 :mod:`referee.vulkan.play`, and the stages can be tested one by one. Which flights are legal is
 :func:`is_flight_path` on the board's masks; who can fly, :func:`can_fly`.
 
