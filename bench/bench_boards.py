@@ -20,10 +20,10 @@ from typing import Any
 
 from arena.boards import Positions, render_svg, render_text
 from bots.base import RandomBot
-from referee.agents import LocalAgent
 from referee.match import MatchSpec
 from referee.registry import get_game
 from referee.runner import Player, run_match
+from referee.transport.agents import LocalAgent
 
 
 def random_replay(game_id: str, variant: str, seats: int, seed: int) -> dict[str, Any]:

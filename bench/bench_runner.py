@@ -40,12 +40,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from referee.agents import USER_AGENT, HttpAgent, Reply
-from referee.endpoints import EndpointPolicy
 from referee.match import MatchSpec, TimeControl
 from referee.protocol import SIGNATURE_HEADER, encode, sign
 from referee.registry import get_game
 from referee.runner import Player, run_match
+from referee.transport.agents import USER_AGENT, HttpAgent, Reply
+from referee.transport.endpoints import EndpointPolicy
 
 SECRET = "bench-secret"
 LOOPBACK = EndpointPolicy.from_text("127.0.0.0/8")

@@ -43,10 +43,10 @@ from arena.records import MatchRecord
 from arena.storage import Store
 from arena.storage.files import DirectoryStore
 from bots.registry import bots_for, make_bot
-from referee.agents import LocalAgent
 from referee.match import MatchSpec
 from referee.replay import Replay, compress
 from referee.runner import Player, run_match
+from referee.transport.agents import LocalAgent
 
 GOAL_BYTES = 600
 GAMES = {"vulkan": 2, "volcano": 2, "boulderville": 4, "catan-volcano": 4}

@@ -39,11 +39,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench import rig  # noqa: E402
 from bench.machine import load  # noqa: E402
 from bots.sdk import legal_moves_from_request  # noqa: E402
-from referee.agents import Reply  # noqa: E402
 from referee.match import MatchSpec  # noqa: E402
 from referee.protocol import PROTOCOL_V2, decode, encode  # noqa: E402
 from referee.rng import Rng  # noqa: E402
 from referee.runner import Player, run_match  # noqa: E402
+from referee.transport.agents import Reply  # noqa: E402
 from referee.vulkan import hexes, paths  # noqa: E402
 
 CASES = [

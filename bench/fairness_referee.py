@@ -14,7 +14,7 @@ For every move answered in the measured window it keeps what the replay records 
 the fault), the bot's own think time (the ``own_us`` its answer's log carries, see
 :mod:`bench.stamped_bot`) and the old timing of the same exchange: ``time.perf_counter()`` around
 the agent's ``ask``, which ends when the answer was read. ``--timing read`` turns the kernel's
-arrival times off (:data:`referee.bot_connection.KERNEL_ARRIVAL_TIMES`), so the referee itself
+arrival times off (:data:`referee.transport.sockets.KERNEL_ARRIVAL_TIMES`), so the referee itself
 times and judges by the read, as before they were kept.
 """
 
@@ -69,18 +69,18 @@ def main() -> None:
 
     import gevent
 
-    from referee import bot_connection
-    from referee.agents import HttpAgent, Reply
-    from referee.endpoints import EndpointPolicy
     from referee.match import MatchSpec, TimeControl
     from referee.protocol import Fault
     from referee.registry import get_game
     from referee.replay import MoveRecord
     from referee.runner import Player, run_match
+    from referee.transport import sockets
+    from referee.transport.agents import HttpAgent, Reply
+    from referee.transport.endpoints import EndpointPolicy
 
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # two sockets a match in flight
-    bot_connection.KERNEL_ARRIVAL_TIMES = args.timing == "arrival"
+    sockets.KERNEL_ARRIVAL_TIMES = args.timing == "arrival"
     policy = EndpointPolicy.from_text("127.0.0.0/8")
     variant = get_game("volcano").default_variant
     burn_s = args.burn_us / 1e6

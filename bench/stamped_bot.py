@@ -17,7 +17,7 @@ import sys
 import time
 from typing import Any
 
-_SO_TIMESTAMPNS = 35  # as in referee.bot_connection (Linux, asm-generic architectures)
+_SO_TIMESTAMPNS = 35  # as in referee.transport.connection (Linux, asm-generic architectures)
 _RECV_BYTES = 64 * 1024
 
 

@@ -108,9 +108,9 @@ def demo_round_robin(names: list[str]) -> tuple[float, int]:
     from itertools import combinations
 
     from bots.volcano import BOTS
-    from referee.agents import LocalAgent
     from referee.match import MatchSpec, TimeControl
     from referee.runner import Player, run_match
+    from referee.transport.agents import LocalAgent
 
     started, moves = time.perf_counter(), 0
     for number, pair in enumerate(combinations(names, 2)):

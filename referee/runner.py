@@ -13,7 +13,7 @@ going when that much time has passed since it started is ended at that moment (r
 is left than the move's own budget is asked with what is left, and a bot that has not answered
 when it runs out is not blamed (no fault; the move is not played).
 
->>> from referee.agents import LocalAgent
+>>> from referee.transport.agents import LocalAgent
 >>> from referee.bot import Request
 >>> class First:
 ...     def choose(self, request: Request) -> dict:
@@ -33,7 +33,6 @@ from datetime import UTC, datetime
 from time import monotonic
 from typing import Any
 
-from referee.agents import Agent, Reply
 from referee.game import Move, Outcome
 from referee.match import DEFAULT_MAX_FAULTS, MatchSpec, TimeControl
 from referee.protocol import (
@@ -56,6 +55,7 @@ from referee.replay import (
     time_limit_outcome,
 )
 from referee.rng import Rng, derive_seed
+from referee.transport.agents import Agent, Reply
 
 NOTICE_TIMEOUT_S = 2.0
 

@@ -2,9 +2,10 @@
 the platform's pure domain modules (:data:`PURE_MODULES`) reach no storage, web, queue or network
 library.
 
-Every import counts, at module level or inside a function (a lazy import hides a cycle, it does not
-remove it), except those under ``if TYPE_CHECKING:``, which only the type checker follows. At each
-level of the tree, the children of a package (its modules and subpackages) are
+Every import counts, at module level, inside a function (a lazy import hides a cycle, it does not
+remove it) or under ``if TYPE_CHECKING:`` (a type-only import still makes a module need another to
+be read: an engine's rules naming the state class that imports them is a circle with no bottom to
+read from). At each level of the tree, the children of a package (its modules and subpackages) are
 nodes, with an edge a -> b when anything inside a imports anything inside b; every level must be
 acyclic, so both file cycles (the innermost level) and package cycles (higher levels) are caught.
 """
@@ -66,8 +67,9 @@ def _project_module(target: str, known: set[str] | dict[str, object]) -> str | N
 
 
 def _imports(name: str, path: Path, known: set[str]) -> set[str]:
-    """The project modules ``name`` imports (``from a import b`` counts ``a.b`` when it is a module)."""
-    found = {_project_module(target, known) for target in _targets(name, path)}
+    """The project modules ``name`` imports, type-only imports included (``from a import b`` counts
+    ``a.b`` when it is a module)."""
+    found = {_project_module(target, known) for target in _targets(name, path, type_only_too=True)}
     return {module for module in found if module and module != name}
 
 
@@ -146,6 +148,14 @@ def test_the_worker_side_imports_no_api_module() -> None:
     assert not {m for m in seen if m.startswith("arena.api") or m == "arena.matches.match_requests"}
 
 
+def test_a_type_only_import_is_an_edge(tmp_path: Path) -> None:
+    rules = tmp_path / "rules.py"
+    rules.write_text(
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from game.state import State\n"
+    )
+    assert _imports("game.rules", rules, {"game.rules", "game.state"}) == {"game.state"}
+
+
 def test_the_checker_sees_a_cycle_when_there_is_one() -> None:
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
@@ -192,9 +202,12 @@ IO_IMPORTS = (
 the web framework, the queue, HTTP, the event loop, object storage."""
 
 
-def _io_imports_reached(start: str, targets: dict[str, set[str]]) -> list[str]:
-    """Each ``module imports name`` with a name of :data:`IO_IMPORTS`, over ``start`` and every project
-    module it imports, transitively (``targets``: each module's imported names, type-only ones too)."""
+def _io_imports_reached(
+    start: str, targets: dict[str, set[str]], banned_names: tuple[str, ...] = IO_IMPORTS
+) -> list[str]:
+    """Each ``module imports name`` with a name of ``banned_names`` (:data:`IO_IMPORTS` unless
+    told), over ``start`` and every project module it imports, transitively (``targets``: each
+    module's imported names, type-only ones too)."""
     found: list[str] = []
     seen: set[str] = set()
     todo = [start]
@@ -204,7 +217,7 @@ def _io_imports_reached(start: str, targets: dict[str, set[str]]) -> list[str]:
             continue
         seen.add(module)
         for target in sorted(targets[module]):
-            if any(target == banned or target.startswith(f"{banned}.") for banned in IO_IMPORTS):
+            if any(target == banned or target.startswith(f"{banned}.") for banned in banned_names):
                 found.append(f"{module} imports {target}")
             inner = _project_module(target, targets)
             if inner and inner != module:
@@ -231,3 +244,55 @@ def test_the_purity_check_sees_an_io_import_behind_another_module() -> None:
         "arena.storage imports redis",
     ]
     assert _io_imports_reached("referee.game", targets) == []
+
+
+NETWORK_IMPORTS = ("socket", "ssl", "select", "selectors", "http.client", "urllib.request", "requests")
+"""What only the referee's network side (``referee.transport``) may import: sockets, TLS, waiting on
+sockets, HTTP clients."""
+
+
+def _is_transport(module: str) -> bool:
+    return module == "referee.transport" or module.startswith("referee.transport.")
+
+
+def test_network_code_lives_in_the_transport_package() -> None:
+    direct = {
+        f"{module} imports {target}"
+        for module, path in _modules().items()
+        if module.startswith("referee") and not _is_transport(module)
+        for target in _targets(module, path, type_only_too=True)
+        if any(target == banned or target.startswith(f"{banned}.") for banned in NETWORK_IMPORTS)
+    }
+    assert direct == set()
+
+
+def test_no_engine_reaches_network_code() -> None:
+    """Every module of every game package, and the referee's modules the engines stand on, reach no
+    network library through any module they import: the runner, which drives the agents, and the
+    transport package itself are the only referee modules above the network code."""
+    modules = _modules()
+    targets = {name: _targets(name, path, type_only_too=True) for name, path in modules.items()}
+    engines = [
+        name
+        for name in modules
+        if name.startswith("referee") and not _is_transport(name) and name != "referee.runner"
+    ]
+    games = [name for name in engines if name.count(".") == 1 and modules[name].name == "__init__.py"]
+    assert len(games) >= 4, "the game packages were not found"
+    reached = [found for name in engines for found in _io_imports_reached(name, targets, NETWORK_IMPORTS)]
+    assert reached == []
+
+
+PRODUCT_FOLDERS = (ROOT / "referee", ROOT / "bots", ROOT / "platform" / "arena")
+LINE_BOUND = 500
+"""The most lines a product module may have: one past it is a module doing more than one job."""
+
+
+def test_no_product_module_exceeds_the_line_bound() -> None:
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for folder in PRODUCT_FOLDERS
+        for path in folder.rglob("*.py")
+        if (lines := len(path.read_text().splitlines())) > LINE_BOUND
+    }
+    assert long == {}

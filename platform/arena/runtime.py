@@ -16,7 +16,7 @@ from arena.clock import SYSTEM_CLOCK, Clock
 from arena.records import BotRecord
 from arena.settings import Settings
 from arena.storage import Store
-from referee.agents import Agent, HttpAgent
+from referee.transport.agents import Agent, HttpAgent
 
 
 class MatchQueue(Protocol):

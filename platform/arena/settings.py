@@ -16,8 +16,8 @@ from arena.cores import processes_from_env
 from arena.storage.files import DEPLOYMENT_DIR, FileStore, check_location, open_file_store
 from arena.storage.finishing import HISTORY_POINTS
 from arena.storage.secret_box import SecretBox, check_key
-from referee.endpoints import ALLOWLIST_ENV, EndpointPolicy
-from referee.ping import PING_TIMEOUT_S
+from referee.transport.endpoints import ALLOWLIST_ENV, EndpointPolicy
+from referee.transport.ping import PING_TIMEOUT_S
 
 
 class SettingsError(ValueError):

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 from referee.catan_volcano import awards, changes, robber
 from referee.catan_volcano import move_table as table
 from referee.catan_volcano.changes import ROADS
-from referee.catan_volcano.derived import derived
 from referee.catan_volcano.edition import (
     DEV_CARDS,
     EDITION,
@@ -23,10 +22,11 @@ from referee.catan_volcano.edition import (
     YEAR_OF_PLENTY,
 )
 from referee.catan_volcano.events import named, record
+from referee.catan_volcano.placed import derived
 from referee.game import Move
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.derived import Placed
+    from referee.catan_volcano.placed import Placed
 
 RESOURCES = EDITION.resources
 CARD_COST = EDITION.costs["development_card"]

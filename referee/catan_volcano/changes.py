@@ -4,11 +4,11 @@ Several answers are kept from one position to the next rather than worked out on
 each rests on marks that say what moved since it was made:
 
 ``board_moves``
-    counts the changes to the buildings and roads: :func:`referee.catan_volcano.derived.derived`
+    counts the changes to the buildings and roads: :func:`referee.catan_volcano.placed.derived`
     (what the pieces imply) and the seats' public views look at the pieces again when it moved.
 ``built_at``, ``road_built``
     the node of the last building put, raised, lowered or removed, the edge of the last road
-    (-1: none yet): hints for :func:`~referee.catan_volcano.derived.derived` to carry answers over,
+    (-1: none yet): hints for :func:`~referee.catan_volcano.placed.derived` to carry answers over,
     checked against the ownership lists before they are trusted.
 ``score_moves``
     counts the changes that may raise a seat's points (a settlement, a city, a development card
@@ -53,7 +53,7 @@ def start_marks(state: Position) -> None:
 
 def copy_marks(clone: Position, original: Position) -> None:
     """A copy's marks: the board counted on from the original's (it shares what the pieces imply,
-    :attr:`~referee.catan_volcano.derived.Placed.placed`), its own seats' views made afresh."""
+    :attr:`~referee.catan_volcano.placed.Placed.placed`), its own seats' views made afresh."""
     clone.board_moves = original.board_moves
     clone.built_at = original.built_at
     clone.road_built = original.road_built

@@ -4,9 +4,9 @@ Most moves (rolls, trades, discards, the end of a turn) leave the buildings and 
 were, yet the legal moves, production and the observation all ask what the pieces imply: where a
 seat may build, its bank trade rates, who may be robbed on each hex, what each number pays, the
 buildings and roads as JSON. A :class:`Derived` answers these, each worked out on first use and kept,
-for one arrangement: :func:`derived` hands out the state's current one. The engine counts every
-change it makes to the ownership lists (``state.board_moves``: a building, a road, lava; counted
-by the mutators of :mod:`referee.catan_volcano.changes`), and so does
+for one arrangement: :func:`referee.catan_volcano.placed.derived` hands out the state's current
+one. The engine counts every change it makes to the ownership lists (``state.board_moves``: a
+building, a road, lava; counted by the mutators of :mod:`referee.catan_volcano.changes`), and so does
 :meth:`~referee.catan_volcano.state.CatanState.remember_legal` (a position set up by hand calls
 it through ``changed_by_hand``, which first drops the state's object); when the count moved
 since the last look, the lists are compared with the copies the object was made from (three short
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from bisect import insort
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.catan_volcano import building
 from referee.catan_volcano import move_table as table
@@ -38,8 +38,10 @@ from referee.catan_volcano.geometry import (
     NODE_HEXES,
     NODE_NODES,
 )
-from referee.catan_volcano.position import Position
 from referee.game import Move
+
+if TYPE_CHECKING:
+    from referee.catan_volcano.position import Position
 
 RESOURCES = EDITION.resources
 LEVELS = {1: "settlement", 2: "city"}
@@ -461,45 +463,3 @@ def rates(state: Position, seat: int) -> list[int]:
             else:
                 best[kind] = EDITION.resource_harbour_rate
     return best
-
-
-class Placed(Position):
-    """A position that keeps what its pieces imply: the layer above :class:`Position` that the
-    rules asking it (legal moves, production, the robber, trades, the observation) take."""
-
-    __slots__ = ("placed", "placed_at")
-
-    placed: Derived | None
-    """What the pieces on the board imply, as last found (:func:`derived`; None: never yet)."""
-    placed_at: int
-    """``board_moves`` when :attr:`placed` was last found current (-1: never)."""
-
-
-def derived(state: Placed) -> Derived:
-    """The state's :class:`Derived`, made anew when a piece moved since the last one.
-
-    When only roads moved (the most common change: a road is built far more often than anything
-    else), what depends on the buildings alone is carried over (:meth:`Derived.keep_buildings`),
-    and after a single road the seats' spots too (:meth:`Derived.keep_spots`); when one building
-    changed, what it leaves standing (:meth:`Derived.keep_around`). The rules name the road or
-    node they last changed (``state.road_built``, ``state.built_at``) and these check the hint
-    against the lists before trusting it."""
-    known = state.placed
-    if known is not None and state.placed_at == state.board_moves:
-        return known
-    if (
-        known is None
-        or state.node_owner != known.owner
-        or state.edge_owner != known.edges
-        or state.node_level != known.level
-    ):
-        fresh = Derived(state.node_owner, state.node_level, state.edge_owner, state.seats)
-        if known is not None:
-            if known.owner == fresh.owner and known.level == fresh.level:
-                fresh.keep_buildings(known)
-                fresh.keep_spots(known, state.road_built)
-            else:
-                fresh.keep_around(known, state.built_at, state.tables.hexes_by_number)
-        known = state.placed = fresh
-    state.placed_at = state.board_moves
-    return known

@@ -30,12 +30,12 @@ from referee.catan_volcano import building, cards, flow, production, robber, tra
 from referee.catan_volcano import move_table as table
 from referee.catan_volcano.building import CITY_COST, ROAD_COST, SETTLEMENT_COST, can_pay
 from referee.catan_volcano.changes import CITIES, ROADS, SETTLEMENTS
-from referee.catan_volcano.derived import derived
 from referee.catan_volcano.edition import EDITION
+from referee.catan_volcano.placed import derived
 from referee.game import Move
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.derived import Placed
+    from referee.catan_volcano.placed import Placed
 
 Key = tuple[Any, ...]
 

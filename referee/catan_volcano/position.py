@@ -5,7 +5,7 @@ the bottom layer of the engine.
 :mod:`.production`, :mod:`.robber`, :mod:`.cards`, :mod:`.trading`, :mod:`.flow`) read these lists
 and change the pieces, the cards and the awards through the mutators of :mod:`.changes` (which
 keep the caches' marks), and :mod:`.moves` ties moves to them. The answers kept from one position
-to the next are added by the layers that keep them: :class:`referee.catan_volcano.derived.Placed`
+to the next are added by the layers that keep them: :class:`referee.catan_volcano.placed.Placed`
 (what the pieces imply), :class:`referee.catan_volcano.view.Viewed` (the observations' parts), and
 :class:`referee.catan_volcano.state.CatanState` on top, the common State interface. So the
 engine's imports run one way: position, rules, state. Serialising, loading and copying all walk

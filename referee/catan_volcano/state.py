@@ -2,7 +2,7 @@
 
 The facts are :class:`referee.catan_volcano.position.Position` (declared once in
 :data:`~referee.catan_volcano.position.FIELDS`), with what the pieces imply kept by
-:class:`referee.catan_volcano.derived.Placed` and the observations' parts kept by
+:class:`referee.catan_volcano.placed.Placed` and the observations' parts kept by
 :class:`referee.catan_volcano.view.Viewed`; the rules modules read and change them, and this class,
 on top, builds a game, lists and plays its moves, shows it to a seat, copies and saves it.
 """

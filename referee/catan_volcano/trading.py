@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from referee.catan_volcano import changes, flow
 from referee.catan_volcano import move_table as table
-from referee.catan_volcano.derived import Derived, derived
+from referee.catan_volcano.derived import Derived
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.events import record
+from referee.catan_volcano.placed import derived
 from referee.game import Move
 
 if TYPE_CHECKING:
-    from referee.catan_volcano.derived import Placed
+    from referee.catan_volcano.placed import Placed
 
 RESOURCES = EDITION.resources
 RESOURCE_INDEX = {name: index for index, name in enumerate(RESOURCES)}

@@ -15,10 +15,11 @@ from typing import Any
 
 from referee.catan_volcano import awards, geometry
 from referee.catan_volcano.board import BoardTables, Layout
-from referee.catan_volcano.derived import Derived, Placed, derived
+from referee.catan_volcano.derived import Derived
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.events import index_secrets, visible
 from referee.catan_volcano.geometry import HEX_NODES, corner_node
+from referee.catan_volcano.placed import Placed, derived
 from referee.catan_volcano.seat_views import PlayerViews, dev_counts
 
 RESOURCES = EDITION.resources
@@ -174,7 +175,7 @@ class Kept:
 
 class Viewed(Placed):
     """A position that keeps the parts of its observations from one position to the next: the
-    layer above :class:`~referee.catan_volcano.derived.Placed` that :func:`observation` takes."""
+    layer above :class:`~referee.catan_volcano.placed.Placed` that :func:`observation` takes."""
 
     __slots__ = ("player_views", "kept")
 

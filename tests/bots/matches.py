@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from bots.registry import make_bot
-from referee.agents import LocalAgent
 from referee.match import MatchSpec, TimeControl
 from referee.replay import Replay
 from referee.runner import Player, run_match
+from referee.transport.agents import LocalAgent
 
 
 def play_reference(

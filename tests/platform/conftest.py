@@ -15,8 +15,8 @@ from arena.settings import Settings
 from arena.storage import Store
 from arena.worker.execution import RunOutcome, execute
 from referee import registry
-from referee.endpoints import EndpointPolicy
 from referee.protocol import new_secret
+from referee.transport.endpoints import EndpointPolicy
 from tests.platform import bot_server
 
 ADMIN = "organizer-secret-token"

@@ -17,11 +17,11 @@ from redis import Redis
 
 from arena import metrics, wsgi
 from arena.settings import Settings, SettingsError
-from referee.agents import LocalAgent
 from referee.protocol import Fault
 from referee.registry import GAME_MODULES
 from referee.replay import FaultRecord, MoveRecord
 from referee.runner import MatchSpec, Player, run_match
+from referee.transport.agents import LocalAgent
 from tests.platform.own_redis import free_port, own_redis_server
 
 

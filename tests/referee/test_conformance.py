@@ -18,7 +18,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bots.base import RandomBot
-from referee.agents import LocalAgent
 from referee.game import MOVE_LIMIT, IllegalMove, Outcome, SetupError, canonical_json
 from referee.match import MatchSpec
 from referee.notation import MOVE_JSON_LIMIT, move_json
@@ -26,6 +25,7 @@ from referee.registry import all_games, get_game
 from referee.replay import compress, decompress, verify_replay
 from referee.rng import Rng
 from referee.runner import Player, run_match
+from referee.transport.agents import LocalAgent
 from tests.referee.engine_checks import assert_applied_or_refused, json_values, registered_cases
 
 SEEDS = (1, 2)

@@ -12,11 +12,9 @@ from typing import Any
 import pytest
 
 from referee import registry
-from referee.agents import LocalAgent, Reply
 from referee.game import SetupError, canonical_json
 from referee.match import MatchSpec, TimeControl
 from referee.observed import REBUILDS, legal_moves_from_observation
-from referee.ping import ping_request
 from referee.protocol import (
     PROTOCOL_V2,
     PROTOCOL_VERSION,
@@ -29,6 +27,8 @@ from referee.protocol import (
 )
 from referee.replay import verify_replay
 from referee.runner import Player, run_match
+from referee.transport.agents import LocalAgent, Reply
+from referee.transport.ping import ping_request
 
 
 class Recording:

@@ -8,12 +8,12 @@ import json
 
 import pytest
 
-from referee.agents import Agent, LocalAgent, Reply
 from referee.game import MOVE_LIMIT, STOPPED, TIME_LIMIT, SetupError
 from referee.match import MatchSpec, TimeControl
 from referee.protocol import Fault, encode
 from referee.replay import Replay, compress, decompress, verify_replay
 from referee.runner import Player, run_match
+from referee.transport.agents import Agent, LocalAgent, Reply
 
 pytestmark = pytest.mark.usefixtures("nim_registered")
 

@@ -29,10 +29,10 @@ from arena.ladders import matchmaking, rows
 from arena.records import BotRecord, now_iso
 from arena.runtime import Runtime
 from arena.storage.bots import BotChanged
-from referee.endpoints import EndpointRefused, parse_endpoint
 from referee.game import SetupError
 from referee.protocol import PROTOCOL_VERSION
 from referee.registry import get_game
+from referee.transport.endpoints import EndpointRefused, parse_endpoint
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Pinging a bot before the platform relies on it, and saying in the bot author's words what failed.
 
 A registration, a new secret, a new endpoint and a new protocol version are each accepted only once
-a signed ``ping`` (:mod:`referee.ping`) passed with the secret, the endpoint and the protocol
+a signed ``ping`` (:mod:`referee.transport.ping`) passed with the secret, the endpoint and the protocol
 version they would leave in force. A failure becomes field errors of the usual 422: ``secret`` when
 the bot refused the signature (401 or 403, so the bot runs with another secret), ``protocol`` when
 it answered a ping of version 2 with 400 (it does not speak that version), ``endpoint`` for
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from arena.accounts.ping_gate import PingGate
 from arena.errors import FieldErrors, InvalidRequest, field_error
-from referee.ping import PingResult
 from referee.protocol import PROTOCOL_VERSION, Fault
+from referee.transport.ping import PingResult
 
 REFUSED_MESSAGE = "The bot did not pass the ping."
 INVALID_MESSAGE = "The request has invalid fields."

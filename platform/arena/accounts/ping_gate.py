@@ -34,10 +34,16 @@ from limits import RateLimitItem
 from limits.strategies import RateLimiter
 
 from arena.errors import Overloaded, TooManyRequests
-from referee.bot_connection import elapsed_ms
-from referee.endpoints import EndpointPolicy, EndpointRefused, IPAddress, ResolutionTimeout, ResolvedEndpoint
-from referee.ping import PingResult, ping
 from referee.protocol import PROTOCOL_VERSION, Fault
+from referee.transport.connection import elapsed_ms
+from referee.transport.endpoints import (
+    EndpointPolicy,
+    EndpointRefused,
+    IPAddress,
+    ResolutionTimeout,
+    ResolvedEndpoint,
+)
+from referee.transport.ping import PingResult, ping
 
 
 @dataclass(frozen=True)
@@ -88,8 +94,8 @@ class PingGate:
         self._namespace = namespace
 
     def ping(self, endpoint: str, secret: str, protocol: int = PROTOCOL_VERSION) -> PingResult:
-        """Ping ``endpoint`` as :func:`referee.ping.ping` does, within the ping's timeout from the name
-        resolution on; raise :class:`Overloaded` when as many pings wait as may, and
+        """Ping ``endpoint`` as :func:`referee.transport.ping.ping` does, within the ping's timeout
+        from the name resolution on; raise :class:`Overloaded` when as many pings wait as may, and
         :class:`TooManyRequests` when the address was pinged as often as it may be."""
         if not self._slots.acquire(blocking=False):
             raise Overloaded(

@@ -17,7 +17,7 @@ from arena.accounts import bot_accounts, bot_ping
 from arena.accounts.ping_gate import PingGate
 from arena.records import BotRecord, now_iso
 from arena.runtime import Runtime
-from referee.ping import PingResult
+from referee.transport.ping import PingResult
 
 
 @dataclass(frozen=True)

@@ -36,10 +36,10 @@ from arena.cli import serving
 from arena.settings import Settings
 from arena.worker.embedded import EmbeddedPlatform
 from bots.registry import bots_for
-from referee.endpoints import EndpointPolicy
 from referee.game import Game
 from referee.protocol import new_secret
 from referee.registry import GAME_MODULES, get_game
+from referee.transport.endpoints import EndpointPolicy
 
 LOOPBACK = EndpointPolicy.from_text("127.0.0.0/8,::1/128")
 

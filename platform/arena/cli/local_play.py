@@ -24,9 +24,7 @@ from urllib.parse import urlsplit
 
 from arena.cli.tally import DRAW_SCORE, FirstFault, Record, rotation, seat_outcome, tally
 from bots import registry as bot_registry
-from referee.agents import HttpAgent, LocalAgent
 from referee.bot import Bot, Request
-from referee.endpoints import EndpointPolicy
 from referee.game import JSON, SetupError
 from referee.match import MatchSpec, TimeControl
 from referee.notation import CUT_MARK, MOVE_JSON_LIMIT
@@ -34,6 +32,8 @@ from referee.protocol import PROTOCOL_VERSION, Fault
 from referee.replay import MoveRecord, Replay, sent_words, verify_replay
 from referee.rng import derive_seed
 from referee.runner import Player, run_match
+from referee.transport.agents import HttpAgent, LocalAgent
+from referee.transport.endpoints import EndpointPolicy
 
 LOCAL_POLICY = EndpointPolicy.from_text("0.0.0.0/0,::/0")
 """Local play calls whatever the user names, their own machine included: it runs on their behalf."""

@@ -10,8 +10,8 @@ endpoint, and the store adds a record with a given id once: :meth:`arena.storage
 
 A house bot's endpoint is ``house:<game>/<bot>`` (:data:`arena.records.HOUSE_ENDPOINT`), which no
 registration through the API can give (endpoints are http or https URLs): every worker plays it
-in-process (:class:`referee.agents.LocalAgent`, the request and the move through JSON as on the wire),
-so it needs no server, no port and no loopback exception to the endpoint policy. On a gevent worker
+in-process (:class:`referee.transport.agents.LocalAgent`, the request and the move through JSON as on
+the wire), so it needs no server, no port and no loopback exception to the endpoint policy. On a gevent worker
 its thinking runs in gevent's thread pool (:func:`arena.storage.off_loop.call_off_loop`), so the other
 matches of the process keep their event loop meanwhile. Its token is thrown away: only the organizer
 may change or delete it. The pages and the API mark it (``house``).
@@ -31,8 +31,8 @@ from arena.settings import Settings
 from arena.storage import Store
 from arena.storage.off_loop import call_off_loop
 from bots.registry import bots_for, make_bot
-from referee.agents import Agent, LocalAgent, Reply
 from referee.registry import GAME_MODULES
+from referee.transport.agents import Agent, LocalAgent, Reply
 
 
 def house_endpoint(game_id: str, name: str) -> str:

@@ -14,8 +14,8 @@ import pytest
 
 from arena.accounts import bot_ping
 from arena.api import create_app
-from referee.ping import PingResult, ping
 from referee.protocol import Fault, new_secret, ping_validator
+from referee.transport.ping import PingResult, ping
 from tests.platform import bot_server
 from tests.platform.conftest import LOOPBACK, Arena, BotServer, ListQueue, make_runtime
 

@@ -14,8 +14,8 @@ from limits.strategies import MovingWindowRateLimiter
 
 from arena.accounts.ping_gate import PingGate
 from arena.errors import TooManyRequests
-from referee.endpoints import EndpointPolicy, ResolvedEndpoint
 from referee.protocol import Fault, new_secret
+from referee.transport.endpoints import EndpointPolicy, ResolvedEndpoint
 from tests.platform.conftest import LOOPBACK, BotServer
 
 

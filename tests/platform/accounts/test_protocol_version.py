@@ -12,9 +12,9 @@ import pytest
 from arena.cli.main import main
 from arena.records import BotRecord
 from bots.server import serve_in_thread
-from referee.agents import HttpAgent, Reply
 from referee.protocol import new_secret, request_validator
 from referee.replay import decompress, verify_replay
+from referee.transport.agents import HttpAgent, Reply
 from tests.platform import bot_server
 from tests.platform.conftest import Arena
 

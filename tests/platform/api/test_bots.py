@@ -7,8 +7,8 @@ import json
 import pytest
 
 from arena.api import create_app
-from referee.endpoints import EndpointPolicy
 from referee.protocol import new_secret
+from referee.transport.endpoints import EndpointPolicy
 from tests.platform.conftest import ADMIN, Arena, ListQueue, make_runtime
 
 ERROR_KEYS = {"code", "status", "message", "errors"}

@@ -53,7 +53,7 @@ def _numeric_only(host: str, *args: Any, **kwargs: Any) -> Any:
 
 @pytest.fixture
 def offline(arena: Arena) -> Iterator[Arena]:
-    with mock.patch("referee.endpoints.socket.getaddrinfo", _numeric_only):
+    with mock.patch("referee.transport.endpoints.socket.getaddrinfo", _numeric_only):
         yield arena
 
 

@@ -29,7 +29,7 @@ def _numeric_only(host: Any, *args: Any, **kwargs: Any) -> Any:
 
 @pytest.fixture(autouse=True)
 def offline() -> Iterator[None]:
-    with mock.patch("referee.endpoints.socket.getaddrinfo", _numeric_only):
+    with mock.patch("referee.transport.endpoints.socket.getaddrinfo", _numeric_only):
         yield
 
 

@@ -283,7 +283,7 @@ def test_a_running_match_cancelled_stops_at_its_next_move_stored_cancelled_unrat
     arena: Arena, trio, monkeypatch
 ) -> None:
     from arena.worker import execution
-    from referee.agents import LocalAgent
+    from referee.transport.agents import LocalAgent
     from tests.referee.test_runner import TakeOne
 
     monkeypatch.setattr(execution, "STOP_CHECK_EVERY_S", 0.0)  # look before every move

@@ -7,11 +7,11 @@ from typing import Any
 from xml.etree import ElementTree
 
 from bots.base import RandomBot
-from referee.agents import LocalAgent
 from referee.game import State
 from referee.match import MatchSpec
 from referee.registry import get_game
 from referee.runner import Player, run_match
+from referee.transport.agents import LocalAgent
 
 SVG = "{http://www.w3.org/2000/svg}"
 GAMES: dict[str, tuple[str, int]] = {

@@ -30,8 +30,8 @@ from arena.settings import Settings
 from arena.worker.embedded import EmbeddedPlatform
 from bots.registry import bots_for
 from bots.server import serve_in_thread
-from referee.endpoints import EndpointPolicy
 from referee.protocol import new_secret
+from referee.transport.endpoints import EndpointPolicy
 from tests.platform.web.conftest import CHROMIUM_FLAGS, _chromium
 
 ADMIN = "screenshots-organizer-token"

@@ -16,11 +16,11 @@ from arena.storage import Store
 from arena.worker import celery_app, execution
 from arena.worker.celery_app import TASK_NAME, make_celery, wait_for_store
 from arena.worker.execution import RunOutcome, execute, finish
-from referee.agents import LocalAgent, Reply
 from referee.game import TIME_LIMIT
 from referee.protocol import Fault
 from referee.replay import MoveRecord, Replay, verify_replay
 from referee.runner import Player, run_match
+from referee.transport.agents import LocalAgent, Reply
 from tests.platform import bot_server
 from tests.platform.conftest import Arena, ListQueue, make_runtime
 from tests.platform.manual_clock import ManualClock

@@ -16,7 +16,7 @@ from arena.worker.celery_app import redis_runtime
 from arena.worker.execution import RunOutcome, execute
 from arena.worker.house import OffLoopAgent, house_agents, house_endpoint, register_house_bots
 from bots.registry import bots_for
-from referee.agents import HttpAgent, LocalAgent
+from referee.transport.agents import HttpAgent, LocalAgent
 from tests.platform.conftest import ADMIN, ListQueue, make_runtime
 
 

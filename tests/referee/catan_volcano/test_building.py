@@ -7,8 +7,8 @@ import pytest
 from referee.catan_volcano import GAME, CatanState, building
 from referee.catan_volcano import move_table as table_moves
 from referee.catan_volcano.changes import CITIES, ROADS, SETTLEMENTS
-from referee.catan_volcano.derived import derived
 from referee.catan_volcano.geometry import HEX_NODES, NODE_EDGES, edge_between
+from referee.catan_volcano.placed import derived
 from referee.game import IllegalMove, Move
 from referee.rng import Rng
 from tests.referee.catan_volcano.positions import (

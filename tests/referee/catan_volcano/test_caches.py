@@ -15,10 +15,11 @@ from __future__ import annotations
 import pytest
 
 from referee.catan_volcano import GAME, CatanState, awards, building
-from referee.catan_volcano.derived import Derived, derived, rates
+from referee.catan_volcano.derived import Derived, rates
 from referee.catan_volcano.edition import EDITION
 from referee.catan_volcano.geometry import EDGE_NODES, HEX_COUNT
 from referee.catan_volcano.moves import generate
+from referee.catan_volcano.placed import derived
 from referee.catan_volcano.seat_views import players_view
 from referee.game import canonical_json
 from referee.rng import Rng

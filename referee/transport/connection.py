@@ -20,82 +20,35 @@ together:
   back in time. The time it was away is its own: its time then runs from the first try;
 - the answer's end is when its last byte reached this machine, not when the referee came to read
   it: a worker playing hundreds of matches on one event loop may read an answer long after it
-  arrived, and that wait is the platform's, not the bot's (see :class:`_Reader`).
+  arrived, and that wait is the platform's, not the bot's (see :class:`referee.transport.sockets.Reader`).
 
 Every failure leaves here as :class:`Cut`, carrying the fault kind it maps to.
 """
 
 from __future__ import annotations
 
-import os
-import select
 import socket
 import ssl
-import struct
-import sys
 import threading
 import time
 from typing import NamedTuple
 
-from referee.endpoints import EndpointPolicy, EndpointRefused, IPAddress, ParsedEndpoint, ResolutionTimeout
 from referee.protocol import SIGNATURE_HEADER, Fault
+from referee.transport.endpoints import (
+    EndpointPolicy,
+    EndpointRefused,
+    IPAddress,
+    ParsedEndpoint,
+    ResolutionTimeout,
+)
+from referee.transport.sockets import Deadline, IdleWatch, Reader, ask_arrival_times, remaining, send_all
 
 HEADER_LIMIT_BYTES = 16 * 1024
 USER_AGENT = "volcano-arena-referee/1"
-_RECV_BYTES = 64 * 1024
 FIRST_RETRY_PAUSE_S = 0.01
 """The pause before trying an unreachable bot again; it doubles after every try, up to
 :data:`LONGEST_RETRY_PAUSE_S`, so a bot back from a restart is seen within that much."""
 LONGEST_RETRY_PAUSE_S = 0.1
-
-_SO_TIMESTAMPNS = 35
-"""Linux's ``SO_TIMESTAMPNS`` (``SO_TIMESTAMPNS_OLD``), which the socket module does not name: the
-kernel then gives every read the time its data reached the socket, as a native ``struct timespec``
-of ``CLOCK_REALTIME``. 35 on the architectures whose socket options are asm-generic's."""
-_TIMESPEC = struct.Struct("@ll")
-_STAMPING_MACHINES = frozenset(("x86_64", "aarch64", "arm64", "riscv64", "s390x", "ppc64le", "ppc64"))
-KERNEL_ARRIVAL_TIMES = sys.platform == "linux" and os.uname().machine in _STAMPING_MACHINES
-"""Whether plain (http) connections ask the kernel when each answer arrived. Where it cannot (another
-system, TLS), an answer ends when it was read, and a deadline passed is a timeout, as before arrival
-times were kept; a benchmark sets it False to measure that timing."""
-_ANCILLARY_BYTES = socket.CMSG_SPACE(_TIMESPEC.size) if hasattr(socket, "CMSG_SPACE") else 0
-_CLOCK_SLACK_S = 0.005
-"""How far a timestamp may fall outside the time between the send and the read before it is not
-believed (the wall clock stepped): the two clocks run at rates a slewing NTP can part a little."""
-
-
-def _unpatched_poll() -> type[select.poll]:
-    """``select.poll`` as the standard library has it, even in a process gevent has patched.
-
-    The idle check asks the kernel once and must not wait: gevent's patched ``poll`` and ``select``
-    hand control to the event loop on every call, even with a zero timeout, which puts the match
-    behind every other ready match once per move. ``poll`` rather than ``select``: ``select``
-    refuses file descriptors from 1024 on, which a worker playing hundreds of matches holds.
-    """
-    monkey = sys.modules.get("gevent.monkey")
-    if monkey is None:  # nothing can have patched this process (yet): what it has is the original
-        return select.poll
-    poll: type[select.poll] = monkey.get_original("select", "poll")
-    return poll
-
-
-_POLL = _unpatched_poll()
-
-
-class _IdleWatch:
-    """Tells whether a kept connection's socket has become readable while idle (data, end of stream
-    or an error), asking the kernel once and never waiting.
-
-    One poll object per connection, registered when the connection opens, rather than one built
-    and registered for every request: the check runs before every move a match sends.
-    """
-
-    def __init__(self, descriptor: int) -> None:
-        self._poller = _POLL()
-        self._poller.register(descriptor, select.POLLIN)
-
-    def readable_now(self) -> bool:
-        return bool(self._poller.poll(0))
 
 
 class Answer(NamedTuple):
@@ -109,7 +62,7 @@ class Answer(NamedTuple):
     again, when the first try began."""
     arrived: float
     """When the kernel received the answer's last byte (plain connections where
-    :data:`KERNEL_ARRIVAL_TIMES`), else when the referee read it."""
+    :data:`referee.transport.sockets.KERNEL_ARRIVAL_TIMES`), else when the referee read it."""
 
     @property
     def think_s(self) -> float:
@@ -139,10 +92,6 @@ class Cut(Exception):
         super().__init__(detail)
         self.fault = fault
         self.detail = detail
-
-
-class _Deadline(Exception):
-    pass
 
 
 class _Stale(Exception):
@@ -180,7 +129,7 @@ class BotConnection:
         self.max_bytes = max_bytes
         self.tls = tls
         self._sock: socket.socket | None = None
-        self._idle: _IdleWatch | None = None  # the kept plain socket's idle check
+        self._idle: IdleWatch | None = None  # the kept plain socket's idle check
         self._stamped = False  # whether the kept socket's reads carry the kernel's arrival time
         self._head = b""  # the request head up to the Content-Length value, for this endpoint
         self.connected = False
@@ -200,7 +149,7 @@ class BotConnection:
         ``started`` (on :func:`time.perf_counter`'s clock) is when the exchange began: the request
         must be out (the connection opened first if need be) by ``started + timeout_s``, and the
         answer's last byte must then arrive within ``timeout_s`` of the request's send. An answer
-        that arrived in time is taken even when it is read later (:class:`_Reader`).
+        that arrived in time is taken even when it is read later (:class:`~referee.transport.sockets.Reader`).
 
         With ``retry_unreachable`` a bot that is not there (see :class:`_Unreachable`) is tried
         again until ``started + timeout_s``, so that a bot restarted between two moves, or during
@@ -230,7 +179,7 @@ class BotConnection:
         except Cut:
             self.close()
             raise
-        except (_Deadline, TimeoutError):
+        except (Deadline, TimeoutError):
             self.close()
             raise Cut(Fault.TIMEOUT, "no complete answer before the deadline") from None
         except ConnectionError as error:
@@ -272,7 +221,7 @@ class BotConnection:
         endpoint = resolved.endpoint
         try:
             sock = self._connect(resolved.address, endpoint, deadline)
-        except (_Deadline, TimeoutError):
+        except (Deadline, TimeoutError):
             raise Cut(Fault.TIMEOUT, "no connection before the deadline") from None
         except ConnectionError as error:
             raise _Unreachable(f"connect: {error}") from None
@@ -280,8 +229,8 @@ class BotConnection:
             raise Cut(Fault.CONNECTION, f"connect: {error}") from None
         self._sock = sock
         plain = not isinstance(sock, ssl.SSLSocket)
-        self._idle = _IdleWatch(sock.fileno()) if plain else None
-        self._stamped = plain and _ask_arrival_times(sock)
+        self._idle = IdleWatch(sock.fileno()) if plain else None
+        self._stamped = plain and ask_arrival_times(sock)
         self._head = _request_head(endpoint)
 
     def _connect(self, address: IPAddress, endpoint: ParsedEndpoint, deadline: float) -> socket.socket:
@@ -293,12 +242,12 @@ class BotConnection:
         family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         try:
-            sock.settimeout(_remaining(deadline))
+            sock.settimeout(remaining(deadline))
             sock.connect((str(address), endpoint.port))
             self.connected = True
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             if endpoint.scheme == "https":
-                sock.settimeout(_remaining(deadline))
+                sock.settimeout(remaining(deadline))
                 tls = self.tls if self.tls is not None else default_tls_context()
                 sock = tls.wrap_socket(sock, server_hostname=endpoint.host)
         except BaseException:
@@ -328,18 +277,18 @@ class BotConnection:
         sock = self._sock
         assert sock is not None
         try:
-            _send_all(sock, request, deadline)
+            send_all(sock, request, deadline)
         except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, ssl.SSLEOFError):
             if reused:
                 raise _Stale from None
             raise
-        reader = _Reader(sock, deadline, budget_s, self._stamped)  # made right after the send
+        reader = Reader(sock, deadline, budget_s, self._stamped)  # made right after the send
         status, body, keep = self._read_response(reader, reused)
         if not keep:
             self.close()
         return Answer(status, body, reader.sent, reader.arrived)
 
-    def _read_response(self, reader: _Reader, reused: bool) -> tuple[int, bytes, bool]:
+    def _read_response(self, reader: Reader, reused: bool) -> tuple[int, bytes, bool]:
         # bytes, not a bytearray, while reading the head: a bot's answer usually arrives whole in
         # the first read, and is then only sliced, never copied into a buffer and out again
         buffer = b""
@@ -385,7 +334,7 @@ class BotConnection:
                 clean = length is not None and len(rest) == length
         return status, body, keep and clean
 
-    def _read_until(self, reader: _Reader, body: bytearray, length: int | None) -> bytes:
+    def _read_until(self, reader: Reader, body: bytearray, length: int | None) -> bytes:
         """The body up to ``length`` bytes, or up to the connection's end when no length was given."""
         while length is None or len(body) < length:
             if len(body) > self.max_bytes:
@@ -400,14 +349,14 @@ class BotConnection:
             raise Cut(Fault.INVALID_RESPONSE, f"answer larger than {self.max_bytes} bytes")
         return bytes(body[:length] if length is not None else body)
 
-    def _read_chunked(self, reader: _Reader, data: bytearray) -> tuple[bytes, bool]:
+    def _read_chunked(self, reader: Reader, data: bytearray) -> tuple[bytes, bool]:
         """The de-chunked body, and whether the connection ended exactly at the answer's end."""
         body = bytearray()
         while True:
             while b"\r\n" not in data:
                 if len(data) > HEADER_LIMIT_BYTES:
                     raise Cut(Fault.INVALID_RESPONSE, "bad chunked encoding: chunk-size line too long")
-                data += reader.more()
+                data += _more(reader)
             size_line, _, remainder = bytes(data).partition(b"\r\n")
             try:
                 size = int(size_line.split(b";", 1)[0].strip() or b"x", 16)
@@ -420,9 +369,17 @@ class BotConnection:
             if len(body) + size > self.max_bytes:
                 raise Cut(Fault.INVALID_RESPONSE, f"answer larger than {self.max_bytes} bytes")
             while len(data) < size + 2:
-                data += reader.more()
+                data += _more(reader)
             body += data[:size]
             data = data[size + 2 :]
+
+
+def _more(reader: Reader) -> bytes:
+    """The next chunk of an answer, the connection's end being a fault (in the middle of it)."""
+    chunk = reader.recv()
+    if not chunk:
+        raise Cut(Fault.CONNECTION, "connection closed in the middle of the answer")
+    return chunk
 
 
 def _request_head(endpoint: ParsedEndpoint) -> bytes:
@@ -441,123 +398,6 @@ def _request_head(endpoint: ParsedEndpoint) -> bytes:
         "Content-Length: "
     )
     return head.encode("latin-1")
-
-
-def _remaining(deadline: float) -> float:
-    left = deadline - time.perf_counter()
-    if left <= 0:
-        raise _Deadline
-    return left
-
-
-def _send_all(sock: socket.socket, data: bytes, deadline: float) -> None:
-    view = memoryview(data)
-    while view:
-        sock.settimeout(_remaining(deadline))
-        try:
-            sent = sock.send(view)
-        except TimeoutError:
-            raise _Deadline from None
-        view = view[sent:]
-
-
-def _ask_arrival_times(sock: socket.socket) -> bool:
-    """Ask the kernel to time each read's data on arrival; whether it will."""
-    if not KERNEL_ARRIVAL_TIMES:
-        return False
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
-    except OSError:
-        return False
-    return True
-
-
-class _Reader:
-    """Reads one answer off a socket under its deadline, and keeps when it arrived.
-
-    Made right after the request's last byte went out, it takes the time then on two clocks:
-    ``time.perf_counter()``, the deadline's, and ``time.time_ns()``, the realtime clock the kernel
-    stamps arrivals with. The answer's deadline is ``budget_s`` after that send (or the exchange's,
-    when the bot's time runs from an earlier first try).
-
-    On a stamped socket every read is a ``recvmsg`` whose ancillary data says when the data it
-    returns reached the socket (for TCP, the last segment read; segments queued together carry the
-    latest one's time). That instant is put on perf_counter's clock through the pair:
-    ``sent + (stamp - sent_ns)``, which is believed only if it falls between the send and the read
-    (give or take :data:`_CLOCK_SLACK_S`); else the wall clock stepped, and the read time stands, as
-    for a socket without stamps (TLS: ``ssl.SSLSocket`` has no ``recvmsg``).
-
-    The deadline is judged on arrival: data that arrived after it ends the exchange as a timeout;
-    an answer that arrived before it but was read after it (the event loop was busy elsewhere) is
-    on time. So when the deadline has passed, a stamped socket still gives what it holds already,
-    without waiting; a socket without stamps times out there, as before. An empty read (the
-    connection's end) carries no stamp, and counts as read.
-    """
-
-    __slots__ = ("arrived", "deadline", "sent", "sent_ns", "sock", "stamped")
-
-    def __init__(self, sock: socket.socket, deadline: float, budget_s: float | None, stamped: bool) -> None:
-        self.sent = time.perf_counter()
-        self.sent_ns = time.time_ns()
-        self.sock = sock
-        self.deadline = deadline if budget_s is None else self.sent + budget_s
-        self.stamped = stamped
-        self.arrived = self.sent  # until the first read: when the last data read arrived
-
-    def recv(self) -> bytes:
-        """The next chunk (empty at the connection's end); raise :class:`_Deadline` when there is
-        none that arrived in time."""
-        left = self.deadline - time.perf_counter()
-        if left > 0:
-            self.sock.settimeout(left)
-            try:
-                return self._read(late=False)
-            except TimeoutError:
-                pass
-        if not self.stamped:
-            raise _Deadline
-        self.sock.settimeout(0.0)  # past the deadline: only what is there already
-        try:
-            return self._read(late=True)
-        except BlockingIOError:
-            raise _Deadline from None
-
-    def more(self) -> bytes:
-        """The next chunk, the connection's end being a fault (in the middle of an answer)."""
-        chunk = self.recv()
-        if not chunk:
-            raise Cut(Fault.CONNECTION, "connection closed in the middle of the answer")
-        return chunk
-
-    def _read(self, late: bool) -> bytes:
-        if not self.stamped:
-            chunk = self.sock.recv(_RECV_BYTES)
-            self.arrived = time.perf_counter()
-            return chunk
-        chunk, ancillary, _flags, _address = self.sock.recvmsg(_RECV_BYTES, _ANCILLARY_BYTES)
-        read_at = time.perf_counter()
-        arrived = self._arrival(ancillary, read_at) if chunk else None
-        if arrived is None:  # no stamp to trust: the read time, which is past the deadline if late
-            if late:
-                raise _Deadline
-            arrived = read_at
-        elif arrived > self.deadline:
-            raise _Deadline
-        self.arrived = arrived
-        return chunk
-
-    def _arrival(self, ancillary: list[tuple[int, int, bytes]], read_at: float) -> float | None:
-        """When the data of a read reached the socket, on perf_counter's clock, if it says and it
-        fits between the send and the read."""
-        for level, kind, data in ancillary:
-            if level == socket.SOL_SOCKET and kind == _SO_TIMESTAMPNS and len(data) >= _TIMESPEC.size:
-                seconds, nanoseconds = _TIMESPEC.unpack_from(data)
-                since_sent = (int(seconds) * 1_000_000_000 + int(nanoseconds) - self.sent_ns) / 1e9
-                until_read = read_at - self.sent
-                if not -_CLOCK_SLACK_S <= since_sent <= until_read + _CLOCK_SLACK_S:
-                    return None
-                return self.sent + min(max(since_sent, 0.0), until_read)
-        return None
 
 
 _FRAMING_HEADERS = frozenset(("connection", "content-length", "transfer-encoding"))

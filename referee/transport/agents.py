@@ -2,7 +2,7 @@
 
 Both answer :meth:`Agent.ask` with a :class:`Reply` that carries either a move or a :class:`Fault`,
 never an exception: a misbehaving bot must not be able to crash a referee or a worker. The HTTP
-exchange itself (deadline, address pinning, keep-alive) is :mod:`referee.bot_connection`.
+exchange itself (deadline, address pinning, keep-alive) is :mod:`referee.transport.connection`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from referee.bot import Bot
-from referee.bot_connection import HEADER_LIMIT_BYTES, USER_AGENT, Answer, BotConnection, Cut, elapsed_ms
-from referee.endpoints import EndpointPolicy
 from referee.protocol import (
     BadResponse,
     Fault,
@@ -26,6 +24,15 @@ from referee.protocol import (
     sent_json,
     sign,
 )
+from referee.transport.connection import (
+    HEADER_LIMIT_BYTES,
+    USER_AGENT,
+    Answer,
+    BotConnection,
+    Cut,
+    elapsed_ms,
+)
+from referee.transport.endpoints import EndpointPolicy
 
 DEFAULT_MAX_BYTES = 64 * 1024
 
@@ -113,7 +120,7 @@ class HttpAgent:
     request that finds the bot away (refused, reset or hung up on before any answer: a restart) is
     sent again until the move's deadline, so a bot back in time loses no move; a notice is sent
     once, its failure ignored. A move's think time runs from the send of the request's last byte to
-    the arrival of the answer's last byte (:class:`referee.bot_connection.Answer`), so neither the
+    the arrival of the answer's last byte (:class:`referee.transport.connection.Answer`), so neither the
     time a busy worker takes to send the request nor to come round to reading the answer is the
     bot's. Its requests go one at a time, as
     the runner sends them: an agent is not shared between threads.

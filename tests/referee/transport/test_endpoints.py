@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from referee.agents import HttpAgent
-from referee.endpoints import EndpointPolicy, EndpointRefused, ResolutionTimeout, parse_endpoint
 from referee.protocol import Fault
+from referee.transport.agents import HttpAgent
+from referee.transport.endpoints import EndpointPolicy, EndpointRefused, ResolutionTimeout, parse_endpoint
 from tests.misbehaving_bots import SECRET, nim_move_request, start_server
 
 LOOPBACK = EndpointPolicy.from_text("127.0.0.0/8")
@@ -194,7 +194,7 @@ def test_a_resolved_address_outside_the_policy_is_refused(fake_dns, bot_port: in
 def test_a_forked_child_resolves_with_threads_of_its_own(fake_dns) -> None:
     import multiprocessing
 
-    from referee.endpoints import RESOLVER_THREADS
+    from referee.transport.endpoints import RESOLVER_THREADS
 
     policy = EndpointPolicy.from_text("127.0.0.0/8")
     for index in range(RESOLVER_THREADS):  # every resolver thread of the parent is started, and stuck

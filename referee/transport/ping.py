@@ -3,7 +3,7 @@
 The platform pings a bot before it accepts a registration, a new secret or a new endpoint, so that
 a wrong secret or an unreachable bot is refused there and then, with the reason, instead of
 showing up later as a forfeited match. The ping goes through the same connection code as a move
-(:mod:`referee.bot_connection`): the endpoint policy is checked, the address pinned, and the
+(:mod:`referee.transport.connection`): the endpoint policy is checked, the address pinned, and the
 exchange, name resolution included, runs under a move's deadlines, with a short time.
 
 The bot must answer ``200`` with ``{"pong": <the request's nonce>}``: echoing a fresh nonce shows
@@ -19,9 +19,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from referee.bot_connection import BotConnection, Cut, elapsed_ms
-from referee.endpoints import EndpointPolicy
 from referee.protocol import PROTOCOL_VERSION, Fault, decode, encode, sign
+from referee.transport.connection import BotConnection, Cut, elapsed_ms
+from referee.transport.endpoints import EndpointPolicy
 
 PING_TIMEOUT_S = 3.0
 """How long the bot has to answer a ping: to be connected to (name resolution included), and then

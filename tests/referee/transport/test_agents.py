@@ -19,13 +19,13 @@ import pytest
 import trustme
 
 from bots.sdk import create_bot_app, serve_app_in_thread
-from referee.agents import HttpAgent, LocalAgent
-from referee.endpoints import EndpointPolicy
 from referee.match import MatchSpec, TimeControl
-from referee.ping import ping
 from referee.protocol import Fault
 from referee.replay import MoveRecord
 from referee.runner import Player, run_match
+from referee.transport.agents import HttpAgent, LocalAgent
+from referee.transport.endpoints import EndpointPolicy
+from referee.transport.ping import ping
 from tests.misbehaving_bots import SECRET, nim_move_request, start_server
 
 LOOPBACK = EndpointPolicy.from_text("127.0.0.0/8")
@@ -505,7 +505,7 @@ from gevent import monkey
 monkey.patch_all()
 import socket
 import gevent
-from referee.bot_connection import _IdleWatch
+from referee.transport.sockets import IdleWatch
 turns = []
 def other_match():
     while True:
@@ -515,7 +515,7 @@ gevent.spawn(other_match)
 gevent.sleep(0)
 left, right = socket.socketpair()
 before = len(turns)
-watch = _IdleWatch(left.fileno())
+watch = IdleWatch(left.fileno())
 checks = [watch.readable_now() for _ in range(100)]
 print(len(turns) - before, any(checks))
 """

@@ -22,19 +22,17 @@ from collections.abc import Callable, Iterator
 import pytest
 import trustme
 
-from referee import bot_connection
-from referee.agents import HttpAgent
-from referee.bot_connection import _Reader
-from referee.endpoints import EndpointPolicy
 from referee.protocol import Fault
+from referee.transport import connection, sockets
+from referee.transport.agents import HttpAgent
+from referee.transport.endpoints import EndpointPolicy
+from referee.transport.sockets import Reader
 from tests.misbehaving_bots import SECRET, nim_move_request
 
 LOOPBACK = EndpointPolicy.from_text("127.0.0.0/8")
 pytestmark = [
     pytest.mark.integration,  # every test here talks to a loopback bot
-    pytest.mark.skipif(
-        not bot_connection.KERNEL_ARRIVAL_TIMES, reason="no kernel arrival times on this system"
-    ),
+    pytest.mark.skipif(not sockets.KERNEL_ARRIVAL_TIMES, reason="no kernel arrival times on this system"),
 ]
 
 
@@ -111,21 +109,21 @@ def prompt_bot() -> Iterator[Callable[..., _PromptBot]]:
 
 
 @pytest.fixture
-def held_read(monkeypatch: pytest.MonkeyPatch) -> Callable[[Callable[[_Reader], None]], list[float]]:
+def held_read(monkeypatch: pytest.MonkeyPatch) -> Callable[[Callable[[Reader], None]], list[float]]:
     """Hold the referee's first read of an answer back with ``hold(reader)``, as a busy event loop
     does; returns a list that gets the perf_counter time the held read began."""
 
-    def install(hold: Callable[[_Reader], None]) -> list[float]:
+    def install(hold: Callable[[Reader], None]) -> list[float]:
         began: list[float] = []
-        original = _Reader.recv
+        original = Reader.recv
 
-        def recv(reader: _Reader) -> bytes:
+        def recv(reader: Reader) -> bytes:
             if not began:
                 hold(reader)
                 began.append(time.perf_counter())
             return original(reader)
 
-        monkeypatch.setattr(_Reader, "recv", recv)
+        monkeypatch.setattr(Reader, "recv", recv)
         return began
 
     return install
@@ -143,7 +141,7 @@ def test_an_answer_that_arrived_in_time_but_was_read_after_the_deadline_is_on_ti
     bot = prompt_bot(pause_s=0.05)
     seen: list[float] = []
 
-    def past_the_deadline(reader: _Reader) -> None:
+    def past_the_deadline(reader: Reader) -> None:
         seen.append(_seen_answered(bot))
         while time.perf_counter() <= reader.deadline + 0.1:  # the loop was busy elsewhere
             time.sleep(0.02)
@@ -181,7 +179,7 @@ def test_think_time_leaves_out_a_delay_before_the_answer_is_read(prompt_bot, hel
     bot = prompt_bot(pause_s=0.05)
     seen: list[float] = []
 
-    def late_by_half_a_second(reader: _Reader) -> None:
+    def late_by_half_a_second(reader: Reader) -> None:
         seen.append(_seen_answered(bot))
         time.sleep(0.5)
 
@@ -197,13 +195,13 @@ def test_think_time_and_the_answers_time_run_from_the_send(prompt_bot, monkeypat
     # the request goes out 0.3 s into a 0.5 s move (the loop came round to it late), the bot takes
     # 0.3 s: it answered within its time of getting the request, 0.6 s after the exchange began
     bot = prompt_bot(pause_s=0.3)
-    send_all = bot_connection._send_all
+    send_all = connection.send_all
 
     def late_send(sock: socket.socket, data: bytes, deadline: float) -> None:
         time.sleep(0.3)
         send_all(sock, data, deadline)
 
-    monkeypatch.setattr(bot_connection, "_send_all", late_send)
+    monkeypatch.setattr(connection, "send_all", late_send)
     reply = HttpAgent(bot.url, SECRET, LOOPBACK).ask(nim_move_request(move_ms=500), 0.5)
     assert reply.fault is None and reply.move == {"take": 1}
     assert 300.0 <= reply.think_ms < 500.0
@@ -246,7 +244,7 @@ def test_over_tls_an_answer_read_after_the_deadline_is_a_timeout_as_before(promp
     trusting = ssl.create_default_context()
     ca.configure_trust(trusting)
 
-    def past_the_deadline(reader: _Reader) -> None:
+    def past_the_deadline(reader: Reader) -> None:
         _seen_answered(bot)
         while time.perf_counter() <= reader.deadline + 0.05:
             time.sleep(0.02)
@@ -268,8 +266,8 @@ from gevent import monkey
 monkey.patch_all()
 import subprocess, sys, time
 import gevent
-from referee.agents import HttpAgent
-from referee.endpoints import EndpointPolicy
+from referee.transport.agents import HttpAgent
+from referee.transport.endpoints import EndpointPolicy
 from tests.misbehaving_bots import SECRET, nim_move_request
 bot = subprocess.Popen(
     [sys.executable, "-c",

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import pytest
 
 from bots.sdk import create_bot_app, serve_app_in_thread
-from referee.endpoints import EndpointPolicy
-from referee.ping import judge_pong, ping, ping_request
 from referee.protocol import Fault, ping_validator
+from referee.transport.endpoints import EndpointPolicy
+from referee.transport.ping import judge_pong, ping, ping_request
 from tests.misbehaving_bots import SECRET, start_server
 
 LOOPBACK = EndpointPolicy.from_text("127.0.0.0/8")
