@@ -59,7 +59,6 @@ class BoardFacts:
     edge_nodes: tuple[tuple[int, int], ...]
     hex_nodes: tuple[tuple[int, ...], ...]
     node_worth: tuple[float, ...]
-    node_resources: tuple[frozenset[str], ...]
     hex_pips: tuple[int, ...]
 
     @classmethod
@@ -69,7 +68,7 @@ class BoardFacts:
         volcanoes = {v["hex"] for v in board["volcanoes"]}
         harbour_nodes = {n for harbour in board["harbours"] for n in harbour["nodes"]}
         hex_pips = tuple(pips(h["number"]) if h["resource"] else 0 for h in hexes)
-        worths, kinds = [], []
+        worths = []
         for node, around in enumerate(node_hexes):
             produced = {hexes[h]["resource"] for h in around if hexes[h]["resource"]}
             worth = sum(hex_pips[h] * (GOLD_SHARE if hexes[h]["resource"] == "gold" else 1.0) for h in around)
@@ -77,14 +76,12 @@ class BoardFacts:
             worth += HARBOUR_WORTH if node in harbour_nodes else 0.0
             worth -= LAVA_COST * sum(1 for h in around if h in volcanoes)
             worths.append(worth)
-            kinds.append(frozenset(produced))
         return cls(
             node_hexes=node_hexes,
             node_edges=tuple(tuple(e) for e in board["node_edges"]),
             edge_nodes=tuple((a, b) for a, b in board["edge_nodes"]),
             hex_nodes=tuple(tuple(h) for h in board["hex_nodes"]),
             node_worth=tuple(worths),
-            node_resources=tuple(kinds),
             hex_pips=hex_pips,
         )
 

@@ -12,6 +12,7 @@ longest road of five or more takes it, and a tie for the longest sets it aside.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from referee.catan_volcano import changes
@@ -65,10 +66,8 @@ def longest_trail(state: Position, seat: int, through: int = -1, beat: int = 0) 
 
     A group of roads is not walked when it has no more roads than ``beat`` or than the longest
     trail found so far: none of its trails can be longer. So with ``beat``, the answer is exact
-    when it is above ``beat`` and otherwise only known to be no more than ``beat``.
-
-    The seat's roads are a bit mask (bit ``edge``), so that a step of a walk is a few operations
-    on ints rather than a loop over the roads at a node: this runs whenever a road is built.
+    when it is above ``beat`` and otherwise only known to be no more than ``beat``. The walk is
+    :func:`_walk_trails`, as for :func:`_trail_over`.
 
     >>> from referee.catan_volcano import GAME
     >>> state = GAME.start("base", 3, seed=1)
@@ -76,14 +75,37 @@ def longest_trail(state: Position, seat: int, through: int = -1, beat: int = 0) 
     0
     """
     roads = _road_mask(state.edge_owner, seat)
-    blocked: set[int] = set()
     best = 0
+    for size, starts in _trail_groups(state, seat, roads, through):
+        if size <= beat or size <= best:
+            continue  # no trail of this group can be longer than its roads
+        found, _ = _walk_trails(starts, roads, state.node_owner, seat, size)
+        best = max(best, found)
+    return best
+
+
+def _walk_trails(
+    starts: Sequence[int], roads: int, node_owner: list[int], seat: int, enough: int, target: int = -1
+) -> tuple[int, bool]:
+    """The longest trail over ``roads`` (a bit mask) from any node of ``starts``, passing through no
+    other seat's building (it may end at one), the walks stopping once one of ``enough`` roads is
+    found; and whether a trail reaches the node ``target``.
+
+    The seat's roads are a bit mask (bit ``edge``), so that a step of a walk is a few operations
+    on ints rather than a loop over the roads at a node: this runs whenever a road is built."""
+    best = 0
+    met = False
 
     def walk(node: int, left: int, length: int) -> None:
         """Every trail on from ``node`` over the roads ``left``: the first free road at each node
         is followed in this loop, the others (where roads branch) by recursion."""
-        nonlocal best
-        while not length or node not in blocked:  # a road may end at another seat's building only
+        nonlocal best, met
+        while True:
+            if node == target:
+                met = True
+            owner = node_owner[node]
+            if length and owner != -1 and owner != seat:
+                break  # a road may end at another seat's building but not pass through it
             free = left & _NODE_ROADS[node]
             if not free:
                 break
@@ -99,23 +121,18 @@ def longest_trail(state: Position, seat: int, through: int = -1, beat: int = 0) 
         if length > best:
             best = length
 
-    for size, starts in _trail_groups(state, seat, roads, blocked, through):
-        if size <= beat or size <= best:
-            continue  # no trail of this group can be longer than its roads
-        for start in starts:
-            walk(start, roads, 0)
-            if best == size:
-                break  # a trail over all the group's roads: none is longer
-    return best
+    for start in starts:
+        walk(start, roads, 0)
+        if best == enough:
+            break  # a trail over all the roads of the group: none is longer
+    return best, met
 
 
-def _trail_groups(
-    state: Position, seat: int, roads: int, blocked: set[int], through: int
-) -> list[tuple[int, list[int]]]:
+def _trail_groups(state: Position, seat: int, roads: int, through: int) -> list[tuple[int, list[int]]]:
     """Per connected group of the seat's ``roads`` (a bit mask; only the group of the edge
     ``through`` if that is not -1): how many roads it has, and where a longest trail may be looked
-    for from: its nodes of odd degree and its blocked nodes (another seat's building, added to
-    ``blocked``), or any one node if it has neither.
+    for from: its nodes of odd degree and its blocked nodes (another seat's building), or any one
+    node if it has neither.
 
     Why that is enough: take a longest trail starting at a node neither blocked nor of odd degree.
     Every road at that node is on the trail (else the trail could take that road first, passing
@@ -154,11 +171,8 @@ def _trail_groups(
         ends: list[int] = []
         for node in nodes:
             owner = node_owner[node]
-            if owner != -1 and owner != seat:
-                blocked.add(node)
-                ends.append(node)
-            elif (roads & _NODE_ROADS[node]).bit_count() & 1:
-                ends.append(node)
+            if (owner != -1 and owner != seat) or (roads & _NODE_ROADS[node]).bit_count() & 1:
+                ends.append(node)  # another seat's building, or a node of odd degree
         groups.append((size, ends or nodes[:1]))
     return groups
 
@@ -207,48 +221,17 @@ def _trail_over(state: Position, seat: int, edge: int) -> int:
     node_owner = state.node_owner
     roads = _road_mask(state.edge_owner, seat) ^ (1 << edge)  # the two ends' trails leave it aside
     first, second = EDGE_NODES[edge]
-    best = 0
-    met = False
-    target = second
-
-    def walk(node: int, left: int, length: int) -> None:
-        """Every trail on from ``node`` over the roads ``left``, as in :func:`longest_trail`,
-        noting whether one reaches ``target``."""
-        nonlocal best, met
-        while True:
-            if node == target:
-                met = True
-            owner = node_owner[node]
-            if length and owner != -1 and owner != seat:
-                break  # a road may end at another seat's building but not pass through it
-            free = left & _NODE_ROADS[node]
-            if not free:
-                break
-            follow = free & -free
-            free ^= follow
-            while free:
-                branch = free & -free
-                free ^= branch
-                walk(node ^ _ACROSS[branch], left ^ branch, length + 1)
-            node ^= _ACROSS[follow]
-            left ^= follow
-            length += 1
-        if length > best:
-            best = length
-
     total = 1
     owner = node_owner[first]
     if owner == -1 or owner == seat:
-        walk(first, roads, 0)
+        found, met = _walk_trails((first,), roads, node_owner, seat, -1, second)
         if met:
             return -1
-        total += best
-        best = 0
+        total += found
     owner = node_owner[second]
     if owner == -1 or owner == seat:
-        target = -1  # (the first end is not reached: see above)
-        walk(second, roads, 0)
-        total += best
+        found, _ = _walk_trails((second,), roads, node_owner, seat, -1)  # (the first end is not reached)
+        total += found
     return total
 
 

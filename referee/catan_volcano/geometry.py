@@ -37,14 +37,12 @@ def _hex_axial() -> tuple[tuple[int, int], ...]:
 
 
 def _build() -> tuple[
-    tuple[tuple[int, int], ...],
     tuple[tuple[int, ...], ...],
     tuple[tuple[int, int], ...],
     tuple[tuple[int, int], ...],
 ]:
-    axial = _hex_axial()
     corner_points = []
-    for q, r in axial:
+    for q, r in _hex_axial():
         x, y = 2 * q + r, 3 * r
         corner_points.append([(x + dx, y + dy) for dx, dy in CORNER_OFFSETS])
     points = sorted({p for corners in corner_points for p in corners}, key=lambda p: (p[1], p[0]))
@@ -53,11 +51,11 @@ def _build() -> tuple[
     edges = sorted(
         {tuple(sorted((corners[i], corners[(i + 1) % 6]))) for corners in hex_nodes for i in range(6)}
     )
-    return axial, hex_nodes, tuple(points), tuple((a, b) for a, b in edges)
+    return hex_nodes, tuple(points), tuple((a, b) for a, b in edges)
 
 
-HEX_AXIAL, HEX_NODES, NODE_POINTS, EDGE_NODES = _build()
-"""``HEX_AXIAL[h]``: the hex's axial (q, r); ``HEX_NODES[h]``: its six corners, corner 1 first;
+HEX_NODES, NODE_POINTS, EDGE_NODES = _build()
+"""``HEX_NODES[h]``: the hex's six corners (hexes in axial order, row by row), corner 1 first;
 ``NODE_POINTS[n]``: the node's (x, y) on the half-width grid; ``EDGE_NODES[e]``: its two ends."""
 
 NODE_COUNT = len(NODE_POINTS)

@@ -49,9 +49,6 @@ class Board:
         """A forest tile lies here: present and not the volcano."""
         return self.present[cell] and cell != self.volcano
 
-    def has_room(self, cell: int) -> bool:
-        return len(self.loads[cell]) < self.spaces[cell]
-
     def is_full(self, cell: int) -> bool:
         return len(self.loads[cell]) >= self.spaces[cell]
 
@@ -76,10 +73,6 @@ class Board:
                 return True
         return False
 
-    def any_room(self) -> bool:
-        """Whether any forest tile still has a free space (else nobody can fly)."""
-        return cells_with_room(self) != 0
-
 
 def blocked_cells(board: Board) -> int:
     """The layout's cells without a forest tile (:meth:`Board.is_forest` false), as a mask: gaps,
@@ -89,7 +82,7 @@ def blocked_cells(board: Board) -> int:
 
 
 def cells_with_room(board: Board) -> int:
-    """The forest tiles with a free space (:meth:`Board.has_room`), as a mask: a flight drops its
+    """The forest tiles with a free space (fewer loads than spaces), as a mask: a flight drops its
     loads on these."""
     with_room = sum(compress(board.layout.bits, map(lt, map(len, board.loads), board.spaces)))
     return with_room & ~blocked_cells(board)

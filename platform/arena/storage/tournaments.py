@@ -38,10 +38,6 @@ class Tournaments(Matches):
     def tournament_count(self) -> int:
         return int(self.redis.zcard(self.key("tournaments")))
 
-    def put_tournament(self, tournament: TournamentRecord) -> None:
-        """Store a changed tournament record (its matches are not touched)."""
-        self.redis.set(self.key("tournament", tournament.id), dumps(tournament.to_json()))
-
     def mark_cancelled(self, tournament: TournamentRecord) -> None:
         """Store a cancelled tournament's record and the mark its running matches stop at
         (:meth:`arena.storage.matches.Matches.stop_asked`)."""
