@@ -17,6 +17,8 @@ import math
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
+from referee.memo import Memo
+
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
@@ -27,7 +29,7 @@ _SAFE = (1 << 64) - _SAFE_BOUND
 :meth:`Rng.below` rejects are the top ``2**64 % n`` (fewer than ``n``) values."""
 _FACTORIALS: tuple[int, ...] = tuple(math.factorial(n) for n in range(21))
 """``_FACTORIALS[n]``: the number of orders of ``n`` items, up to 20 (``20!`` is under ``2**64``)."""
-_LIMITS: dict[int, int] = {}
+_LIMITS = Memo[int, int]("rng.limits", limit=4096)
 """Per bound ``n`` of :meth:`Rng.below`, the largest draw kept (the rest would bias ``% n``)."""
 
 
@@ -73,13 +75,11 @@ class Rng:
 
     def _below(self, n: int) -> int:
         """:meth:`below` in general: the limit of ``n``, and draws until one is under it."""
-        limit = _LIMITS.get(n)
+        limit = _LIMITS.table.get(n)
         if limit is None:
             if n <= 0:
                 raise ValueError("below() needs a positive bound")
-            if len(_LIMITS) > 4096:
-                _LIMITS.clear()
-            limit = _LIMITS[n] = _MASK - (_MASK + 1) % n
+            limit = _LIMITS.keep(n, _MASK - (_MASK + 1) % n)
         while True:
             z = self.next_u64()
             if z <= limit:

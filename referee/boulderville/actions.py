@@ -23,6 +23,7 @@ from referee.boulderville.hazards import clearable, lava_front
 from referee.boulderville.renown import score_renown
 from referee.boulderville.table import BELIEVER, MOVER, UNCONVINCED, Ongoing, Person, Scientist, Table
 from referee.game import Move
+from referee.memo import Memo
 
 Target = str | int | None
 
@@ -173,14 +174,14 @@ def renown_for(scientist: Scientist, use: Use) -> int:
     return use.tokens[location] + bonus + card.abilities.renown_bonus.get(location, 0)
 
 
-_PLAYS: dict[tuple[str, str, tuple[Target, ...]], list[Move]] = {}
+_PLAYS = Memo[tuple[str, str, tuple[Target, ...]], list[Move]]("boulderville.plays", limit=50_000)
 """The plays of one use of a card on each of its targets, made once: the engine never changes nor
 hands out its own moves (the state gives callers copies)."""
 
 
 def _plays_of(card: str, use: str, targets: tuple[Target, ...]) -> list[Move]:
     key = (card, use, targets)
-    moves = _PLAYS.get(key)
+    moves = _PLAYS.table.get(key)
     if moves is None:
         moves = []
         for target in targets:
@@ -188,9 +189,7 @@ def _plays_of(card: str, use: str, targets: tuple[Target, ...]) -> list[Move]:
             if target is not None:
                 move["target"] = target
             moves.append(move)
-        if len(_PLAYS) >= 50_000:
-            _PLAYS.clear()
-        _PLAYS[key] = moves
+        _PLAYS.keep(key, moves)
     return moves
 
 
@@ -208,7 +207,7 @@ Step = tuple[
 find its targets, the use, the plays it gives whatever the table (a renown use's one play, or
 none), its plays by targets found so far, and the card."""
 
-_PLANS: dict[tuple[tuple[str, ...], str, str | None], tuple[Step, ...]] = {}
+_PLANS = Memo[tuple[tuple[str, ...], str, str | None], tuple[Step, ...]]("boulderville.plans", limit=50_000)
 """By (the distinct cards of a hand in id order, the scientist, its location): the uses to look at,
 with what the table cannot change worked out once (a renown use scores or not by card, scientist
 and location alone). A few thousand hands, eight scientists' worth, six locations."""
@@ -219,7 +218,7 @@ _MADE_LIMIT = 256
 
 def _plan(cards: tuple[str, ...], scientist: Scientist, location: str | None) -> tuple[Step, ...]:
     key = (cards, scientist.id, location)
-    plan = _PLANS.get(key)
+    plan = _PLANS.table.get(key)
     if plan is None:
         steps: list[Step] = []
         for card in cards:
@@ -238,9 +237,7 @@ def _plan(cards: tuple[str, ...], scientist: Scientist, location: str | None) ->
                 else:
                     find = _scientist_targets
                 steps.append((kind, help_key, find, use, fixed, {}, card))
-        if len(_PLANS) >= 50_000:
-            _PLANS.clear()
-        plan = _PLANS[key] = tuple(steps)
+        plan = _PLANS.keep(key, tuple(steps))
     return plan
 
 
@@ -248,7 +245,7 @@ def _no_targets(table: Table, scientist: Scientist, use: Use) -> list[Target]:
     return []
 
 
-_DISTINCT: dict[tuple[str, ...], tuple[str, ...]] = {}
+_DISTINCT = Memo[tuple[str, ...], tuple[str, ...]]("boulderville.distinct_cards", limit=50_000)
 """A hand (as held) to its distinct cards in id order, the first part of a plan's key."""
 _LOCATION: dict[str | None, str | None] = {space.id: space.location for space in EDITION.board.spaces}
 
@@ -263,13 +260,11 @@ def plays(table: Table, seat: int) -> list[Move]:
     found: list[Move] = []
     helped: dict[HelpKey, tuple[Target, ...]] = {}
     hand = tuple(scientist.hand)
-    cards = _DISTINCT.get(hand)
+    cards = _DISTINCT.table.get(hand)
     if cards is None:
-        if len(_DISTINCT) >= 50_000:
-            _DISTINCT.clear()
-        cards = _DISTINCT[hand] = tuple(sorted(set(hand)))
+        cards = _DISTINCT.keep(hand, tuple(sorted(set(hand))))
     location = _LOCATION[scientist.space]  # a player's scientist stands on the board
-    plan = _PLANS.get((cards, scientist.id, location))
+    plan = _PLANS.table.get((cards, scientist.id, location))
     if plan is None:
         plan = _plan(cards, scientist, location)
     for kind, help_key, find, use, fixed, made, card in plan:
@@ -292,7 +287,7 @@ def plays(table: Table, seat: int) -> list[Move]:
     return found
 
 
-_RENOWN: dict[tuple[str, str, str | None], int] = {}
+_RENOWN = Memo[tuple[str, str, str | None], int]("boulderville.renown", limit=10_000)
 """Tokens a card's renown use scores, by card, scientist and space (:func:`renown_for`)."""
 _USES = {(card.id, use.use): use for card in EDITION.actions.values() for use in reversed(card.uses)}
 """Each card's use of each kind (the first listed, as a search of the card's uses would find)."""
@@ -316,9 +311,9 @@ def play(table: Table, seat: int, move: Move) -> None:
         table.discards.append(card)
     if use.use == "renown":
         key = (card, scientist.id, scientist.space)
-        tokens = _RENOWN.get(key)
+        tokens = _RENOWN.table.get(key)
         if tokens is None:
-            tokens = _RENOWN[key] = renown_for(scientist, use)  # a few hundred (card, scientist, space)
+            tokens = _RENOWN.keep(key, renown_for(scientist, use))  # a few hundred (card, scientist, space)
         score_renown(table, seat, tokens, reason=card)
     elif use.use == "scientist":
         _scientist_resolve(table, scientist, use, target)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from referee.boulderville.edition import EDITION
 from referee.boulderville.table import CLEARABLE, DEAD, LAVA, RUBBLE, RUIN, Person, Scientist, Table
+from referee.memo import Memo
 
 
 def kill_person(table: Table, person: Person, cause: str) -> None:
@@ -85,9 +86,11 @@ def sandbagged(table: Table, space: str) -> bool:
     )
 
 
-_FRONTS: dict[tuple[frozenset[tuple[str, str]], frozenset[str | None]], list[str]] = {}
+_FRONTS = Memo[tuple[frozenset[tuple[str, str]], frozenset[str | None]], list[str]](
+    "boulderville.fronts", limit=10_000
+)
 """Lava fronts by (covered spaces, sandbagged spaces): a game sees a few dozen; the same ones come
-up in every game. Bounded like the engine's other memos."""
+up in every game (a :class:`referee.memo.Memo`, bounded like the engine's other memos)."""
 
 
 def lava_front(table: Table) -> list[str]:
@@ -97,11 +100,9 @@ def lava_front(table: Table) -> list[str]:
     turn = table.turn
     bagged = frozenset(o.target for o in table.ongoing if o.effect == "sandbags" and o.last_turn >= turn)
     key = (frozenset(table.terrain.items()), bagged)
-    front = _FRONTS.get(key)
+    front = _FRONTS.table.get(key)
     if front is None:
-        if len(_FRONTS) >= 10_000:
-            _FRONTS.clear()
-        front = _FRONTS[key] = _front(table.terrain, bagged)
+        front = _FRONTS.keep(key, _front(table.terrain, bagged))
     return front
 
 

@@ -28,6 +28,7 @@ from referee.boulderville.view import (
     townsperson_view,
 )
 from referee.game import JSON, Move
+from referee.memo import Memo
 
 
 class Observer:
@@ -58,7 +59,7 @@ class Observer:
     )
 
     def __init__(self) -> None:
-        self.memo: dict[PersonKey, dict[str, JSON]] = PERSON_VIEWS
+        self.memo: Memo[PersonKey, dict[str, JSON]] = PERSON_VIEWS
         self.townspeople: list[dict[str, JSON]] | None = None
         self.standing: Standing | None = None
         """The numbers' table-wide terms the townspeople's views were made with, kept with them: a

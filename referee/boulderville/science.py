@@ -25,6 +25,7 @@ from referee.boulderville.hazards import clearable
 from referee.boulderville.renown import claim_renown
 from referee.boulderville.table import CLEARABLE, RUBBLE_TURNED, Table
 from referee.game import Move
+from referee.memo import Memo
 
 # ----- b. Move scientists --------------------------------------------------------------------------
 
@@ -47,7 +48,9 @@ PLACES = tuple(
 """Each space in board order with its two moves. The engine's own moves are never handed out
 (the state gives callers copies) nor changed, so every game lists the same ones."""
 
-_OPEN: dict[frozenset[tuple[str, str]], tuple[list[Move], dict[str, int]]] = {}
+_OPEN = Memo[frozenset[tuple[str, str]], tuple[list[Move], dict[str, int]]](
+    "boulderville.open_ground", limit=10_000
+)
 """By the covered spaces: the placements with no scientist on the board, and where each space's
 move sits in that list. A game sees a few dozen coverings; the same ones come up in every game."""
 
@@ -63,7 +66,7 @@ def _open_ground(terrain: dict[str, str]) -> tuple[list[Move], dict[str, int]]:
     if terrain == seen:
         return last
     key = frozenset(terrain.items())
-    found = _OPEN.get(key)
+    found = _OPEN.table.get(key)
     if found is None:
         moves: list[Move] = []
         for space, place, clear in PLACES:
@@ -72,9 +75,7 @@ def _open_ground(terrain: dict[str, str]) -> tuple[list[Move], dict[str, int]]:
                 moves.append(place)
             elif cover in CLEARABLE:
                 moves.append(clear)
-        if len(_OPEN) >= 10_000:
-            _OPEN.clear()
-        found = _OPEN[key] = (moves, {move["space"]: index for index, move in enumerate(moves)})
+        found = _OPEN.keep(key, (moves, {move["space"]: index for index, move in enumerate(moves)}))
     _LAST[0] = (dict(terrain), found)
     return found
 

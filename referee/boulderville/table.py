@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from referee.boulderville.shape import build
 from referee.game import JSON
+from referee.memo import Memo
 from referee.rng import Rng
 
 UNCONVINCED, BELIEVER, MOVER, SAVED, DEAD = "unconvinced", "believer", "mover", "saved", "dead"
@@ -82,7 +83,7 @@ class Ongoing:
 
 _T = TypeVar("_T")
 
-_LEAD_ORDERS: dict[tuple[int, int], tuple[int, ...]] = {}
+_LEAD_ORDERS = Memo[tuple[int, int], tuple[int, ...]]("boulderville.lead_orders", limit=256)
 """Seats in lead order by (lead, seats): a handful, asked at every decision stage."""
 
 
@@ -189,10 +190,10 @@ class Table:
 
     def lead_order(self) -> tuple[int, ...]:
         """Seats from the lead round to the left (seat numbers increasing); one tuple per lead."""
-        order = _LEAD_ORDERS.get((self.lead, self.seats))
+        order = _LEAD_ORDERS.table.get((self.lead, self.seats))
         if order is None:
-            order = _LEAD_ORDERS[self.lead, self.seats] = tuple(
-                (self.lead + step) % self.seats for step in range(self.seats)
+            order = _LEAD_ORDERS.keep(
+                (self.lead, self.seats), tuple((self.lead + step) % self.seats for step in range(self.seats))
             )
         return order
 

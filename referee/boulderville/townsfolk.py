@@ -22,13 +22,14 @@ from referee.boulderville.attributes import Standing, speed
 from referee.boulderville.edition import EDITION
 from referee.boulderville.hazards import blocked, bridge_standing
 from referee.boulderville.table import BELIEVER, MOVER, SAVED, UNCONVINCED, Person, Scientist, Table
+from referee.memo import Memo
 
 
 def exit_in_use(table: Table) -> str:
     return "freeway" if bridge_standing(table) else "country_road"
 
 
-_DISTANCES: dict[tuple[str, frozenset[str]], dict[str, int]] = {}
+_DISTANCES = Memo[tuple[str, frozenset[str]], dict[str, int]]("boulderville.distances", limit=10_000)
 """Distances to an exit by the set of covered spaces: the same few coverings come up in every game."""
 
 
@@ -39,11 +40,9 @@ def distances_to_exit(table: Table, exit_name: str) -> dict[str, int]:
     is shared between calls with the same covered spaces: read it, never change it.
     """
     key = (exit_name, frozenset(table.terrain))
-    steps = _DISTANCES.get(key)
+    steps = _DISTANCES.table.get(key)
     if steps is None:
-        if len(_DISTANCES) >= 10_000:
-            _DISTANCES.clear()
-        steps = _DISTANCES[key] = _walk_to_exit(table, exit_name)
+        steps = _DISTANCES.keep(key, _walk_to_exit(table, exit_name))
     return steps
 
 

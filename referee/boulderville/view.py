@@ -20,6 +20,7 @@ from referee.boulderville.hazards import bridge_standing
 from referee.boulderville.renown import cashing_place
 from referee.boulderville.table import ON_BOARD, Ongoing, Person, Table
 from referee.game import JSON
+from referee.memo import Memo
 
 _CARDS = {
     card.id: (
@@ -33,14 +34,13 @@ _CARDS = {
 _SCIENTISTS = {card.id: (card.name, card.type) for card in EDITION.scientists.values()}
 
 PersonKey = tuple[str, str | None, str, int, int, int]
-PERSON_VIEWS: dict[PersonKey, dict[str, JSON]] = {}
+PERSON_VIEWS = Memo[PersonKey, dict[str, JSON]]("boulderville.person_views", limit=50_000)
 """Townsperson views made so far in this process, by everything they show (a view depends on its
-key alone, so games share them; read-only like every observation). Bounded: past ``MEMO_LIMIT``
-views it starts afresh."""
+key alone, so games share them; read-only like every observation)."""
 
 
 def townsperson_view(
-    person: Person, standing: Standing, memo: dict[PersonKey, dict[str, JSON]]
+    person: Person, standing: Standing, memo: Memo[PersonKey, dict[str, JSON]]
 ) -> dict[str, JSON]:
     """A townsperson as seen, built once per distinct (card, space, status, numbers)."""
     status = person.status
@@ -48,23 +48,21 @@ def townsperson_view(
         key = (person.id, person.space, status, *standing.numbers(person))
     else:
         key = (person.id, person.space, status, -1, -1, -1)
-    view = memo.get(key)
+    view = memo.table.get(key)
     return _new_view(key, memo) if view is None else view
 
 
 def townspeople_views(
-    people: list[Person], standing: Standing, memo: dict[PersonKey, dict[str, JSON]]
+    people: list[Person], standing: Standing, memo: Memo[PersonKey, dict[str, JSON]]
 ) -> list[dict[str, JSON]]:
     """Every townsperson as seen: :func:`townsperson_view` of each."""
     return [townsperson_view(person, standing, memo) for person in people]
 
 
-def _new_view(key: PersonKey, memo: dict[PersonKey, dict[str, JSON]]) -> dict[str, JSON]:
+def _new_view(key: PersonKey, memo: Memo[PersonKey, dict[str, JSON]]) -> dict[str, JSON]:
     """The view of a townsperson shown by ``key`` (numbers -1: off the board), kept in ``memo``."""
     pid, space, status, belief, willingness, speed = key
     name, role, value, printed = _CARDS[pid]
-    if len(memo) >= MEMO_LIMIT:
-        memo.clear()
     view: dict[str, JSON] = {
         "id": pid,
         "name": name,
@@ -76,15 +74,13 @@ def _new_view(key: PersonKey, memo: dict[PersonKey, dict[str, JSON]]) -> dict[st
     }
     if status in ON_BOARD:
         view["now"] = {"belief": belief, "willingness": willingness, "speed": speed}
-    memo[key] = view
-    return view
+    return memo.keep(key, view)
 
 
 ScientistKey = tuple[int, str, str | None, int, int, int, bool, bool]
-SCIENTIST_VIEWS: dict[ScientistKey, dict[str, JSON]] = {}
-"""Scientist views made so far, by everything they show; read-only like every observation. Bounded:
-tokens and renown stay small in play, and past ``MEMO_LIMIT`` views it starts afresh."""
-MEMO_LIMIT = 50_000
+SCIENTIST_VIEWS = Memo[ScientistKey, dict[str, JSON]]("boulderville.scientist_views", limit=50_000)
+"""Scientist views made so far, by everything they show; read-only like every observation (tokens
+and renown stay small in play)."""
 
 
 def scientist_view(table: Table, seat: int) -> dict[str, JSON]:
@@ -99,23 +95,24 @@ def scientist_view(table: Table, seat: int) -> dict[str, JSON]:
         scientist.clearing,
         scientist.missed_turn == table.turn,
     )
-    view = SCIENTIST_VIEWS.get(key)
+    view = SCIENTIST_VIEWS.table.get(key)
     if view is None:
-        if len(SCIENTIST_VIEWS) >= MEMO_LIMIT:
-            SCIENTIST_VIEWS.clear()
         name, kind = _SCIENTISTS[scientist.id]
-        view = SCIENTIST_VIEWS[key] = {
-            "seat": seat,
-            "id": scientist.id,
-            "name": name,
-            "type": kind,
-            "space": scientist.space,
-            "tokens": scientist.tokens,
-            "renown": scientist.renown,
-            "hand_size": key[5],
-            "clearing": scientist.clearing,
-            "out_this_turn": key[7],
-        }
+        view = SCIENTIST_VIEWS.keep(
+            key,
+            {
+                "seat": seat,
+                "id": scientist.id,
+                "name": name,
+                "type": kind,
+                "space": scientist.space,
+                "tokens": scientist.tokens,
+                "renown": scientist.renown,
+                "hand_size": key[5],
+                "clearing": scientist.clearing,
+                "out_this_turn": key[7],
+            },
+        )
     return view
 
 
@@ -198,7 +195,8 @@ def assemble(
 
 def observation(table: Table, seat: int) -> dict[str, JSON]:
     """What ``seat`` sees, worked out from the table alone (no cache)."""
-    memo: dict[PersonKey, dict[str, JSON]] = {}
+    people = len(table.people) + 1
+    memo = Memo[PersonKey, dict[str, JSON]]("boulderville.person_views", limit=people, process_wide=False)
     townspeople = townspeople_views(table.people, Standing(table), memo)
     scientists = [scientist_view(table, s) for s in range(table.seats)]
     events = [event_view(e, seat) for e in table.events]

@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 from referee.catan_volcano import awards, changes
 from referee.catan_volcano.edition import DEV_CARDS
+from referee.memo import Memo
 
 if TYPE_CHECKING:
     from referee.catan_volcano.position import Position
 
-_SHARED_COUNTS: dict[tuple[int, ...], dict[str, int]] = {}
+_SHARED_COUNTS = Memo[tuple[int, ...], dict[str, int]]("catan.development_counts", limit=4096)
 """Per-kind counts of development cards as JSON, shared between observations: few distinct
 values occur (a seat's played cards change a handful of times a game)."""
 
@@ -23,22 +24,20 @@ values occur (a seat's played cards change a handful of times a game)."""
 def dev_counts(values: list[int]) -> dict[str, int]:
     """Per-kind counts of development cards as JSON, shared (read-only)."""
     key = tuple(values)
-    shown = _SHARED_COUNTS.get(key)
+    shown = _SHARED_COUNTS.table.get(key)
     if shown is None:
-        if len(_SHARED_COUNTS) > 4096:
-            _SHARED_COUNTS.clear()
-        shown = _SHARED_COUNTS[key] = dict(zip(DEV_CARDS, key, strict=True))
+        shown = _SHARED_COUNTS.keep(key, dict(zip(DEV_CARDS, key, strict=True)))
     return shown
 
 
-_SHARED_PIECES: dict[tuple[int, ...], dict[str, int]] = {}
+_SHARED_PIECES = Memo[tuple[int, ...], dict[str, int]]("catan.pieces_left", limit=4096)
 
 
 def _pieces_left(pieces: list[int]) -> dict[str, int]:
     key = tuple(pieces)
-    shown = _SHARED_PIECES.get(key)
+    shown = _SHARED_PIECES.table.get(key)
     if shown is None:
-        shown = _SHARED_PIECES[key] = {"roads": key[0], "settlements": key[1], "cities": key[2]}
+        shown = _SHARED_PIECES.keep(key, {"roads": key[0], "settlements": key[1], "cities": key[2]})
     return shown
 
 

@@ -21,6 +21,7 @@ from referee.catan_volcano.events import index_secrets, visible
 from referee.catan_volcano.geometry import HEX_NODES, corner_node
 from referee.catan_volcano.placed import Placed, derived
 from referee.catan_volcano.seat_views import PlayerViews, dev_counts
+from referee.memo import Memo
 
 RESOURCES = EDITION.resources
 
@@ -188,15 +189,16 @@ class Viewed(Placed):
 _NOTHING_PENDING: dict[str, Any] = {}
 """The pending decisions of a position with none, shared (read-only like every observation)."""
 
-_DICE: dict[tuple[int, int], list[int]] = {}
+_DICE = Memo[tuple[int, int], list[int]]("catan.dice", limit=64)
+"""Each roll as observations show it, shared (36 rolls: the bound is never reached)."""
 
 
 def _dice_view(dice: tuple[int, int] | None) -> list[int] | None:
     if dice is None:
         return None
-    shown = _DICE.get(dice)
+    shown = _DICE.table.get(dice)
     if shown is None:
-        shown = _DICE[dice] = list(dice)
+        shown = _DICE.keep(dice, list(dice))
     return shown
 
 
@@ -327,7 +329,7 @@ def observation(state: Viewed, seat: int, public: dict[str, Any] | None = None) 
     dice = state.dice
     if dice is not kept.dice:
         kept.dice = dice
-        seen["dice"] = None if dice is None else (_DICE.get(dice) or _dice_view(dice))
+        seen["dice"] = None if dice is None else (_DICE.table.get(dice) or _dice_view(dice))
     if state.dev_played is not kept.dev_played:
         seen["development_card_played"] = kept.dev_played = state.dev_played
     if state.offers_made != kept.offers_made:

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.game import JSON, IllegalMove, Move, Outcome, State, places_from_keys
+from referee.memo import Memo
 from referee.volcano.board import DIRECTIONS, SQUARES, Board, parse_square
 from referee.volcano.edition import BOARD_SIZE, CALDERA
 from referee.volcano.ends import VolcanoEnd
@@ -80,16 +81,14 @@ class _Placement:
         self.pick_free = squares_picker(tuple([index for index in SQUARES if index not in taken]))
 
 
-_PLACEMENTS: dict[tuple[int, ...], _Placement] = {}
-"""Placements seen so far, by the capped squares in board order; emptied when it grows large."""
+_PLACEMENTS = Memo[tuple[int, ...], _Placement]("volcano.placements", limit=20_000)
+"""Placements seen so far, by the capped squares in board order."""
 
 
 def _placement(capped: tuple[int, ...]) -> _Placement:
-    placement = _PLACEMENTS.get(capped)
+    placement = _PLACEMENTS.table.get(capped)
     if placement is None:
-        if len(_PLACEMENTS) > 20_000:
-            _PLACEMENTS.clear()
-        placement = _PLACEMENTS[capped] = _Placement(capped)
+        placement = _PLACEMENTS.keep(capped, _Placement(capped))
     return placement
 
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from referee.memo import Memo
 from referee.rng import Rng
 
 Coord = tuple[int, int]
@@ -75,18 +76,16 @@ class Layout:
     @staticmethod
     def of(cells: Iterable[Coord]) -> Layout:
         given = tuple(cells)
-        layout = _BY_CELLS.get(given)
+        layout = _BY_CELLS.table.get(given)
         if layout is None:
-            if len(_BY_CELLS) >= 256:
-                _BY_CELLS.clear()
-            layout = _BY_CELLS[given] = _layout(tuple(sorted(set(given))))
+            layout = _BY_CELLS.keep(given, _layout(tuple(sorted(set(given)))))
         return layout
 
     def __len__(self) -> int:
         return len(self.coords)
 
 
-_BY_CELLS: dict[tuple[Coord, ...], Layout] = {}
+_BY_CELLS = Memo[tuple[Coord, ...], Layout]("vulkan.layouts", limit=256)
 """Layouts by the cells as given (in any order, repeats allowed): every classic deal gives the same
 cells in the same order, so its layout is found without sorting them again."""
 

@@ -31,6 +31,7 @@ from itertools import compress, repeat
 from operator import and_, or_
 from typing import Any, NoReturn
 
+from referee.memo import Memo
 from referee.vulkan.edition import EDITION
 from referee.vulkan.hexes import Coord, Layout
 
@@ -61,24 +62,19 @@ class FlightMove(dict[str, Any]):
         return (dict, (dict(self),))
 
 
-_FLIGHTS: dict[tuple[int, CoordPath], FlightMove] = {}
+_FLIGHTS = Memo[tuple[int, CoordPath], FlightMove]("vulkan.flights", limit=200_000)
 """Every flight's JSON built so far, by colour and path. Bounded in practice: paths are straight runs
 of at most 36 cells in a small area, since setups and random layouts keep coordinates small."""
-
-_FLIGHTS_LIMIT = 200_000
-"""Past this many entries (far beyond any real use) the cache starts again rather than grow."""
 
 
 def flight_move(colour: int, coords: CoordPath) -> FlightMove:
     """The shared JSON of a flight of ``colour`` along the cells ``coords``."""
-    move = _FLIGHTS.get((colour, coords))
+    move = _FLIGHTS.table.get((colour, coords))
     if move is None:
-        if len(_FLIGHTS) >= _FLIGHTS_LIMIT:
-            _FLIGHTS.clear()
         move = FlightMove(type="flight", path=[[q, r] for q, r in coords], colour=COLOURS[colour])
         move.colour = colour
         move.coords = coords
-        _FLIGHTS[(colour, coords)] = move
+        _FLIGHTS.keep((colour, coords), move)
     return move
 
 

@@ -28,6 +28,7 @@ from itertools import chain, compress, product
 from operator import ge, itemgetter, le
 from typing import Any
 
+from referee.memo import Memo
 from referee.rng import Rng, derive_seed
 from referee.vulkan.edition import EDITION
 from referee.vulkan.hexes import NO_CELL, Coord, Layout
@@ -136,13 +137,10 @@ class Table:
     tile_at: dict[Coord, int]
 
 
-_TABLES: dict[tuple[tuple[int, ...], tuple[int, ...]], Table | None] = {}
+_TABLES = Memo[tuple[tuple[int, ...], tuple[int, ...]], Table | None]("vulkan.rebuild_tables", limit=512)
 """Tables by every number of the tiles' ``at``, ``value`` and ``spaces``, and of the cells gone (all
 ``int``, checked first, so that equal keys are the same JSON): None for those the full check must
 see. A bot playing many matches at once keeps a few dozen."""
-
-_TABLES_LIMIT = 512
-"""Past this many tables the cache starts again rather than grow."""
 
 
 def _table(
@@ -155,12 +153,10 @@ def _table(
     if set(map(type, numbers)) != _INT or (gone_numbers and set(map(type, gone_numbers)) != _INT):
         return None
     key = (numbers, gone_numbers)
-    table = _TABLES.get(key, _UNKNOWN)
+    table = _TABLES.table.get(key, _UNKNOWN)
     if table is _UNKNOWN:
-        if len(_TABLES) >= _TABLES_LIMIT:
-            _TABLES.clear()
-        table = _TABLES[key] = _checked_table(
-            list(map(tuple, ats)), list(values), list(spaces), list(map(tuple, gone))
+        table = _TABLES.keep(
+            key, _checked_table(list(map(tuple, ats)), list(values), list(spaces), list(map(tuple, gone)))
         )
     return table  # type: ignore[return-value]  # _UNKNOWN was replaced
 

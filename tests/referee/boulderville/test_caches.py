@@ -19,6 +19,7 @@ from referee.boulderville import GAME, BouldervilleState, view
 from referee.boulderville.attributes import Standing, belief, speed, willingness
 from referee.boulderville.turn import legal_moves
 from referee.boulderville.view import (
+    PersonKey,
     observation,
     ongoing_view,
     scientist_view,
@@ -26,6 +27,7 @@ from referee.boulderville.view import (
     townspeople_views,
 )
 from referee.game import IllegalMove, canonical_json
+from referee.memo import Memo
 from referee.rng import Rng
 from tests.referee.boulderville.helpers import FAR, place, position, scientist
 
@@ -169,7 +171,8 @@ def check_kept_parts(state: BouldervilleState) -> None:
             assert getattr(kept.standing, term) == getattr(standing, term), term
         assert kept.placed == [s.space is not None for s in table.scientists]
         assert kept.where == {p.space: index for index, p in enumerate(table.people) if p.space is not None}
-        assert kept.townspeople == townspeople_views(table.people, standing, {})
+        fresh = Memo[PersonKey, dict]("test.person_views", limit=len(table.people) + 1, process_wide=False)
+        assert kept.townspeople == townspeople_views(table.people, standing, fresh)
     if kept.scientists is not None:
         assert kept.scientists == [scientist_view(table, seat) for seat in range(table.seats)]
     if kept.log is table.events:

@@ -86,7 +86,7 @@ def check_kept(state: VolcanoState) -> None:
     assert state.power_play_used == any(move["type"] == "power_play" for move in state.turn_moves)
     capped = tuple(index for index in SQUARES if state.board.caps[index] is not None)
     assert state._capped == capped
-    placement = _PLACEMENTS.get(capped)
+    placement = _PLACEMENTS.table.get(capped)
     if placement is not None:
         steps = [move for move in moves_from_facts(state) if move["type"] == "step"]
         assert canonical_json(placement.steps) == canonical_json(steps)

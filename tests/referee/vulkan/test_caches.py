@@ -346,8 +346,8 @@ def test_the_rebuilds_kept_tables_are_what_the_checks_give() -> None:
     by their numbers: each kept table is the one the check gives for those numbers."""
     for seed in range(3):
         play_checked("competitive", 2 + seed, "random", seed)
-    assert rebuild_module._TABLES
-    for (numbers, gone), kept in rebuild_module._TABLES.items():
+    assert rebuild_module._TABLES.table
+    for (numbers, gone), kept in rebuild_module._TABLES.table.items():
         tiles = len(numbers) // 4
         cells = list(zip(numbers[: 2 * tiles : 2], numbers[1 : 2 * tiles : 2], strict=True))
         values, spaces = list(numbers[2 * tiles : 3 * tiles]), list(numbers[3 * tiles :])
