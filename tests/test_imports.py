@@ -281,18 +281,3 @@ def test_no_engine_reaches_network_code() -> None:
     assert len(games) >= 4, "the game packages were not found"
     reached = [found for name in engines for found in _io_imports_reached(name, targets, NETWORK_IMPORTS)]
     assert reached == []
-
-
-PRODUCT_FOLDERS = (ROOT / "referee", ROOT / "bots", ROOT / "platform" / "arena")
-LINE_BOUND = 500
-"""The most lines a product module may have: one past it is a module doing more than one job."""
-
-
-def test_no_product_module_exceeds_the_line_bound() -> None:
-    long = {
-        str(path.relative_to(ROOT)): lines
-        for folder in PRODUCT_FOLDERS
-        for path in folder.rglob("*.py")
-        if (lines := len(path.read_text().splitlines())) > LINE_BOUND
-    }
-    assert long == {}
