@@ -11,7 +11,7 @@ from arena.api.parsing import ArenaBlueprint
 from arena.api.schemas.games import GameSchema
 from arena.errors import NotFound, from_setup_error
 from referee.game import SetupError
-from referee.registry import GAME_MODULES, get_game
+from referee.registry import game_ids, get_game
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ class Games(MethodView):
     def get(self) -> list[dict[str, Any]]:
         """List the games, with each variant's seat counts and options"""
         games = []
-        for game_id in sorted(GAME_MODULES):
+        for game_id in game_ids():
             try:
                 games.append(get_game(game_id).to_json())
             except Exception:  # one game that fails to load must not hide the others

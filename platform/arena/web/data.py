@@ -27,7 +27,7 @@ from arena.tournaments.rounds import is_team
 from arena.web import charts, tournament_page
 from referee.game import Game, SetupError
 from referee.match import MatchSpec
-from referee.registry import GAME_MODULES, get_game
+from referee.registry import game_ids, get_game
 from referee.replay import decompress
 
 SCAN_LIMIT = 2000
@@ -49,7 +49,7 @@ def game_title(game_id: str) -> str:
 
 def games() -> list[dict[str, Any]]:
     """Every game that loads, with its variants (as ``GET /api/v1/games``)."""
-    found = (_game(game_id) for game_id in sorted(GAME_MODULES))
+    found = (_game(game_id) for game_id in game_ids())
     return [game.to_json() for game in found if game is not None]
 
 

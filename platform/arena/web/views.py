@@ -128,7 +128,7 @@ def within_game(name: str, game: str) -> str:
     """A bot's name as a row of one game's match shows it: without that game's ``game/`` prefix
     (the reference bots' names carry it), so narrow columns keep the part that tells bots apart.
 
-    >>> within_game("catan-volcano/heuristic #2", "catan-volcano"), within_game("alice", "vulkan")
+    >>> within_game("chess/heuristic #2", "chess"), within_game("alice", "chess")
     ('heuristic #2', 'alice')
     """
     prefix = f"{game}/"
