@@ -54,8 +54,22 @@ def games() -> list[dict[str, Any]]:
 
 
 def game(game_id: str) -> dict[str, Any] | None:
+    """The game's facts (as ``GET /api/v1/games/<id>``) and whether it supplies a rules page and
+    JSON Schemas, for the page to link them."""
     found = _game(game_id)
-    return found.to_json() if found is not None else None
+    if found is None:
+        return None
+    return {
+        **found.to_json(),
+        "has_rules": found.rules() is not None,
+        "has_schemas": found.schema() is not None,
+    }
+
+
+def rules(game_id: str) -> str | None:
+    """The game's rules page (Markdown), None for an unknown game or one without a page."""
+    found = _game(game_id)
+    return found.rules() if found is not None else None
 
 
 def ladder_page(

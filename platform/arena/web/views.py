@@ -165,6 +165,16 @@ def game(game_id: str) -> str:
     return _ladder(game_id, request.args.get("variant"))
 
 
+@blueprint.get("/games/<game_id>/rules")
+def rules(game_id: str) -> str:
+    """The game's rules page as the game supplies it (Markdown, shown as its text)."""
+    game = data.game(game_id)
+    page = data.rules(game_id)
+    if game is None or page is None:
+        abort(404, f"no rules page for game {game_id!r}")
+    return render_template("rules.html", game=game, page=page)
+
+
 @blueprint.get("/games/<game_id>/ladder")
 def ladder(game_id: str) -> str:
     return _ladder(game_id, request.args.get("variant"))
