@@ -67,7 +67,11 @@ def test_the_platform_lists_plays_draws_rates_and_schedules_a_game_it_does_not_s
 
 
 def test_the_example_game_passes_the_engines_conformance_and_schema_checks(installed: dict[str, str]) -> None:
-    checks = ["tests/referee/test_conformance.py", "tests/referee/test_observation_suffices.py"]
+    checks = [
+        "tests/referee/test_conformance.py",
+        "tests/referee/test_observation_suffices.py",
+        "tests/referee/test_schemas.py",
+    ]
     done = _run(installed, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", GAME_ID, *checks)
     assert done.returncode == 0, done.stdout[-3000:]
     assert " passed" in done.stdout and "deselected" in done.stdout
