@@ -37,7 +37,7 @@ from arena.cli.replay_show import add_show_command
 from referee.game import SetupError
 from referee.match import DEFAULT_MAX_FAULTS, TimeControl
 from referee.protocol import PROTOCOL_VERSION, PROTOCOL_VERSIONS, new_secret
-from referee.registry import game_ids
+from referee.registry import GameLoadError, game_ids
 from referee.replay import Replay
 
 
@@ -287,7 +287,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except (UsageError, SetupError) as error:
+    except (
+        UsageError,
+        SetupError,
+        GameLoadError,
+    ) as error:  # a game that does not load: said, not a traceback
         print(f"arena {args.command}: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
