@@ -40,10 +40,10 @@ node:  ## Node (Debian's nodejs) for the starter JavaScript bot's tests, when mi
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; \
 		else echo "node missing and not root: run 'sudo make node' for the JavaScript bot's tests"; fi; }
 
-lint: install  ## ruff (its checks and its formatting), then mypy --strict on referee/, platform/arena and bots/
+lint: install  ## ruff (its checks and its formatting), then mypy --strict on referee/, platform/arena, bots/ and the example game
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy --strict referee platform/arena bots
+	$(VENV)/bin/mypy --strict referee platform/arena bots examples/connect_four/connect_four
 
 bench: $(BENCH_STAMP)  ## every benchmark in bench/, one after the other (Catanatron installed for the Catan ratio)
 	@for script in bench/bench_*.py bench/*_bots.py; do echo "== $$script"; $(PY) $$script || exit 1; done

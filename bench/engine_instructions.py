@@ -46,7 +46,8 @@ from typing import Any
 
 import referee
 from referee.game import canonical_json
-from referee.registry import GAME_MODULES, get_game
+from referee.registry import game_ids as registered_ids
+from referee.registry import get_game
 from referee.rng import Rng
 
 HERE = Path(__file__).resolve().parent.parent
@@ -157,7 +158,7 @@ def main() -> None:
         "--games", type=int, help="seeded games a variant (default: by engine, see DEFAULT_GAMES)"
     )
     parser.add_argument(
-        "--game", action="append", choices=sorted(GAME_MODULES), help="this engine only (repeatable)"
+        "--game", action="append", choices=registered_ids(), help="this engine only (repeatable)"
     )
     parser.add_argument(
         "--against", type=Path, help="a checkout of another revision to count the same games on"
@@ -173,7 +174,7 @@ def main() -> None:
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
     checkouts = [HERE] if args.against is None else [HERE, args.against.resolve()]
-    game_ids = args.game or sorted(GAME_MODULES)
+    game_ids = args.game or registered_ids()
 
     print("referee path (observation, legal moves, apply of a seeded Rng's choice), default options")
     # the count depends on the interpreter's version and build (not on the CPU or the load)

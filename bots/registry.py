@@ -1,6 +1,6 @@
-"""The reference bots of every game: one line per game, like :mod:`referee.registry`.
+"""The reference bots of every game, as each game declares them (:attr:`referee.game.Game.bot_modules`).
 
-Each module named here exposes ``BOTS``, a dict from bot name to :data:`bots.base.BotFactory`; a
+Each module a game names exposes ``BOTS``, a dict from bot name to :data:`bots.base.BotFactory`; a
 game's bots may come from several modules (a planning bot that builds on a simpler one lives in a
 module of its own, so that neither imports the other both ways).
 """
@@ -11,13 +11,7 @@ import importlib
 from functools import cache
 
 from bots.base import Bot, BotFactory
-
-BOT_MODULES: dict[str, tuple[str, ...]] = {
-    "vulkan": ("bots.vulkan", "bots.vulkan_search"),
-    "volcano": ("bots.volcano", "bots.volcano_search"),
-    "boulderville": ("bots.boulderville", "bots.boulderville_search"),
-    "catan-volcano": ("bots.catan_volcano", "bots.catan_search"),
-}
+from referee.registry import get_game
 
 
 class UnknownBot(LookupError):
@@ -26,9 +20,13 @@ class UnknownBot(LookupError):
 
 @cache
 def bots_for(game_id: str) -> dict[str, BotFactory]:
-    """The reference bots of a game, by name (empty for a game without any)."""
+    """The reference bots of a game, by name (empty for a game without any, or not known)."""
+    try:
+        modules = get_game(game_id).bot_modules
+    except Exception:  # unknown or failing to load: a game without bots, as far as bots go
+        return {}
     found: dict[str, BotFactory] = {}
-    for module_name in BOT_MODULES.get(game_id, ()):
+    for module_name in modules:
         found.update(importlib.import_module(module_name).BOTS)
     return found
 

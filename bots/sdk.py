@@ -34,6 +34,12 @@ so ``choose`` is the same function in either version. A bot started for version 
 version 1 requests; one started for version 1 (the default) answers a version 2 request, the
 registration's ping included, with 400.
 
+``validate=True`` (opt-in, for a bot being written) checks every move request's observation and
+legal moves, and the move ``choose`` returns, against the game's JSON Schemas
+(``GET /api/v1/games/<id>/schema``, :mod:`bots.schema_check`): a request that does not fit is
+answered 400 and a move that does not 500, each naming the field, so the fault the referee records
+says it.
+
 The server keeps HTTP/1.1 connections open between requests (the referee sends a seat's every
 request of a match over one connection); werkzeug's development server closes each one, so the
 requests are read here, on the socket (:class:`KeepAliveHandler`, one thread a connection), and
@@ -59,6 +65,7 @@ from urllib.parse import unquote_to_bytes
 from flask import Flask, Response, request
 from werkzeug.serving import BaseWSGIServer, make_server
 
+from bots import schema_check
 from bots.base import Bot, Request
 from referee import protocol
 from referee.observed import legal_moves_from_observation
@@ -164,12 +171,14 @@ def answer(
     body: bytes,
     signature: str | None,
     speaks: int = PROTOCOL_VERSION,
+    validate: bool = False,
 ) -> Response:
     """The whole protocol, for one request: signature (by the secret or any of the secrets), version,
     ping, notices, moves. ``speaks``: the protocol version the bot was started for; a request of a
     later version is refused with 400 (a ping too, so that a registration in a version the bot was
     not started for is refused naming ``protocol``). A version 2 move request gets its
-    ``legal_moves`` rebuilt from the observation before the bot sees it."""
+    ``legal_moves`` rebuilt from the observation before the bot sees it. ``validate``: check the
+    request and the move against the game's JSON Schemas (see the module)."""
     secrets = (secret,) if isinstance(secret, str) else secret
     if secrets is not None and not any(signature_matches(one, body, signature) for one in secrets):
         return _json({"error": "bad or missing signature"}, 401)
@@ -195,7 +204,12 @@ def answer(
                 message["legal_moves"] = legal_moves_from_request(message)
             except CannotRebuild as error:
                 return _json({"error": str(error)}, 400)
-        return _json({"move": bots.get(message).choose(message)})
+        if validate and (problem := schema_check.request_problem(message)) is not None:
+            return _json({"error": problem}, 400)
+        move = bots.get(message).choose(message)
+        if validate and (problem := schema_check.move_problem(message, move)) is not None:
+            return _json({"error": problem}, 500)
+        return _json({"move": move})
     return _json({"error": f"unknown request type {kind!r}"}, 400)
 
 
@@ -206,10 +220,12 @@ def create_bot_app(
     secret: Secrets = None,
     path: str = "/",
     protocol: int = PROTOCOL_VERSION,
+    validate: bool = False,
 ) -> Flask:
     """A Flask app serving one bot at ``path``. Give ``choose`` or ``factory``, not both; ``secret``
     one secret or a list of them (see the module); ``protocol`` the version the bot is registered
-    with (1 or 2: see the module)."""
+    with (1 or 2: see the module); ``validate`` checks requests and moves against the game's JSON
+    Schemas (see the module)."""
     if (choose is None) == (factory is None):
         raise ValueError("give either choose or factory")
     secrets = _secret_list(secret)  # checked here, at start, not on the first request
@@ -225,7 +241,8 @@ def create_bot_app(
 
     @app.post(path)
     def play() -> Response:
-        return answer(bots, secrets, request.get_data(), request.headers.get(SIGNATURE_HEADER), speaks)
+        signature = request.headers.get(SIGNATURE_HEADER)
+        return answer(bots, secrets, request.get_data(), signature, speaks, validate)
 
     return app
 
@@ -437,12 +454,15 @@ def run_bot(
     port: int | None = None,
     path: str = "/",
     protocol: int = PROTOCOL_VERSION,
+    validate: bool = False,
 ) -> None:
     """Serve a bot until interrupted (a threaded development server: fine for one bot's matches).
 
     ``port``: the argument, else the ``PORT`` environment variable, else :data:`DEFAULT_PORT`. The
     address it listens on is printed once it does, so ``arena play`` can be pointed at it."""
-    app = create_bot_app(choose, factory=factory, secret=secret, path=path, protocol=protocol)
+    app = create_bot_app(
+        choose, factory=factory, secret=secret, path=path, protocol=protocol, validate=validate
+    )
     chosen = port if port is not None else _port_from_environment()
     try:  # werkzeug would print its own advice and exit; say it here, PORT included
         socket.create_server((host, chosen)).close()

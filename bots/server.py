@@ -21,13 +21,13 @@ from bots.base import Bot, Request
 from bots.registry import bots_for
 from bots.sdk import BotSource, MatchBots, answer, serve_app_in_thread
 from referee.protocol import PROTOCOL_VERSION, SIGNATURE_HEADER, check_version
-from referee.registry import GAME_MODULES
+from referee.registry import game_ids
 from referee.rng import derive_seed
 
 
 def reference_paths() -> list[str]:
     """``"<game>/<bot>"`` for every reference bot of every registered game."""
-    return [f"{game_id}/{name}" for game_id in sorted(GAME_MODULES) for name in sorted(bots_for(game_id))]
+    return [f"{game_id}/{name}" for game_id in game_ids() for name in sorted(bots_for(game_id))]
 
 
 def _source(game_id: str, name: str) -> BotSource:

@@ -1,8 +1,15 @@
 """The one interface every game's engine implements.
 
 The platform, the match runner, the replay checker and the conformance test speak only to the
-types in this module, so a new game plugs in by implementing :class:`Game` and :class:`State` and
-adding one line to :mod:`referee.registry`; nothing else changes.
+types in this module, so a new game plugs in by implementing :class:`Game` and :class:`State` in a
+package of its own and declaring its ``GAME`` under the entry-point group ``volcano_arena.games``
+(:mod:`referee.registry` finds it there); nothing else changes. Everything the platform shows of a
+game comes through :class:`Game` too: its notation (:meth:`Game.describe_move`), its board drawing
+(:meth:`Game.render_svg`, :meth:`Game.render_text`, :meth:`Game.seat_colours`), a position rebuilt
+from an observation (:meth:`Game.from_observation`), its rules page (:meth:`Game.rules`), the JSON
+Schemas of its observation and move (:meth:`Game.schema`) and its reference bots
+(:attr:`Game.bot_modules`). The drawing, the rules and the schemas are read on first use only, so a
+match never loads them.
 
 An engine is pure and deterministic: all chance comes from :class:`referee.rng.Rng` seeded by the
 match seed and kept inside the state, states are JSON-able, and the same seed, setup, options and
@@ -14,14 +21,15 @@ is never asked to answer a forced pass.
 
 Example, with any registered game::
 
-    >>> from referee.registry import get_game
-    >>> game = get_game("vulkan")
-    >>> state = game.start("competitive", seats=2, seed=7)
+    >>> from referee.registry import all_games
+    >>> game = all_games()[0]
+    >>> variant = game.variant(game.default_variant)
+    >>> state = game.start(variant.name, seats=variant.seats[0], seed=7)
     >>> while state.outcome() is None:
     ...     state.apply(state.legal_moves()[0])
     >>> outcome = state.outcome()
-    >>> outcome.reason in game.variant("competitive").end_reasons, sorted(outcome.places)
-    (True, [1, 2])
+    >>> outcome.reason in variant.end_reasons, len(outcome.places) == variant.seats[0]
+    (True, True)
 
 A request is checked once, by :meth:`Game.configure`, which returns a :class:`GameConfig`;
 :meth:`Game.new_state` takes that config and trusts it (the match runner builds the config from a
@@ -31,10 +39,13 @@ A request is checked once, by :meth:`Game.configure`, which returns a :class:`Ga
 from __future__ import annotations
 
 import copy
+import importlib
 import json
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from referee.notation import move_json
@@ -310,7 +321,7 @@ class Game(ABC, Generic[S]):
     """A game's declared facts and its state factory. One instance per game, kept in the registry.
 
     Subclasses set the class attributes and implement :meth:`new_state` and :meth:`load_state`;
-    ``Game[VulkanState]`` says which state class a game makes.
+    ``Game[MyState]`` says which state class a game makes.
     """
 
     id: ClassVar[str]
@@ -321,7 +332,22 @@ class Game(ABC, Generic[S]):
     variants: ClassVar[dict[str, VariantSpec]]
     default_variant: ClassVar[str]
     doc: ClassVar[str] = ""
-    """Path of the game's doc page, relative to the repository root (``docs/games/<id>.md``)."""
+    """Path of the game's doc page, relative to its source repository (``docs/games/<id>.md``);
+    the page itself is :meth:`rules`."""
+    drawing: ClassVar[str | None] = None
+    """The module that draws this game's positions, imported on first use: it has
+    ``svg(state, reveal)`` and ``text(state, reveal)``, and ``seat_colours(seats)`` where the game's
+    pieces have colours of their own. None: the game is not drawn (its pages show no board)."""
+    bot_modules: ClassVar[tuple[str, ...]] = ()
+    """Modules holding this game's reference bots, each exposing ``BOTS``, a dict from bot name to a
+    factory called with a seed (:data:`bots.base.BotFactory`); ``bots.registry`` reads them. A game
+    offers at least ``random``."""
+    rules_resource: ClassVar[str] = "rules.md"
+    """The rules page (Markdown), a resource of the package that defines the game's class."""
+    schemas_resource: ClassVar[str] = "schemas"
+    """The folder (a resource of the same package) of the game's JSON Schemas: ``observation.json``
+    and ``move.json``, and ``observation.<variant>.json`` or ``move.<variant>.json`` for a variant
+    whose shape differs."""
 
     def variant(self, name: str) -> VariantSpec:
         try:
@@ -383,13 +409,73 @@ class Game(ABC, Generic[S]):
         (:func:`referee.notation.move_json`), which is also what a game that declares no notation
         shows for every move.
 
-        >>> from referee.registry import get_game
-        >>> get_game("vulkan").describe_move({"type": "volcano", "tile": [-2, 0]})
-        'volcano at -2,0'
-        >>> get_game("vulkan").describe_move({"type": "fly", "to": "the moon"})
+        >>> from referee.registry import all_games
+        >>> all_games()[0].describe_move({"type": "fly", "to": "the moon"})
         '{"type":"fly","to":"the moon"}'
         """
         return move_json(move)
+
+    # -- what the platform shows of the game: read on first use, never during a match ------------
+
+    def _drawing(self) -> Any:
+        if self.drawing is None:
+            raise NotImplementedError(f"game {self.id} has no board drawing")
+        return importlib.import_module(self.drawing)
+
+    def render_svg(self, state: State, *, reveal: bool = True) -> str:
+        """A standalone SVG document of the position (a ``viewBox``, no external resources, a
+        legend); with ``reveal=False`` what no seat may see (cards in hands) is shown as counts only,
+        for spectators of a match in play. ``NotImplementedError`` for a game that is not drawn."""
+        text: str = self._drawing().svg(state, reveal)
+        return text
+
+    def render_text(self, state: State, *, reveal: bool = True) -> str:
+        """The position as plain text for a terminal (what ``arena replay show`` prints)."""
+        text: str = self._drawing().text(state, reveal)
+        return text
+
+    def seat_colours(self, seats: int) -> list[str]:
+        """The CSS colour of each of ``seats`` seats in the game's pictures (a seat drawn red is red
+        on the page's move list too); the common palette where the game's pieces have none."""
+        from referee.drawing.svg import seat_colours as palette
+
+        if self.drawing is None:
+            return palette(seats)
+        colours: list[str] = getattr(self._drawing(), "seat_colours", palette)(seats)
+        return colours
+
+    def from_observation(self, observation: Mapping[str, JSON], seat: int, draw: int = 0) -> State:
+        """A position agreeing with everything ``seat``'s observation shows, ``seat`` to move, what
+        the seat cannot see dealt from the seed ``draw`` (ignored where nothing is hidden): its legal
+        moves are the referee's, in the same order, whatever is dealt. What a bot of protocol
+        version 2 rebuilds its legal moves from. ``NotImplementedError`` for a game that cannot."""
+        raise NotImplementedError(f"game {self.id} does not rebuild positions from observations")
+
+    def _resources(self) -> Any:
+        """The package defining this game's class: where its rules and schemas lie."""
+        module = sys.modules[type(self).__module__]
+        package = module.__name__ if hasattr(module, "__path__") else (module.__package__ or "")
+        return resources.files(package)
+
+    def rules(self) -> str | None:
+        """The game's rules page as Markdown (the rules as played, the platform's choices, the
+        JSON of observations and moves), or None for a game that ships none."""
+        page = self._resources() / self.rules_resource
+        return page.read_text(encoding="utf-8") if page.is_file() else None
+
+    def schema(self, variant: str | None = None) -> dict[str, JSON] | None:
+        """``{"observation": ..., "move": ...}``: the JSON Schemas every observation sent to a seat
+        and every legal move of ``variant`` (default: the default variant) validate against, or None
+        for a game that declares none. Raises :class:`SetupError` for an unknown variant."""
+        name = self.variant(variant if variant is not None else self.default_variant).name
+        folder = self._resources() / self.schemas_resource
+        found: dict[str, JSON] = {}
+        for part in ("observation", "move"):
+            for candidate in (f"{part}.{name}.json", f"{part}.json"):
+                if (folder / candidate).is_file():
+                    found[part] = json.loads((folder / candidate).read_text(encoding="utf-8"))
+                    break
+        return found if len(found) == 2 else None
 
     def to_json(self) -> dict[str, JSON]:
         """The game's facts for ``GET /api/v1/games``."""

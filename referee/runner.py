@@ -18,9 +18,12 @@ when it runs out is not blamed (no fault; the move is not played).
 >>> class First:
 ...     def choose(self, request: Request) -> dict:
 ...         return request["legal_moves"][0]
->>> spec = MatchSpec.build(game="volcano", bots=["a", "b"], seed=3)
->>> replay = run_match("m-1", spec, [Player("a", LocalAgent(First())), Player("b", LocalAgent(First()))])
->>> replay.spec is spec, replay.result.reason in get_game("volcano").variant(spec.variant).end_reasons
+>>> from referee.registry import all_games
+>>> game = all_games()[0]
+>>> names = [f"b-{seat}" for seat in range(game.variant(game.default_variant).seats[0])]
+>>> spec = MatchSpec.build(game=game.id, bots=names, seed=3)
+>>> replay = run_match("m-1", spec, [Player(name, LocalAgent(First())) for name in names])
+>>> replay.spec is spec, replay.result.reason in get_game(game.id).variant(spec.variant).end_reasons
 (True, True)
 """
 

@@ -12,12 +12,12 @@ from referee import registry
 @pytest.fixture
 def nim_registered() -> Iterator[None]:
     """Register the Nim test game (tests/referee/toy_game.py) as game id ``nim``."""
-    registry.GAME_MODULES["nim"] = "tests.referee.toy_game"
+    registry.EXTRA["nim"] = "tests.referee.toy_game"
     registry.get_game.cache_clear()
     try:
         yield
     finally:
-        del registry.GAME_MODULES["nim"]
+        del registry.EXTRA["nim"]
         registry.get_game.cache_clear()
 
 

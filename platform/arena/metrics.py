@@ -39,7 +39,7 @@ from arena.accounts.auth import bearer_token, same_token
 from arena.errors import Unauthorized
 from arena.settings import Settings, SettingsError
 from referee.protocol import Fault
-from referee.registry import GAME_MODULES
+from referee.registry import game_ids
 
 if TYPE_CHECKING:
     from referee.replay import MoveRecord
@@ -78,7 +78,7 @@ FAULTS = Counter(
 )
 
 # Every series of a known game starts at 0, so rate() sees the first match and dashboards show zeros.
-for _game in GAME_MODULES:
+for _game in game_ids():
     for _outcome in MATCH_OUTCOMES:
         MATCHES.labels(_game, _outcome)
 

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from operator import is_
 
@@ -152,6 +153,8 @@ class BouldervilleGame(Game[BouldervilleState]):
     version = "2"
     default_variant = VARIANT
     doc = "docs/games/boulderville.md"
+    drawing = "referee.boulderville.drawing"
+    bot_modules = ("bots.boulderville", "bots.boulderville_search")
     variants = {
         VARIANT: VariantSpec(
             VARIANT,
@@ -193,6 +196,16 @@ class BouldervilleGame(Game[BouldervilleState]):
 
     def describe_move(self, move: object) -> str:
         return notation.describe_move(move)
+
+    def from_observation(
+        self, observation: Mapping[str, JSON], seat: int, draw: int = 0
+    ) -> BouldervilleState:
+        """The engine's determinization: what the seat cannot see dealt from ``draw``
+        (:func:`referee.boulderville.guess.determinize`, which starts its deal from this game: it is
+        imported by name on first use, as the drawing is)."""
+        guess = importlib.import_module("referee.boulderville.guess")
+        state: BouldervilleState = guess.determinize(observation, seat, draw)
+        return state
 
 
 GAME = BouldervilleGame()

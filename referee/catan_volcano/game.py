@@ -26,6 +26,8 @@ class CatanVolcanoGame(Game[CatanState]):
     version = "6"
     default_variant = "gold"
     doc = "docs/games/catan-volcano.md"
+    drawing = "referee.catan_volcano.drawing"
+    bot_modules = ("bots.catan_volcano", "bots.catan_search")
     variants = SPECS
 
     def new_state(self, config: GameConfig) -> CatanState:
@@ -71,6 +73,12 @@ class CatanVolcanoGame(Game[CatanState]):
 
     def describe_move(self, move: object) -> str:
         return notation.describe_move(move)
+
+    def from_observation(self, observation: Mapping[str, JSON], seat: int, draw: int = 0) -> CatanState:
+        """The engine's determinization: what the seat cannot see dealt from ``draw``."""
+        from referee.catan_volcano.determinize import from_observation
+
+        return from_observation(observation, Rng(draw))
 
 
 GAME = CatanVolcanoGame()

@@ -14,7 +14,7 @@ threads and the caller waits at most that long, so a resolver that answers late 
 hold a move past its deadline or a registration request for ever.
 
 >>> policy = EndpointPolicy.from_text("127.0.0.0/8")
->>> policy.check_url("http://127.0.0.1:8000/vulkan/random").port
+>>> policy.check_url("http://127.0.0.1:8000/some-game/random").port
 8000
 >>> try:
 ...     EndpointPolicy().check_url("http://127.0.0.1/bot")

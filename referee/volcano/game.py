@@ -53,6 +53,8 @@ class VolcanoGame(Game[VolcanoState]):
     version = "1"
     default_variant = VARIANT
     doc = "docs/games/volcano.md"
+    drawing = "referee.volcano.drawing"
+    bot_modules = ("bots.volcano", "bots.volcano_search")
     variants = {
         VARIANT: VariantSpec(
             VARIANT,
@@ -112,6 +114,10 @@ class VolcanoGame(Game[VolcanoState]):
 
     def describe_move(self, move: object) -> str:
         return notation.describe_move(move)
+
+    def from_observation(self, observation: Mapping[str, JSON], seat: int, draw: int = 0) -> VolcanoState:
+        """Volcano hides nothing: :func:`state_from_observation`."""
+        return state_from_observation(observation)
 
 
 GAME = VolcanoGame()

@@ -33,6 +33,8 @@ class VulkanGame(Game[VulkanState]):
     variants = VARIANTS
     default_variant = DEFAULT_VARIANT
     doc = "docs/games/vulkan.md"
+    drawing = "referee.vulkan.drawing"
+    bot_modules = ("bots.vulkan", "bots.vulkan_search")
 
     def new_state(self, config: GameConfig) -> VulkanState:
         """A new game: tiles dealt onto the ``layout`` option's cells by the seed, or the explicit
@@ -73,6 +75,10 @@ class VulkanGame(Game[VulkanState]):
 
     def describe_move(self, move: object) -> str:
         return notation.describe_move(move)
+
+    def from_observation(self, observation: Mapping[str, JSON], seat: int, draw: int = 0) -> VulkanState:
+        """Every Vulkan! observation shows everything: :func:`state_from_observation`."""
+        return state_from_observation(observation)
 
 
 GAME = VulkanGame()

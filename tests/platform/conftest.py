@@ -26,8 +26,8 @@ LOOPBACK = EndpointPolicy.from_text("127.0.0.0/8")
 @pytest.fixture
 def toy_games(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Register the Nim and Party test games for one test."""
-    monkeypatch.setitem(registry.GAME_MODULES, "nim", "tests.referee.toy_game")
-    monkeypatch.setitem(registry.GAME_MODULES, "party", "tests.platform.party_game")
+    monkeypatch.setitem(registry.EXTRA, "nim", "tests.referee.toy_game")
+    monkeypatch.setitem(registry.EXTRA, "party", "tests.platform.party_game")
     registry.get_game.cache_clear()
     yield
     registry.get_game.cache_clear()

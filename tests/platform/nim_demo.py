@@ -17,7 +17,7 @@ def main(argv: list[str]) -> int:
     from bots.base import BotFactory, RandomBot
     from referee import registry
 
-    registry.GAME_MODULES["nim"] = "tests.referee.toy_game"
+    registry.EXTRA["nim"] = "tests.referee.toy_game"
 
     def bots_for(game_id: str) -> dict[str, BotFactory]:
         return {"random": RandomBot} if game_id == "nim" else {}

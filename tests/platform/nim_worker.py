@@ -36,8 +36,8 @@ def main(argv: list[str]) -> int:
         monkey.patch_all()
     from referee import registry
 
-    registry.GAME_MODULES["nim"] = "tests.referee.toy_game"
-    registry.GAME_MODULES["party"] = "tests.platform.party_game"
+    registry.EXTRA["nim"] = "tests.referee.toy_game"
+    registry.EXTRA["party"] = "tests.platform.party_game"
     from arena.cli import commands
     from arena.cli.main import main as arena_main
 

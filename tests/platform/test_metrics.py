@@ -18,7 +18,7 @@ from redis import Redis
 from arena import metrics, wsgi
 from arena.settings import Settings, SettingsError
 from referee.protocol import Fault
-from referee.registry import GAME_MODULES
+from referee.registry import game_ids
 from referee.replay import FaultRecord, MoveRecord
 from referee.runner import MatchSpec, Player, run_match
 from referee.transport.agents import LocalAgent
@@ -72,7 +72,7 @@ def test_a_run_that_did_not_end_is_not_a_match_outcome() -> None:
 
 
 def test_every_known_game_has_its_match_series_from_the_start() -> None:
-    for game in GAME_MODULES:
+    for game in game_ids():
         for outcome in metrics.MATCH_OUTCOMES:
             labels = {"game": game, "outcome": outcome}
             assert REGISTRY.get_sample_value("arena_matches_total", labels) is not None

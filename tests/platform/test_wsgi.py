@@ -15,11 +15,11 @@ from arena import wsgi
 from arena.settings import Settings
 from arena.storage import Store
 from bots.registry import bots_for
-from referee.registry import GAME_MODULES
+from referee.registry import game_ids
 from tests.platform.conftest import ADMIN
 from tests.platform.own_redis import own_redis_server
 
-HOUSE_BOTS = sum(len(bots_for(game_id)) for game_id in GAME_MODULES)
+HOUSE_BOTS = sum(len(bots_for(game_id)) for game_id in game_ids())
 
 
 @pytest.fixture
@@ -86,8 +86,8 @@ def test_gunicorn_processes_starting_at_once_register_each_house_bot_once(redis_
     store = Store.connect(redis_url, settings.key_prefix)
     endpoints = [bot.endpoint for bot in store.list_bots()]
     assert len(endpoints) == len(set(endpoints)) == HOUSE_BOTS
-    games = {game_id: len(store.bot_ids_of_game(game_id)) for game_id in GAME_MODULES}
-    assert games == {game_id: len(bots_for(game_id)) for game_id in GAME_MODULES}
+    games = {game_id: len(store.bot_ids_of_game(game_id)) for game_id in game_ids()}
+    assert games == {game_id: len(bots_for(game_id)) for game_id in game_ids()}
 
 
 @pytest.mark.integration

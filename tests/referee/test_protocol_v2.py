@@ -14,7 +14,7 @@ import pytest
 from referee import registry
 from referee.game import SetupError, canonical_json
 from referee.match import MatchSpec, TimeControl
-from referee.observed import REBUILDS, legal_moves_from_observation
+from referee.observed import legal_moves_from_observation
 from referee.protocol import (
     PROTOCOL_V2,
     PROTOCOL_VERSION,
@@ -25,6 +25,7 @@ from referee.protocol import (
     ping_validator,
     request_validator,
 )
+from referee.registry import get_game
 from referee.replay import verify_replay
 from referee.runner import Player, run_match
 from referee.transport.agents import LocalAgent, Reply
@@ -163,11 +164,17 @@ def test_a_ping_says_its_version_and_is_of_that_versions_schema() -> None:
 def test_every_game_the_platform_ships_rebuilds_a_seats_legal_moves_and_others_say_they_cannot(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    shipped = {game_id for game_id, module in registry.GAME_MODULES.items() if module.startswith("referee.")}
-    assert set(REBUILDS) == shipped
+    shipped = [game_id for game_id, target in registry.declared().items() if target.startswith("referee.")]
+    assert shipped
+    for game_id in shipped:
+        game = get_game(game_id)
+        state = game.start(game.default_variant, seats=game.variant(game.default_variant).seats[-1], seed=3)
+        seat = state.current_seat
+        assert seat is not None
+        assert legal_moves_from_observation(game_id, state.observation(seat), seat) == state.legal_moves()
     with pytest.raises(SetupError, match="unknown game 'chess'"):
         legal_moves_from_observation("chess", {}, 0)
-    monkeypatch.setitem(registry.GAME_MODULES, "nim", "tests.referee.toy_game")
+    monkeypatch.setitem(registry.EXTRA, "nim", "tests.referee.toy_game")
     try:
         with pytest.raises(NotImplementedError, match="game nim does not rebuild"):
             legal_moves_from_observation("nim", {}, 0)

@@ -34,7 +34,7 @@ from arena.errors import ArenaError
 from arena.runtime import Runtime
 from arena.web import install as install_pages
 from arena.web import unavailable_page, wants_page
-from referee.registry import GAME_MODULES
+from referee.registry import game_ids
 
 log = logging.getLogger(__name__)
 API_VERSION = "1.0.0"
@@ -217,7 +217,7 @@ def create_app(runtime: Runtime) -> Flask:
         body = {
             "status": "ok",
             "mode": "embedded" if runtime.settings.embedded else "redis",
-            "games": sorted(GAME_MODULES),
+            "games": game_ids(),
         }
         shown: dict[str, Any] = HealthSchema().dump(body)
         return shown

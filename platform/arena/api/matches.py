@@ -19,7 +19,7 @@ from arena.matches import match_requests
 from arena.matches.match_requests import MatchView
 from arena.matches.moves import match_moves
 from arena.records import MatchRecord, MatchStatus
-from referee.registry import GAME_MODULES
+from referee.registry import game_ids
 
 blp = ArenaBlueprint("matches", __name__, url_prefix="/api/v1/matches", description="Matches and replays")
 
@@ -51,7 +51,7 @@ class Matches(MethodView):
             status=MatchStatus(query["status"]) if "status" in query else None,
             offset=pagination_parameters.first_item,
             limit=pagination_parameters.page_size,
-            variant_games=sorted(GAME_MODULES),
+            variant_games=game_ids(),
         )
         matches = store.get_matches(ids)
         specs = store.get_specs(ids)

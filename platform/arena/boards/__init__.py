@@ -1,72 +1,59 @@
-"""Board pictures of the four games: SVG for the pages, plain text for the terminal.
+"""Board pictures of any game: SVG for the pages, plain text for the terminal.
 
 ``render_svg(game_id, state)`` and ``render_text(game_id, state)`` draw a position; with
 ``reveal=False`` cards in hands are shown as counts only, for spectators of a match in play.
 ``seat_colours(game_id, seats)`` gives the colour each seat has in those pictures, for the pages
 to mark seats with. ``position_after(replay, n)`` and :class:`Positions` re-play a replay document
-through the engine to get the position to draw. One module per game, named in
-:data:`BOARD_MODULES` (as the referee's registry names the engines): a new game's picture is one
-module and one line here.
+through the engine to get the position to draw. The drawing itself is the game's
+(:meth:`referee.game.Game.render_svg` and its neighbours): a new game brings its own picture and
+nothing here changes.
 """
 
 from __future__ import annotations
 
-import importlib
-from functools import cache
-from types import ModuleType
+from typing import Any
 
-from arena.boards import svg as palette
 from arena.boards.positions import Positions, ReplayPositionError, position_after
-from referee.game import State
-
-BOARD_MODULES: dict[str, str] = {
-    "vulkan": "arena.boards.vulkan",
-    "volcano": "arena.boards.volcano",
-    "boulderville": "arena.boards.boulderville",
-    "catan-volcano": "arena.boards.catan",
-}
-"""Game id to the module drawing it; each has ``svg(state, reveal)`` and ``text(state, reveal)``, and
-``seat_colours(seats)`` where its pieces have colours of their own (else the common palette)."""
+from referee.game import Game, State
+from referee.registry import get_game
 
 
 class NoBoardDrawing(LookupError):
-    """A game without a board module."""
+    """A game that is not drawn (or not known)."""
 
 
-@cache
-def board_module(game_id: str) -> ModuleType:
+def _drawn(game_id: str) -> Game[Any]:
     try:
-        return importlib.import_module(BOARD_MODULES[game_id])
-    except KeyError:
-        known = ", ".join(sorted(BOARD_MODULES))
-        raise NoBoardDrawing(f"no board drawing for game {game_id!r} (drawn: {known})") from None
+        game = get_game(game_id)
+    except Exception as error:  # unknown or failing to load: either way there is nothing to draw
+        raise NoBoardDrawing(f"no board drawing for game {game_id!r}: {error}") from None
+    if game.drawing is None:
+        raise NoBoardDrawing(f"game {game_id!r} has no board drawing")
+    return game
 
 
 def render_svg(game_id: str, state: State, *, reveal: bool = True) -> str:
     """A standalone SVG document of the position (a ``viewBox``, no external resources, a legend)."""
-    text: str = board_module(game_id).svg(state, reveal)
-    return text
+    return _drawn(game_id).render_svg(state, reveal=reveal)
 
 
 def seat_colours(game_id: str, seats: int) -> list[str]:
     """The CSS colour of each of ``seats`` seats in the game's pictures (a seat drawn red is red on
     the page's move list too).
 
-    >>> seat_colours("catan-volcano", 3)
-    ['#d62728', '#1f77b4', '#f5f5f5']
+    >>> from referee.registry import game_ids
+    >>> len(seat_colours(game_ids()[0], 3))
+    3
     """
-    colours: list[str] = getattr(board_module(game_id), "seat_colours", palette.seat_colours)(seats)
-    return colours
+    return _drawn(game_id).seat_colours(seats)
 
 
 def render_text(game_id: str, state: State, *, reveal: bool = True) -> str:
     """The position as plain text for a terminal (what ``arena replay show`` prints)."""
-    text: str = board_module(game_id).text(state, reveal)
-    return text
+    return _drawn(game_id).render_text(state, reveal=reveal)
 
 
 __all__ = [
-    "BOARD_MODULES",
     "NoBoardDrawing",
     "Positions",
     "ReplayPositionError",

@@ -2,7 +2,7 @@
 
 :func:`position_after` gives the position after ``n`` moves of a replay document (0: the start);
 :class:`Positions` walks one replay and keeps a copy of the state every :data:`CHECKPOINT_EVERY`
-moves, so that stepping through a long Catan game frame by frame costs a few moves per frame, not a
+moves, so that stepping through a long game frame by frame costs a few moves per frame, not a
 re-play from the start. :func:`position_after` keeps the walkers of the last few replays it was
 asked about, so the board pages (one request per frame) get the same benefit.
 """

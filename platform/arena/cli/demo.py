@@ -38,7 +38,7 @@ from arena.worker.embedded import EmbeddedPlatform
 from bots.registry import bots_for
 from referee.game import Game
 from referee.protocol import new_secret
-from referee.registry import GAME_MODULES, get_game
+from referee.registry import game_ids, get_game
 from referee.transport.endpoints import EndpointPolicy
 
 LOOPBACK = EndpointPolicy.from_text("127.0.0.0/8,::1/128")
@@ -85,11 +85,11 @@ class DemoOptions:
 
 def plan_games(wanted: Sequence[str], notes: TextIO) -> list[GamePlan]:
     """One tournament per game with reference bots: its default variant, two seats where it can."""
-    unknown = sorted(set(wanted) - set(GAME_MODULES))
+    unknown = sorted(set(wanted) - set(game_ids()))
     if unknown:
-        raise DemoError(f"unknown game(s): {', '.join(unknown)} (games: {', '.join(sorted(GAME_MODULES))})")
+        raise DemoError(f"unknown game(s): {', '.join(unknown)} (games: {', '.join(game_ids())})")
     plans = []
-    for game_id in wanted or sorted(GAME_MODULES):
+    for game_id in wanted or game_ids():
         try:
             game = get_game(game_id)
             names = sorted(bots_for(game_id))

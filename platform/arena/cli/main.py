@@ -37,7 +37,7 @@ from arena.cli.replay_show import add_show_command
 from referee.game import SetupError
 from referee.match import DEFAULT_MAX_FAULTS, TimeControl
 from referee.protocol import PROTOCOL_VERSION, PROTOCOL_VERSIONS, new_secret
-from referee.registry import GAME_MODULES
+from referee.registry import GameLoadError, game_ids
 from referee.replay import Replay
 
 
@@ -173,7 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
         "module:function (a choose function, or a bot class). Faults are results: the exit status is "
         "0 when the games ran, and each faulty seat's first fault is printed with a hint.",
     )
-    play_parser.add_argument("game", choices=sorted(GAME_MODULES), help="game id")
+    play_parser.add_argument("game", choices=game_ids(), help="game id")
     play_parser.add_argument("--variant", help="variant (default: the game's default)")
     play_parser.add_argument(
         "--bots",
@@ -287,7 +287,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except (UsageError, SetupError) as error:
+    except (
+        UsageError,
+        SetupError,
+        GameLoadError,
+    ) as error:  # a game that does not load: said, not a traceback
         print(f"arena {args.command}: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -25,7 +25,7 @@ from arena.records import GAME_ENTRANT, now_iso
 from arena.settings import Settings
 from arena.storage import Store
 from referee.game import SetupError, VariantSpec
-from referee.registry import GAME_MODULES, get_game
+from referee.registry import game_ids, get_game
 
 DEFAULT_SAMPLES = 200
 
@@ -77,7 +77,7 @@ def migrate(store: Store) -> dict[tuple[str, str], int]:
     are read once from the bots' records. Rows of bots that no longer exist are dropped.
     """
     moved: dict[tuple[str, str], int] = {}
-    for game_id in sorted(GAME_MODULES):
+    for game_id in game_ids():
         game = get_game(game_id)
         for variant, spec in game.variants.items():
             legacy = store.ladder_legacy_rows(game_id, variant)

@@ -27,7 +27,7 @@ from arena.tournaments.rounds import is_team
 from arena.web import charts, tournament_page
 from referee.game import Game, SetupError
 from referee.match import MatchSpec
-from referee.registry import GAME_MODULES, get_game
+from referee.registry import game_ids, get_game
 from referee.replay import decompress
 
 SCAN_LIMIT = 2000
@@ -49,13 +49,27 @@ def game_title(game_id: str) -> str:
 
 def games() -> list[dict[str, Any]]:
     """Every game that loads, with its variants (as ``GET /api/v1/games``)."""
-    found = (_game(game_id) for game_id in sorted(GAME_MODULES))
+    found = (_game(game_id) for game_id in game_ids())
     return [game.to_json() for game in found if game is not None]
 
 
 def game(game_id: str) -> dict[str, Any] | None:
+    """The game's facts (as ``GET /api/v1/games/<id>``) and whether it supplies a rules page and
+    JSON Schemas, for the page to link them."""
     found = _game(game_id)
-    return found.to_json() if found is not None else None
+    if found is None:
+        return None
+    return {
+        **found.to_json(),
+        "has_rules": found.rules() is not None,
+        "has_schemas": found.schema() is not None,
+    }
+
+
+def rules(game_id: str) -> str | None:
+    """The game's rules page (Markdown), None for an unknown game or one without a page."""
+    found = _game(game_id)
+    return found.rules() if found is not None else None
 
 
 def ladder_page(

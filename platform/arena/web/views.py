@@ -128,7 +128,7 @@ def within_game(name: str, game: str) -> str:
     """A bot's name as a row of one game's match shows it: without that game's ``game/`` prefix
     (the reference bots' names carry it), so narrow columns keep the part that tells bots apart.
 
-    >>> within_game("catan-volcano/heuristic #2", "catan-volcano"), within_game("alice", "vulkan")
+    >>> within_game("chess/heuristic #2", "chess"), within_game("alice", "chess")
     ('heuristic #2', 'alice')
     """
     prefix = f"{game}/"
@@ -163,6 +163,16 @@ def _ladder(game_id: str, variant: str | None) -> str:
 @blueprint.get("/games/<game_id>")
 def game(game_id: str) -> str:
     return _ladder(game_id, request.args.get("variant"))
+
+
+@blueprint.get("/games/<game_id>/rules")
+def rules(game_id: str) -> str:
+    """The game's rules page as the game supplies it (Markdown, shown as its text)."""
+    game = data.game(game_id)
+    page = data.rules(game_id)
+    if game is None or page is None:
+        abort(404, f"no rules page for game {game_id!r}")
+    return render_template("rules.html", game=game, page=page)
 
 
 @blueprint.get("/games/<game_id>/ladder")

@@ -1,5 +1,5 @@
 """House bots: every game's reference bots, registered by the platform so that a new author's bot
-has opponents at once (``GET /api/v1/bots?game=vulkan`` lists them).
+has opponents at once (``GET /api/v1/bots?game=<id>`` lists them).
 
 ``ARENA_HOUSE_BOTS`` (:attr:`arena.settings.Settings.registers_house_bots`) says whether the platform
 registers them when it starts, named ``<game>/<bot> (house)``: by default the embedded platform does
@@ -31,7 +31,7 @@ from arena.settings import Settings
 from arena.storage import Store
 from arena.storage.off_loop import call_off_loop
 from bots.registry import bots_for, make_bot
-from referee.registry import GAME_MODULES
+from referee.registry import game_ids
 from referee.transport.agents import Agent, LocalAgent, Reply
 
 
@@ -50,7 +50,7 @@ def register_house_bots(store: Store) -> list[BotRecord]:
     call added (none that another process, starting at the same time, added first)."""
     present = {bot.endpoint for bot in store.list_bots() if bot.house}
     created: list[BotRecord] = []
-    for game_id in sorted(GAME_MODULES):
+    for game_id in game_ids():
         try:
             names = sorted(bots_for(game_id))
         except Exception:  # a game whose bots do not load has no house bots; the others still do

@@ -9,6 +9,8 @@ from tests.platform.conftest import Arena
 OPERATIONS = {
     ("/api/v1/games", "get"): "200",
     ("/api/v1/games/{game_id}", "get"): "200",
+    ("/api/v1/games/{game_id}/schema", "get"): "200",
+    ("/api/v1/games/{game_id}/rules", "get"): "200",
     ("/api/v1/bots", "get"): "200",
     ("/api/v1/bots", "post"): "201",
     ("/api/v1/bots/{bot_id}", "get"): "200",

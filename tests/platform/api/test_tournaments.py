@@ -210,7 +210,7 @@ def test_a_tournament_of_a_game_no_longer_registered_still_shows(arena: Arena, t
         arena, name="old", game="party", format="round_robin", bots=[b["id"] for b in trio], seats_per_match=2
     )
     arena.run_queue()
-    monkeypatch.delitem(registry.GAME_MODULES, "party")
+    monkeypatch.delitem(registry.EXTRA, "party")
     registry.get_game.cache_clear()
     shown = arena.get(f"/api/v1/tournaments/{created['id']}")
     assert shown["status"] == "finished" and shown["standings"][0]["name"] == "High"

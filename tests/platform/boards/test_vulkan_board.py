@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from arena.boards import render_svg, render_text
-from arena.boards.vulkan import LOAD_COLOURS
+from referee.vulkan.drawing import LOAD_COLOURS
 from tests.platform.boards.replays import middle, parse, replay, with_class
 
 

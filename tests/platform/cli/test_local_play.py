@@ -102,6 +102,22 @@ def test_unknown_game_is_refused_by_the_parser(capsys) -> None:
     assert "invalid choice" in capsys.readouterr().err
 
 
+def test_a_declared_game_that_does_not_load_is_a_message_and_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    from referee import registry
+
+    monkeypatch.setitem(registry.EXTRA, "broken", "no_such_package.game:GAME")
+    registry.get_game.cache_clear()
+    try:
+        assert main(["play", "broken", "--bots", "random,random"]) == 2
+    finally:
+        registry.get_game.cache_clear()
+    assert "game 'broken' (volcano_arena.games entry 'no_such_package.game:GAME') does not load" in (
+        capsys.readouterr().err
+    )
+
+
 # --- bots from files and modules, several games, faults explained ------------------------------
 
 

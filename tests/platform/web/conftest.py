@@ -152,8 +152,8 @@ def site() -> Iterator[Site]:
     """The served platform, for the tests of this package only: the toy games it registers leave the
     registry when they end, before other tests (the board drawings' among them) run."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(registry.GAME_MODULES, "nim", "tests.referee.toy_game")
-        patch.setitem(registry.GAME_MODULES, "party", "tests.platform.party_game")
+        patch.setitem(registry.EXTRA, "nim", "tests.referee.toy_game")
+        patch.setitem(registry.EXTRA, "party", "tests.platform.party_game")
         registry.get_game.cache_clear()
         patch.setattr(logging.getLogger("werkzeug"), "level", logging.WARNING)  # no line per request
         secrets: dict[str, str] = {}

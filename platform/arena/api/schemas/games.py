@@ -33,3 +33,15 @@ class GameSchema(Schema):
     default_variant = fields.String()
     doc = fields.String()
     variants = fields.List(fields.Nested(VariantSchema))
+
+
+class SchemaQuerySchema(Schema):
+    variant = fields.String(metadata={"description": "the variant (default: the game's default variant)"})
+
+
+class GameJsonSchemasSchema(Schema):
+    variant = fields.String(metadata={"description": "the variant these schemas are of"})
+    observation = fields.Dict(
+        metadata={"description": "JSON Schema (draft 2020-12) of every observation sent to a seat"}
+    )
+    move = fields.Dict(metadata={"description": "JSON Schema (draft 2020-12) of every legal move"})

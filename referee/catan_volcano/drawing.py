@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from arena.boards.svg import Svg, seat_colour
+from referee.drawing.svg import Svg, seat_colour
 from referee.game import State
 
 SIZE = 62.0

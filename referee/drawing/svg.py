@@ -2,7 +2,7 @@
 
 Every picture is self-contained (no external font, image or script) and carries a ``viewBox`` so it
 scales to whatever box a page gives it. Shapes take a ``cls`` so that tests (and style sheets) can
-find, say, every settlement of a Catan board.
+find, say, every piece of one kind on a board.
 """
 
 from __future__ import annotations

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.boards.svg import Svg, seat_colour, wrapped
 from referee.boulderville.edition import EDITION
+from referee.drawing.svg import Svg, seat_colour, wrapped
 from referee.game import State
 
 CELL_W, CELL_H = 168.0, 74.0

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.boards.svg import Svg, seat_colour
+from referee.drawing.svg import Svg, seat_colour
 from referee.game import State
 
 PIECE_COLOURS = {

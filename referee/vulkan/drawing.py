@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from arena.boards.svg import Svg, swatch_row, wrapped
+from referee.drawing.svg import Svg, swatch_row, wrapped
 from referee.game import State
 from referee.vulkan.render import render as engine_text
 from referee.vulkan.state import COLOUR_NAMES
