@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from arena.ladders import counting
 from arena.records import MatchRecord, MatchStatus
 from arena.settings import Settings
 from arena.storage import Store
@@ -196,7 +197,7 @@ def test_a_result_that_cannot_be_stored_aborts_the_match_instead_of_leaving_it_r
     def broken(*args, **kwargs):
         raise KeyError("places")
 
-    monkeypatch.setattr(execution.rows, "apply_result", broken)
+    monkeypatch.setattr(counting.rows, "apply_result", broken)
     assert execute(arena.runtime, match["id"]) is RunOutcome.ABORTED
     done = arena.get(f"/api/v1/matches/{match['id']}")
     assert done["status"] == "aborted" and done["error"] == "worker error: KeyError: 'places'"
