@@ -37,7 +37,6 @@ Nothing here imports the API.
 from __future__ import annotations
 
 import logging
-import secrets
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -46,6 +45,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
+from arena import scheduling
 from arena.errors import InvalidRequest, merge_errors
 from arena.ladders import pairing, skill
 from arena.match_bounds import bound_errors
@@ -342,7 +342,7 @@ def _make_matches(runtime: Runtime, game_id: str, variant: str, now: float) -> l
     )
     if count == 0:
         return []
-    tick_seed = derive_seed(_new_seed(), "matchmaking", game_id, variant)
+    tick_seed = derive_seed(scheduling.new_seed(), "matchmaking", game_id, variant)
     pods = pairing.pair(
         _candidates(runtime, game_id, variant, flight.busy),
         config["seats"],
@@ -362,10 +362,10 @@ def _make_matches(runtime: Runtime, game_id: str, variant: str, now: float) -> l
     for pod in pods:
         if any(bot not in bots for bot in pod):  # deleted since it was listed
             continue
-        spec = shared.reseated(pod, _new_seed())
+        spec = shared.reseated(pod, scheduling.new_seed())
         names = tuple(bots[bot].name for bot in spec.bots)
         record = MatchRecord.new(
-            "m-" + secrets.token_hex(8),
+            scheduling.new_match_id(),
             game_id,
             spec.variant,
             spec.bots,
@@ -374,22 +374,15 @@ def _make_matches(runtime: Runtime, game_id: str, variant: str, now: float) -> l
             origin=MatchOrigin.MATCHMAKING,
         )
         matches.append((record, spec))
-    if not matches or not store.matchmaking.add_matches(game_id, variant, config, matches, now):
+    if not matches:
         return []
-    ids = [match.id for match, _ in matches]
-    for position, match_id in enumerate(ids):
-        try:
-            runtime.queue.enqueue(match_id)
-        except Exception as error:  # those not queued end now; the next tick makes others
-            log.warning("matchmaking %s/%s: the queue is unavailable: %s", game_id, variant, error)
-            for stranded in ids[position:]:
-                store.matches.abort(stranded, f"could not be queued: {type(error).__name__}")
-            return ids[:position]
-    return ids
-
-
-def _new_seed() -> int:
-    return secrets.randbelow(2**62)
+    try:  # stored only while the settings are still ``config``
+        return scheduling.schedule(
+            runtime, matches, lambda made: store.matchmaking.add_matches(game_id, variant, config, made, now)
+        )
+    except scheduling.NotQueued as failure:  # those not queued ended; the next tick makes others
+        log.warning("matchmaking %s/%s: the queue is unavailable: %s", game_id, variant, failure.__cause__)
+        return failure.queued
 
 
 def tick_all(runtime: Runtime) -> dict[str, list[str]]:

@@ -12,18 +12,16 @@ replay stored), ``aborted`` (could not be played: ``error`` says why).
 
 from __future__ import annotations
 
-import logging
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from arena import scheduling
 from arena.accounts.auth import same_token, token_matches
 from arena.errors import (
     Conflict,
     InvalidRequest,
     NotFound,
-    QueueUnavailable,
     Unauthorized,
     field_error,
     from_setup_error,
@@ -35,8 +33,6 @@ from arena.runtime import Runtime
 from referee.game import Game, SetupError
 from referee.match import MatchSpec, TimeControl
 from referee.registry import get_game
-
-log = logging.getLogger(__name__)
 
 
 def require_organizer(runtime: Runtime, token: str | None) -> None:
@@ -171,7 +167,7 @@ def new_match(
     challenger: str | None = None,
 ) -> MatchRecord:
     return MatchRecord.new(
-        "m-" + secrets.token_hex(8),
+        scheduling.new_match_id(),
         spec.game,
         spec.variant,
         spec.bots,
@@ -183,14 +179,10 @@ def new_match(
     )
 
 
-def new_seed() -> int:
-    return secrets.randbelow(2**62)
-
-
 def create(runtime: Runtime, data: Mapping[str, Any]) -> tuple[MatchRecord, MatchSpec]:
     """Check, store and queue one match (``data`` as ``MatchSchema`` loads it)."""
     errors: dict[str, Any] = {}
-    seed = data["seed"] if data.get("seed") is not None else new_seed()
+    seed = data["seed"] if data.get("seed") is not None else scheduling.new_seed()
     spec = build_spec(data, data["bots"], seed, errors)
     merge_errors(errors, bound_errors(runtime.settings, data))
     if "game" in errors:  # nothing else can be judged without the game
@@ -200,21 +192,8 @@ def create(runtime: Runtime, data: Mapping[str, Any]) -> tuple[MatchRecord, Matc
     if errors or spec is None:
         raise InvalidRequest("The request has invalid fields.", errors)
     match = new_match(spec, bots, data["rated"], origin=data.get("origin"), challenger=data.get("challenger"))
-    runtime.store.matches.add([(match, spec)])
-    enqueue(runtime, [match.id])
+    scheduling.schedule(runtime, [(match, spec)])
     return match, spec
-
-
-def enqueue(runtime: Runtime, match_ids: Sequence[str]) -> None:
-    """Queue stored matches; if the queue fails, the ones not queued are aborted and 503 raised."""
-    for position, match_id in enumerate(match_ids):
-        try:
-            runtime.queue.enqueue(match_id)
-        except Exception as error:
-            log.exception("could not queue match %s", match_id)
-            for stranded in match_ids[position:]:
-                runtime.store.matches.abort(stranded, f"could not be queued: {type(error).__name__}")
-            raise QueueUnavailable("the match queue is unavailable; try again later") from error
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,9 @@ Nothing here imports the API.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 
+from arena import scheduling
 from arena.ladders import skill
 from arena.records import MatchRecord, TournamentRecord, round_match_ids
 from arena.runtime import Runtime
@@ -47,10 +47,8 @@ def make_round(
     for index, pod in enumerate(pods):
         spec = template.reseated(tuple(pod), derive_seed(tournament.seed, "round", round_no, "pod", index))
         matches.append((_tournament_match(tournament, spec), spec))
-    runtime.store.tournaments.add_round(tournament.id, round_no, matches, byes)
-    for record, _ in matches:
-        runtime.queue.enqueue(record.id)
-    return [record.id for record, _ in matches]
+    add_round = runtime.store.tournaments.add_round
+    return scheduling.schedule(runtime, matches, lambda made: add_round(tournament.id, round_no, made, byes))
 
 
 def make_replays(
@@ -66,15 +64,18 @@ def make_replays(
         seed = derive_seed(tournament.seed, "round", replay.round, "pod", replay.pod, "replay", replay.number)
         spec = template.reseated(replay.bots, seed)
         record = _tournament_match(tournament, spec)
-        runtime.store.tournaments.add_replay(tournament.id, replay.match, replay.earlier, record, spec)
-        runtime.queue.enqueue(record.id)
-        made.append(record.id)
+
+        def add_replay(made: scheduling.Scheduled, replay: PodReplay = replay) -> None:
+            (record, spec), *_ = made
+            runtime.store.tournaments.add_replay(tournament.id, replay.match, replay.earlier, record, spec)
+
+        made.extend(scheduling.schedule(runtime, [(record, spec)], add_replay))
     return made
 
 
 def _tournament_match(tournament: TournamentRecord, spec: MatchSpec) -> MatchRecord:
     return MatchRecord.new(
-        "m-" + secrets.token_hex(8),
+        scheduling.new_match_id(),
         spec.game,
         spec.variant,
         spec.bots,

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from arena import scheduling
 from arena.errors import InvalidRequest, NotFound, field_error, merge_errors
 from arena.match_bounds import bound_errors
 from arena.matches import match_requests
@@ -87,7 +88,7 @@ def _check_rounds(data: Mapping[str, Any], errors: dict[str, Any]) -> None:
 
 def create(runtime: Runtime, data: Mapping[str, Any]) -> TournamentRecord:
     """Check the request, store the tournament and all its matches, and queue them in order."""
-    seed = data["seed"] if data.get("seed") is not None else match_requests.new_seed()
+    seed = data["seed"] if data.get("seed") is not None else scheduling.new_seed()
     template, bots = _check(runtime, data, seed)
     seats = data["seats_per_match"]
     tournament_id = "t-" + secrets.token_hex(8)
@@ -123,8 +124,7 @@ def create(runtime: Runtime, data: Mapping[str, Any]) -> TournamentRecord:
     )
     if in_rounds:
         return _create_in_rounds(runtime, tournament, data, template)
-    runtime.store.tournaments.add(tournament, matches)
-    match_requests.enqueue(runtime, [match.id for match, _ in matches])
+    scheduling.schedule(runtime, matches, lambda planned: runtime.store.tournaments.add(tournament, planned))
     return tournament
 
 
