@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from arena import upkeep
 from arena.ladders import counting
 from arena.records import MatchRecord, MatchStatus
 from arena.settings import Settings
@@ -287,7 +288,7 @@ def test_the_progress_of_every_match_is_written_in_one_round_trip_in_order(arena
     monkeypatch.setattr(
         store.progress, "append_live", lambda batch: (writes.append(dict(batch)), real(batch))
     )
-    writer = execution._LiveWriter(store, every_s=3600)  # its thread stays asleep: the test flushes
+    writer = upkeep.LiveWriter(store, every_s=3600)  # its thread stays asleep: the test flushes
     for match_id in ("m1", "m2"):
         writer.start(match_id)
     writer.add("m1", _move(0), 1)
@@ -307,7 +308,7 @@ def test_the_progress_of_every_match_is_written_in_one_round_trip_in_order(arena
 
 def test_a_match_forgotten_writes_nothing_more_and_a_failed_write_is_kept(arena: Arena, monkeypatch) -> None:
     store = arena.runtime.store
-    writer = execution._LiveWriter(store, every_s=3600)  # its thread stays asleep: the test flushes
+    writer = upkeep.LiveWriter(store, every_s=3600)  # its thread stays asleep: the test flushes
     writer.start("ended")
     writer.start("going")
     writer.add("ended", _move(0), 1)
@@ -402,7 +403,7 @@ def test_a_running_match_keeps_its_lease_past_the_lease_time_and_gives_it_up_at_
     runtime.clock = clock = ManualClock()
     store = runtime.store
     assert store.leases.acquire("m-1", "me", LEASE_S)
-    with execution._lease_heartbeat(runtime, "m-1", "me"):
+    with runtime.lease_keeper.holding("m-1", "me"):
         for _ in range(4):  # past the lease's time: only the renewals (every third of it) keep it
             clock.until_asleep("arena-leases")
             nearly_lapse(store, ["m-1"])
@@ -432,7 +433,7 @@ def test_one_thread_keeps_the_leases_of_every_match_of_the_process(monkeypatch: 
     threads_before = threading.active_count()
     with contextlib.ExitStack() as held:
         for match_id in matches:
-            held.enter_context(execution._lease_heartbeat(runtime, match_id, f"run-{match_id}"))
+            held.enter_context(runtime.lease_keeper.holding(match_id, f"run-{match_id}"))
         assert threading.active_count() <= threads_before + 1
         clock.until_asleep("arena-leases")
         nearly_lapse(store, matches)
@@ -522,3 +523,16 @@ def test_a_match_past_the_platforms_time_limit_is_aborted_unrated_with_its_moves
     assert arena.runtime.store.ladders.rows("nim", "standard") == {}
     assert arena.get(f"/api/v1/bots/{a['id']}")["faults"]["total"] == 0
     assert execute(arena.runtime, match["id"]) is RunOutcome.ALREADY_ENDED
+
+
+def test_the_runtime_owns_one_lease_keeper_and_one_live_writer() -> None:
+    """No registry of the process: each runtime keeps its own, made once, and a new one when the
+    test gives it a clock of its own."""
+    runtime = make_runtime(ListQueue(), lease_s=LEASE_S)
+    other = make_runtime(ListQueue(), lease_s=LEASE_S)
+    other.store = runtime.store
+    assert runtime.lease_keeper is runtime.lease_keeper and runtime.live_writer is runtime.live_writer
+    assert other.lease_keeper is not runtime.lease_keeper and other.live_writer is not runtime.live_writer
+    first = runtime.lease_keeper
+    runtime.clock = clock = ManualClock()
+    assert runtime.lease_keeper is not first and runtime.lease_keeper.clock is clock
