@@ -6,7 +6,12 @@ a round or a knockout replay at a time: :mod:`arena.tournaments`) and a ladder's
 :func:`new_seed` and hand them to :func:`schedule`: store them (each caller with the keys of its
 own that go with them, in the same transaction), then queue them in order. When the queue fails,
 the matches not yet queued are aborted ("could not be queued: <error>"), so none is left waiting
-for a worker nobody told, and :class:`NotQueued` says which were queued before the failure.
+for a worker nobody told, and :class:`NotQueued` says which were queued before the failure: the
+API answers 503 and its client asks again, the next matchmaking tick makes others. A tournament's
+round or replay is the exception (``abort_refused=False``): nobody asks for it again, and aborting
+its matches would decide the round without a game (and leave nothing to end and make the next), so
+they stay queued and the sweeper queues them again once the queue is back
+(:mod:`arena.worker.sweeper`).
 """
 
 from __future__ import annotations
@@ -49,26 +54,30 @@ def new_seed() -> int:
     return secrets.randbelow(2**62)
 
 
-def schedule(runtime: Runtime, matches: Scheduled, store: Writer | None = None) -> list[str]:
+def schedule(
+    runtime: Runtime, matches: Scheduled, store: Writer | None = None, *, abort_refused: bool = True
+) -> list[str]:
     """Store ``matches`` (with ``store``, by default :meth:`arena.storage.matches.Matches.add`) and
     queue them in order; their ids, or none when ``store`` stored nothing. Raises
-    :class:`NotQueued` when the queue fails, after aborting the matches it did not take."""
+    :class:`NotQueued` when the queue fails, after aborting the matches it did not take (left
+    queued for the sweeper instead when not ``abort_refused``)."""
     written = (store or runtime.store.matches.add)(matches)
     if written is False:
         return []
     ids = [match.id for match, _ in matches]
-    queue(runtime, ids)
+    queue(runtime, ids, abort_refused=abort_refused)
     return ids
 
 
-def queue(runtime: Runtime, match_ids: Sequence[str]) -> None:
-    """Queue stored matches in order; if the queue fails, those not queued are aborted and
-    :class:`NotQueued` raised."""
+def queue(runtime: Runtime, match_ids: Sequence[str], *, abort_refused: bool = True) -> None:
+    """Queue stored matches in order; if the queue fails, those not queued are aborted (unless not
+    ``abort_refused``) and :class:`NotQueued` raised."""
     for position, match_id in enumerate(match_ids):
         try:
             runtime.queue.enqueue(match_id)
         except Exception as error:
             log.exception("could not queue match %s", match_id)
-            for stranded in match_ids[position:]:
-                runtime.store.matches.abort(stranded, f"could not be queued: {type(error).__name__}")
+            if abort_refused:
+                for stranded in match_ids[position:]:
+                    runtime.store.matches.abort(stranded, f"could not be queued: {type(error).__name__}")
             raise NotQueued(match_ids[:position]) from error

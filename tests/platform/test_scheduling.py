@@ -79,3 +79,15 @@ def test_when_the_queue_fails_the_matches_not_queued_are_aborted(toy_games: None
     for match_id in rest:
         assert stored[match_id].status is MatchStatus.ABORTED
         assert stored[match_id].error == "could not be queued: ConnectionError"
+
+
+def test_matches_not_to_abort_stay_queued_for_the_sweeper(toy_games: None) -> None:
+    queue = RefusingQueue(takes=0)
+    runtime = make_runtime(queue)
+    matches = _matches(2)
+    with pytest.raises(scheduling.NotQueued) as failure:
+        scheduling.schedule(runtime, matches, abort_refused=False)
+    assert failure.value.queued == []
+    stored = runtime.store.matches.get_many([match.id for match, _ in matches])
+    assert [match.status for match in stored] == [MatchStatus.QUEUED] * 2
+    assert sorted(runtime.store.queue.queued_before(float("inf"))) == sorted(match.id for match in stored)

@@ -48,7 +48,9 @@ def make_round(
         spec = template.reseated(tuple(pod), derive_seed(tournament.seed, "round", round_no, "pod", index))
         matches.append((_tournament_match(tournament, spec), spec))
     add_round = runtime.store.tournaments.add_round
-    return scheduling.schedule(runtime, matches, lambda made: add_round(tournament.id, round_no, made, byes))
+    return scheduling.schedule(
+        runtime, matches, lambda made: add_round(tournament.id, round_no, made, byes), abort_refused=False
+    )
 
 
 def make_replays(
@@ -69,7 +71,7 @@ def make_replays(
             (record, spec), *_ = made
             runtime.store.tournaments.add_replay(tournament.id, replay.match, replay.earlier, record, spec)
 
-        made.extend(scheduling.schedule(runtime, [(record, spec)], add_replay))
+        made.extend(scheduling.schedule(runtime, [(record, spec)], add_replay, abort_refused=False))
     return made
 
 

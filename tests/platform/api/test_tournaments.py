@@ -350,6 +350,29 @@ def test_a_swiss_makes_each_round_when_the_last_has_ended(arena: Arena) -> None:
     assert done["standings"][0]["name"] == "High" and done["standings"][0]["points"] == 2.0
 
 
+def test_a_round_the_queue_refuses_stays_queued_for_the_sweeper_and_plays_later(arena: Arena) -> None:
+    """Aborting a round's matches would decide it without a game and leave nothing to end and make
+    the next round: they wait, queued, for the sweeper to queue them again; the request answers 503."""
+    ids = quartet(arena)
+    take = arena.queue.enqueue
+
+    def refuse(match_id: str) -> None:
+        raise ConnectionError("broker down")
+
+    arena.queue.enqueue = refuse  # type: ignore[method-assign]
+    body = {"name": "s", "game": "party", "format": "swiss", "bots": ids, "seats_per_match": 2}
+    answer = arena.client.post("/api/v1/tournaments", json=body, headers=arena.admin())
+    assert answer.status_code == 503, answer.get_json()
+    (listed,) = arena.get("/api/v1/tournaments")
+    made = arena.get(f"/api/v1/tournaments/{listed['id']}")
+    assert [match["status"] for match in made["matches"]] == ["queued", "queued"]
+    arena.queue.enqueue = take  # type: ignore[method-assign]
+    for match in made["matches"]:  # what the sweeper does once the queue is back
+        arena.queue.enqueue(match["id"])
+    arena.run_queue()
+    assert arena.get(f"/api/v1/tournaments/{listed['id']}")["status"] == "finished"
+
+
 def test_a_knockout_plays_down_to_the_final(arena: Arena) -> None:
     ids = quartet(arena)
     created = create(arena, name="k", game="party", format="knockout", bots=ids, seats_per_match=2)
