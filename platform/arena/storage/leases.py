@@ -23,7 +23,7 @@ class Leases(Part):
         """Extend every lease of ``held`` (match id -> owner) still held by its owner, in two round
         trips whatever their number; the match ids whose lease lapsed or is another's.
 
-        A worker renews all its matches' leases together (:class:`arena.worker.execution.LeaseKeeper`):
+        A worker renews all its matches' leases together (:class:`arena.upkeep.LeaseKeeper`):
         a watched check-and-set per lease cost three round trips each, one after the other, so a
         slow answer delayed every renewal behind it. Here the leases are read at once, and those
         still ours extended at once. A lease that lapsed and was taken by another
