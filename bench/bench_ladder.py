@@ -47,9 +47,10 @@ from redis.exceptions import RedisError
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena.ladders import ladder  # noqa: E402
-from arena.ladders.rows import apply_result, new_row, rank_key  # noqa: E402
-from arena.records import BotRecord, MatchRecord, now_iso
-from arena.storage import Store
+from arena.ladders.counting import LadderCount
+from arena.ladders.rows import new_row, rank_key  # noqa: E402
+from arena.records import BotRecord, MatchRecord, MatchStatus, now_iso
+from arena.storage import MatchEnd, Store
 from bench import rig  # noqa: E402
 from referee.match import MatchSpec
 from referee.registry import get_game
@@ -111,7 +112,7 @@ def seed(store: Store, bots: int, game: str, variant: str, rng: random.Random) -
                 rows[bot.id] = {**row, "key": rank_key(row, spec)}
                 names[bot.id] = bot.name
             pipe.execute()
-        store.ladder_put_rows(game, variant, rows, names)
+        store.ladders.put_rows(game, variant, rows, names)
 
 
 def time_page_reads(
@@ -129,28 +130,22 @@ def time_page_reads(
 def time_finishes(
     store: Store, game: str, variant: str, bots: int, matches: int, rng: random.Random
 ) -> float:
-    """Mean microseconds of :meth:`Store.finish_match` for four-seat matches among ``bots`` bots."""
+    """Mean microseconds of :meth:`arena.storage.finishing.Finishing.finish_match` for four-seat matches
+    among ``bots`` bots."""
     spec = get_game(game).variant(variant)
     pending = []
     for _ in range(matches):
         seats = [f"b-{index:016x}" for index in rng.sample(range(bots), 4)]
         match_id = f"m-{rng.getrandbits(64):016x}"
         match = MatchRecord.new(match_id, game, variant, tuple(seats), tuple(seats), rated=True)
-        store.add_matches([(match, MatchSpec.build(game=game, bots=seats, seed=1, variant=variant))])
+        store.matches.add([(match, MatchSpec.build(game=game, bots=seats, seed=1, variant=variant))])
         result = MatchResult(tuple(rng.sample([1, 2, 3, 4], 4)), (1.0, 2.0, 3.0, 4.0), "end")
         pending.append((match, seats, result))
     began = time.perf_counter()
     for match, seats, result in pending:
-
-        def finished(current: MatchRecord, result: MatchResult = result) -> MatchRecord:
-            return current.finished(result, (), 10)
-
-        def update(
-            rows: dict, seats: list[str] = seats, result: MatchResult = result, mid: str = match.id
-        ) -> dict:
-            return apply_result(rows, spec, seats, result, mid)
-
-        assert store.finish_match(match.id, finished, b"", (game, variant), update, {})
+        count = LadderCount(game, variant, spec, tuple(seats), result, match.id)
+        end = MatchEnd(match.id, MatchStatus.FINISHED, b"", 10, result=result, ladder=count)
+        assert store.finishing.finish_match(end)
     return (time.perf_counter() - began) / matches * 1e6
 
 

@@ -112,7 +112,7 @@ def match_round(
             ids.append(answer.get_json()["id"])
 
         def ended() -> list:
-            records = runtime.store.get_matches(ids)
+            records = runtime.store.matches.get_many(ids)
             return records if all(record.status.ended for record in records) else []
 
         records = rig.wait_until(ended, 600, "the matches")

@@ -7,7 +7,7 @@ the benchmark's own (a free loopback port, no persistence), three ways, each on 
 
 - ``old``: the layout before replays left Redis, written key by key as its ``finish_match`` wrote
   it: record, spec, the gzip replay, the ``applied`` mark and the ``matches`` index entry;
-- ``files``: :meth:`arena.storage.Store.finish_match` now, replays in a directory: record, spec,
+- ``files``: :meth:`arena.storage.finishing.Finishing.finish_match` now, replays in a directory: record, spec,
   the run token, the mark and the index entry stay in Redis;
 - ``archived``: the same, then :func:`arena.matches.archive.archive_ended` (age 0): only the index entry
   stays.
@@ -34,13 +34,12 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 from redis import Redis
 
 from arena.matches.archive import archive_ended
-from arena.records import MatchRecord
-from arena.storage import Store
+from arena.records import MatchRecord, MatchStatus
+from arena.storage import MatchEnd, Store
 from arena.storage.files import DirectoryStore
 from bots.registry import bots_for, make_bot
 from referee.match import MatchSpec
@@ -112,21 +111,18 @@ def store_old_way(store: Store, matches: list[tuple[MatchRecord, MatchSpec, Repl
 
 
 def store_in_files(store: Store, matches: list[tuple[MatchRecord, MatchSpec, Replay]]) -> None:
-    store.add_matches([(record, spec) for record, spec, _ in matches])
+    store.matches.add([(record, spec) for record, spec, _ in matches])
     for record, _, replay in matches:
-        store.start_match(record.id)
-        stored = store.finish_match(
-            record.id, partial(_ended_by, replay), compress(replay), None, _no_ladder, {}
+        store.matches.start(record.id)
+        end = MatchEnd(
+            record.id,
+            MatchStatus.FINISHED,
+            compress(replay),
+            len(replay.moves),
+            result=replay.result,
+            seats=replay.seats,
         )
-        assert stored, record.id
-
-
-def _ended_by(replay: Replay, current: MatchRecord) -> MatchRecord:
-    return current.finished(replay.result, replay.seats, len(replay.moves))
-
-
-def _no_ladder(rows: dict[str, Any]) -> dict[str, Any]:
-    return {}
+        assert store.finishing.finish_match(end), record.id
 
 
 def store_and_archive(store: Store, matches: list[tuple[MatchRecord, MatchSpec, Replay]]) -> None:

@@ -164,7 +164,7 @@ def run_load(
         assert every_node(replies), f"not every worker process answered: {replies}"
 
     def ended() -> list:
-        records = runtime.store.get_matches(ids)
+        records = runtime.store.matches.get_many(ids)
         return records if all(record.status.ended for record in records) else []
 
     records = rig.wait_until(ended, 900, f"{load} matches")

@@ -31,12 +31,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from time import monotonic
 from typing import Any
 
-from referee.game import Move, Outcome
+from referee.game import JSON, Game, Move, Outcome, State, VariantSpec
 from referee.match import DEFAULT_MAX_FAULTS, MatchSpec, TimeControl
 from referee.protocol import (
     PROTOCOL_VERSION,
@@ -58,6 +58,7 @@ from referee.replay import (
     time_limit_outcome,
 )
 from referee.rng import Rng, derive_seed
+from referee.transport.agents import Agent, Reply
 from referee.transport.agents import Agent, Reply
 
 NOTICE_TIMEOUT_S = 2.0
@@ -88,6 +89,146 @@ class _Seat:
         self.forfeited = False
 
 
+@dataclass(slots=True)
+class _Match:
+    """One match under way: what the stages of a move read and change.
+
+    ``seat``, ``legal``, ``left_s`` and ``reply`` belong to the move being played: each move's
+    stages set them in turn (:data:`MOVE_STAGES`)."""
+
+    match_id: str
+    spec: MatchSpec
+    game: Game[Any]
+    variant: VariantSpec
+    state: State
+    accounts: list[_Seat]
+    fallback_rng: Rng
+    deadline: float | None
+    clock: Callable[[], float]
+    on_move: Callable[[MoveRecord], None] | None
+    should_stop: Callable[[], bool] | None
+    moves: list[MoveRecord] = field(default_factory=list)
+    seat: int = 0
+    legal: list[Move] = field(default_factory=list)
+    left_s: float | None = None
+    reply: Reply = field(default_factory=lambda: Reply(None, 0.0))
+
+    def request(self, kind: str, seat: int) -> dict[str, Any]:
+        """A request to ``seat`` of ``kind`` (start, move, end) at the current turn."""
+        spec, time = self.spec, self.spec.time
+        return request_base(
+            kind=kind,
+            match_id=self.match_id,
+            game=spec.game,
+            variant=spec.variant,
+            seat=seat,
+            seats=spec.seats,
+            turn=len(self.moves),
+            time={"move_ms": time.move_ms, "bank_ms": self.accounts[seat].bank_ms},
+            observation=self.state.observation(seat),
+            protocol=self.accounts[seat].player.protocol,
+        )
+
+
+MoveStage = Callable[[_Match], Outcome | None]
+"""One stage of a move: changes the match, or ends it there with the outcome it answers."""
+
+
+def _move_limit(match: _Match) -> Outcome | None:
+    """Past the variant's ``max_moves`` the runner ends the match (no engine holds a worker for ever)."""
+    if len(match.moves) >= match.variant.max_moves:
+        return move_limit_outcome(match.spec.seats, match.variant.team)
+    return None
+
+
+def _stop_asked(match: _Match) -> Outcome | None:
+    """The caller asked for the match to stop (it was cancelled): it ends before this move."""
+    if match.should_stop is not None and match.should_stop():
+        return stopped_outcome(match.spec.seats, match.variant.team)
+    return None
+
+
+def _time_left(match: _Match) -> Outcome | None:
+    """How long the match may still run (``max_seconds``); none left ends it."""
+    match.left_s = None if match.deadline is None else match.deadline - match.clock()
+    if match.left_s is not None and match.left_s <= 0:
+        return time_limit_outcome(match.spec.seats, match.variant.team)
+    return None
+
+
+def _ask_seat(match: _Match) -> Outcome | None:
+    """Ask the seat to move for its move's budget (or what is left of the match's time) and charge
+    its bank; a forfeited seat is not asked. A bot still thinking when the match's time runs out
+    is not blamed: the match ends there."""
+    state = match.state
+    seat = state.current_seat
+    assert seat is not None, "an engine must name a seat to move while the game goes on"
+    match.seat = seat
+    account = match.accounts[seat]
+    # computed once per state and shared, never rebuilt: a version 1 request carries this very
+    # list (encoded once, with the request), the answer is looked up in it, a fallback drawn
+    # from it; a version 2 request leaves it out, to be rebuilt by the bot from the observation
+    match.legal = legal = state.legal_moves()
+    if account.forfeited:
+        match.reply = Reply(None, 0.0, Fault.FORFEITED, "seat has forfeited")
+        return None
+    time = match.spec.time
+    move_request = with_legal_moves(match.request("move", seat), legal)
+    budget_s = (time.move_ms + account.bank_ms) / 1000.0
+    left_s = match.left_s
+    timeout_s = budget_s if left_s is None else min(budget_s, left_s)
+    reply = account.player.agent.ask(move_request, timeout_s)
+    if timeout_s < budget_s and reply.fault is Fault.TIMEOUT:  # the match's time ran out
+        return time_limit_outcome(match.spec.seats, match.variant.team)
+    account.bank_ms = _bank_after(account.bank_ms, reply.think_ms, time)
+    match.reply = reply
+    return None
+
+
+def _judge_answer(match: _Match) -> Outcome | None:
+    """An answer must be one of the legal moves: the engine's own equal move is kept, anything
+    else is an illegal-move fault (worded by the game's notation)."""
+    reply = match.reply
+    if reply.fault is not None:
+        return None
+    chosen = _find_legal(reply.move, match.legal)
+    if chosen is None:
+        detail = f"not one of the legal moves: {match.game.describe_move(reply.move)}"
+        sent = sent_json(reply.move)
+        match.reply = Reply(None, reply.think_ms, Fault.ILLEGAL_MOVE, detail, reply.log, sent)
+    else:
+        match.reply = Reply(chosen, reply.think_ms, log=reply.log)
+    return None
+
+
+def _play_move(match: _Match) -> Outcome | None:
+    """Record the move (a seeded random legal move for a fault), count the seat's fault (enough of
+    them forfeit it), apply it and report it; the game's own outcome, once it has one."""
+    reply = match.reply
+    record = _record(len(match.moves), match.seat, reply, match.legal, match.fallback_rng)
+    if reply.fault is not None and reply.fault is not Fault.FORFEITED:
+        account = match.accounts[match.seat]
+        account.faults[reply.fault.value] += 1
+        if account.faults.total() >= match.spec.max_faults:
+            account.forfeited = True
+    match.state.apply(record.move)
+    match.moves.append(record)
+    if match.on_move is not None:
+        match.on_move(record)
+    return match.state.outcome()
+
+
+MOVE_STAGES: tuple[MoveStage, ...] = (
+    _move_limit,
+    _stop_asked,
+    _time_left,
+    _ask_seat,
+    _judge_answer,
+    _play_move,
+)
+"""A move, stage by stage: the first stage that answers an outcome ends the match there."""
+
+
 def run_match(
     match_id: str,
     spec: MatchSpec,
@@ -97,7 +238,9 @@ def run_match(
     max_seconds: float | None = None,
     clock: Callable[[], float] = monotonic,
 ) -> Replay:
-    """Play a match to its end and return its replay.
+    """Play a match to its end and return its replay: start it (:func:`_start`), play its moves
+    through :data:`MOVE_STAGES` until one answers an outcome, then tell the seats how it ended
+    and make the replay (:func:`_end`).
 
     ``players`` are in seat order, one per seat of ``spec``. The spec is trusted (it was checked
     when built), but an explicit setup is the engine's to judge: a :class:`referee.game.SetupError`
@@ -114,93 +257,56 @@ def run_match(
     for player in players:
         check_version(player.protocol)
     game = get_game(spec.game)
-    variant = game.variant(spec.variant)
     state = game.new_state(spec.config)
     initial_state = state.to_json()
-    time = spec.time
-    fallback_rng = Rng(derive_seed(spec.seed, "fallback"))
-    accounts = [_Seat(player, time.bank_ms) for player in players]
+    match = _Match(
+        match_id,
+        spec,
+        game,
+        game.variant(spec.variant),
+        state,
+        [_Seat(player, spec.time.bank_ms) for player in players],
+        Rng(derive_seed(spec.seed, "fallback")),
+        None if max_seconds is None else clock() + max_seconds,
+        clock,
+        on_move,
+        should_stop,
+    )
     started_at = _now()
-    deadline = None if max_seconds is None else clock() + max_seconds
+    _start(match)
+    outcome = _play(match)
+    return _end(match, outcome, initial_state, started_at)
 
-    def request(kind: str, seat: int, turn: int) -> dict[str, Any]:
-        return request_base(
-            kind=kind,
-            match_id=match_id,
-            game=spec.game,
-            variant=spec.variant,
-            seat=seat,
-            seats=spec.seats,
-            turn=turn,
-            time={"move_ms": time.move_ms, "bank_ms": accounts[seat].bank_ms},
-            observation=state.observation(seat),
-            protocol=accounts[seat].player.protocol,
-        )
 
-    for seat, account in enumerate(accounts):
-        account.player.agent.notify(request("start", seat, 0), NOTICE_TIMEOUT_S)
+def _start(match: _Match) -> None:
+    """Tell every seat the match starts (each in its own protocol version)."""
+    for seat, account in enumerate(match.accounts):
+        account.player.agent.notify(match.request("start", seat), NOTICE_TIMEOUT_S)
 
-    moves: list[MoveRecord] = []
-    outcome = state.outcome()
+
+def _play(match: _Match) -> Outcome:
+    """Play moves, each through :data:`MOVE_STAGES`, until one ends the match."""
+    outcome = match.state.outcome()
     while outcome is None:
-        if len(moves) >= variant.max_moves:
-            outcome = move_limit_outcome(spec.seats, variant.team)
-            break
-        if should_stop is not None and should_stop():
-            outcome = stopped_outcome(spec.seats, variant.team)
-            break
-        left_s = None if deadline is None else deadline - clock()
-        if left_s is not None and left_s <= 0:
-            outcome = time_limit_outcome(spec.seats, variant.team)
-            break
-        seat = state.current_seat
-        assert seat is not None, "an engine must name a seat to move while the game goes on"
-        account = accounts[seat]
-        # computed once per state and shared, never rebuilt: a version 1 request carries this very
-        # list (encoded once, with the request), the answer is looked up in it, a fallback drawn
-        # from it; a version 2 request leaves it out, to be rebuilt by the bot from the observation
-        legal = state.legal_moves()
-        if account.forfeited:
-            reply = Reply(None, 0.0, Fault.FORFEITED, "seat has forfeited")
-        else:
-            move_request = with_legal_moves(request("move", seat, len(moves)), legal)
-            budget_s = (time.move_ms + account.bank_ms) / 1000.0
-            timeout_s = budget_s if left_s is None else min(budget_s, left_s)
-            reply = account.player.agent.ask(move_request, timeout_s)
-            if timeout_s < budget_s and reply.fault is Fault.TIMEOUT:  # the match's time ran out
-                outcome = time_limit_outcome(spec.seats, variant.team)
+        for stage in MOVE_STAGES:
+            outcome = stage(match)
+            if outcome is not None:
                 break
-            account.bank_ms = _bank_after(account.bank_ms, reply.think_ms, time)
-            if reply.fault is None:
-                chosen = _find_legal(reply.move, legal)
-                if chosen is None:
-                    words = game.describe_move(reply.move)
-                    detail = f"not one of the legal moves: {words}"
-                    sent = sent_json(reply.move)
-                    reply = Reply(None, reply.think_ms, Fault.ILLEGAL_MOVE, detail, reply.log, sent)
-                else:
-                    reply = Reply(chosen, reply.think_ms, log=reply.log)
-        record = _record(len(moves), seat, reply, legal, fallback_rng)
-        if reply.fault is not None and reply.fault is not Fault.FORFEITED:
-            account.faults[reply.fault.value] += 1
-            if account.faults.total() >= spec.max_faults:
-                account.forfeited = True
-        state.apply(record.move)
-        moves.append(record)
-        if on_move is not None:
-            on_move(record)
-        outcome = state.outcome()
+    return outcome
 
-    result = _result(outcome, accounts)
-    for seat, account in enumerate(accounts):
-        notice = request("end", seat, len(moves))
+
+def _end(match: _Match, outcome: Outcome, initial_state: JSON, started_at: str) -> Replay:
+    """Tell every seat how the match ended and make its replay."""
+    result = _result(outcome, match.accounts)
+    for seat, account in enumerate(match.accounts):
+        notice = match.request("end", seat)
         notice["result"] = result.to_json()
         account.player.agent.notify(notice, NOTICE_TIMEOUT_S)
-
+    spec = match.spec
     return Replay(
-        match_id=match_id,
+        match_id=match.match_id,
         spec=spec,
-        engine_version=game.version,
+        engine_version=match.game.version,
         seats=tuple(
             SeatRecord(
                 seat,
@@ -210,10 +316,10 @@ def run_match(
                 account.forfeited,
                 account.player.protocol,
             )
-            for seat, account in enumerate(accounts)
+            for seat, account in enumerate(match.accounts)
         ),
         initial_state=initial_state,
-        moves=tuple(moves),
+        moves=tuple(match.moves),
         result=result,
         started_at=started_at,
         finished_at=_now(),

@@ -166,6 +166,7 @@ PURE_MODULES = (
     "arena.ladders.skill",
     "arena.ladders.scoring",
     "arena.ladders.rows",
+    "arena.ladders.counting",
     "arena.ladders.refit",
     "arena.ladders.pairing",
     "arena.tournaments.formats",

@@ -8,6 +8,7 @@ anything with ``enqueue(match_id)``: Celery in every real setup
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -16,6 +17,7 @@ from arena.clock import SYSTEM_CLOCK, Clock
 from arena.records import BotRecord
 from arena.settings import Settings
 from arena.storage import Store
+from arena.upkeep import LeaseKeeper, LiveWriter
 from referee.transport.agents import Agent, HttpAgent
 
 
@@ -49,6 +51,33 @@ class Runtime:
     agent_for: AgentFactory | None = field(default=None)
     clock: Clock = field(default=SYSTEM_CLOCK)
     """What the lease keeper, the sweeper and matchmaking take the time from and wait on."""
+    _upkeep_lock: threading.Lock = field(
+        default_factory=threading.Lock, init=False, repr=False, compare=False
+    )
+    _lease_keeper: LeaseKeeper | None = field(default=None, init=False, repr=False, compare=False)
+    _live_writer: LiveWriter | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def lease_keeper(self) -> LeaseKeeper:
+        """The one keeper of the leases of every match this runtime plays (made on first use, anew
+        when the store, the lease time or the clock was changed since: a test steps a clock of its
+        own)."""
+        with self._upkeep_lock:
+            keeper = self._lease_keeper
+            lease_s = self.settings.lease_s
+            fresh = keeper is not None and keeper.store is self.store and keeper.clock is self.clock
+            if keeper is None or not fresh or keeper.lease_s != lease_s:
+                keeper = self._lease_keeper = LeaseKeeper(self.store, lease_s, self.clock)
+            return keeper
+
+    @property
+    def live_writer(self) -> LiveWriter:
+        """The one writer of the live progress of every match this runtime plays (on first use)."""
+        with self._upkeep_lock:
+            writer = self._live_writer
+            if writer is None or writer.store is not self.store:
+                writer = self._live_writer = LiveWriter(self.store)
+            return writer
 
     def agent(self, bot: BotRecord) -> Agent:
         """The agent that reaches ``bot`` for one match."""

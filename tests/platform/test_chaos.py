@@ -186,7 +186,7 @@ def test_a_tournament_survives_redis_restarts_a_worker_crash_storm_and_a_bot_res
     def every_match_in_play(runs: int) -> bool:
         """Every match is running its ``runs``-th run (the deadlines of the waits below only keep
         a broken run from hanging: nothing is timed)."""
-        matches = runtime.store.get_matches(ids_of_matches())
+        matches = runtime.store.matches.get_many(ids_of_matches())
         return len(matches) == MATCHES and all(
             match.status is MatchStatus.RUNNING and match.attempts == runs for match in matches
         )
@@ -264,9 +264,9 @@ def test_a_tournament_survives_redis_restarts_a_worker_crash_storm_and_a_bot_res
     assert sum(row["played"] for row in done["standings"]) == 2 * total
     ladder = get("/api/v1/ladders/nim")
     assert ladder is not None and sum(entry["games"] for entry in ladder["entries"]) == 2 * total
-    assert runtime.store.running_match_ids() == []
+    assert runtime.store.queue.running_ids() == []
     for match in done["matches"]:
-        assert runtime.store.is_applied(match["id"])
+        assert runtime.store.finishing.is_applied(match["id"])
         record = get(f"/api/v1/matches/{match['id']}")
         assert record is not None and record["status"] == "finished"
         assert record["attempts"] > STORMS  # every storm ended one of its runs

@@ -233,7 +233,7 @@ def test_a_worker_killed_mid_match_loses_nothing_and_the_result_counts_once(
     ladder = {entry["bot_id"]: entry for entry in platform.get("/api/v1/ladders/nim")["entries"]}
     assert [ladder[bot]["games"] for bot in ids] == [1, 1]
     assert [ladder[bot]["rating"] for bot in ids] == [1520.0, 1480.0]
-    assert platform.runtime.store.is_applied(match_id)
+    assert platform.runtime.store.finishing.is_applied(match_id)
     replay = json.loads(platform.client.get(f"{url}/replay").data)
     assert verify_replay(replay) == [] and replay["match_id"] == match_id
 

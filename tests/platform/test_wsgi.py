@@ -42,10 +42,10 @@ def _environment(**more: str) -> Settings:
 
 def test_a_deployment_has_no_house_bots_unless_asked(shared_store: Store) -> None:
     app = wsgi.build(_environment())
-    assert shared_store.list_bots() == []
+    assert shared_store.bots.list_all() == []
     assert app.test_client().get("/api/v1/bots").get_json() == []
     wsgi.build(_environment(ARENA_HOUSE_BOTS="0"))
-    assert shared_store.list_bots() == []
+    assert shared_store.bots.list_all() == []
 
 
 def test_the_organizer_asks_for_house_bots_and_gets_each_once(shared_store: Store) -> None:
@@ -53,7 +53,7 @@ def test_the_organizer_asks_for_house_bots_and_gets_each_once(shared_store: Stor
     wsgi.build(_environment(ARENA_HOUSE_BOTS="1"))  # a second gunicorn process, or a restart
     listed = app.test_client().get("/api/v1/bots?page_size=100").get_json()
     assert len(listed) == HOUSE_BOTS and all(bot["house"] for bot in listed)
-    assert len(shared_store.list_bots()) == HOUSE_BOTS
+    assert len(shared_store.bots.list_all()) == HOUSE_BOTS
 
 
 @pytest.fixture(scope="module")
@@ -84,9 +84,9 @@ def test_gunicorn_processes_starting_at_once_register_each_house_bot_once(redis_
         thread.join(60)
     assert failures == []
     store = Store.connect(redis_url, settings.key_prefix)
-    endpoints = [bot.endpoint for bot in store.list_bots()]
+    endpoints = [bot.endpoint for bot in store.bots.list_all()]
     assert len(endpoints) == len(set(endpoints)) == HOUSE_BOTS
-    games = {game_id: len(store.bot_ids_of_game(game_id)) for game_id in game_ids()}
+    games = {game_id: len(store.bots.ids_of_game(game_id)) for game_id in game_ids()}
     assert games == {game_id: len(bots_for(game_id)) for game_id in game_ids()}
 
 
@@ -94,4 +94,4 @@ def test_gunicorn_processes_starting_at_once_register_each_house_bot_once(redis_
 def test_on_redis_a_deployment_registers_none_by_default(redis_url: str) -> None:
     settings = Settings(redis_url=redis_url, admin_token=ADMIN, key_prefix=f"wsgi-{uuid.uuid4().hex[:8]}:")
     wsgi.build(settings)
-    assert Store.connect(redis_url, settings.key_prefix).list_bots() == []
+    assert Store.connect(redis_url, settings.key_prefix).bots.list_all() == []

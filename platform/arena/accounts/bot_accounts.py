@@ -101,12 +101,12 @@ def register(runtime: Runtime, pings: PingGate, data: Mapping[str, Any]) -> tupl
         updated_at=created,
         protocol=protocol,
     )
-    runtime.store.put_bot(bot)
+    runtime.store.bots.put(bot)
     return bot, token
 
 
 def get(runtime: Runtime, bot_id: str) -> BotRecord:
-    bot = runtime.store.get_bot(bot_id)
+    bot = runtime.store.bots.get(bot_id)
     if bot is None:
         raise NotFound(f"no bot with id {bot_id!r}")
     return bot
@@ -118,7 +118,7 @@ def owned(runtime: Runtime, bot_id: str, token: str | None) -> BotRecord:
     The token is judged before the bot's existence: any other token, or none, is a 401 whether or
     not the bot exists, so nobody without a right to a bot learns from the answer whether its id
     does (a deleted bot's id included). Only the organizer gets the 404 of an unknown bot."""
-    bot = runtime.store.get_bot(bot_id)
+    bot = runtime.store.bots.get(bot_id)
     if same_token(token, runtime.settings.admin_token):
         if bot is None:
             raise NotFound(f"no bot with id {bot_id!r}")
@@ -157,7 +157,7 @@ def update(
         expected = {"endpoint": bot.endpoint, "secret": bot.secret, "protocol": bot.protocol}
     changed = _change(runtime, bot_id, expected, fields)
     if "name" in changes:
-        runtime.store.ladder_rename(changed.id, changed.name)
+        runtime.store.ladders.rename(changed.id, changed.name)
     return changed
 
 
@@ -178,11 +178,11 @@ def _change(
     runtime: Runtime, bot_id: str, expected: Mapping[str, Any], fields: Mapping[str, Any]
 ) -> BotRecord:
     """Write ``fields`` into the stored bot if what ``expected`` says still holds (see
-    :meth:`arena.storage.Store.change_bot`): a request whose ping vouched for an endpoint, secret
+    :meth:`arena.storage.bots.Bots.change`): a request whose ping vouched for an endpoint, secret
     and protocol that another request replaced meanwhile is a 409, to be tried again on the bot as
     it is now, rather than a write that undoes the other (a new secret silently reverted)."""
     try:
-        changed = runtime.store.change_bot(bot_id, expected, {**fields, "updated_at": now_iso()})
+        changed = runtime.store.bots.change(bot_id, expected, {**fields, "updated_at": now_iso()})
     except BotChanged as moved:
         raise Conflict(
             f"the bot's {' and '.join(moved.fields)} changed while this request was checked: "
@@ -206,19 +206,19 @@ def _ladders_of(bot: BotRecord) -> list[tuple[str, str]]:
 
 def delete(runtime: Runtime, bot_id: str, token: str | None) -> None:
     bot = owned(runtime, bot_id, token)
-    runtime.store.ladder_forget(bot_id, _ladders_of(bot))
-    runtime.store.forget_history(bot_id, _ladders_of(bot))
-    runtime.store.delete_bot(bot_id, _ladders_of(bot), bot.games)
+    runtime.store.ladders.forget(bot_id, _ladders_of(bot))
+    runtime.store.history.forget(bot_id, _ladders_of(bot))
+    runtime.store.bots.delete(bot_id, _ladders_of(bot), bot.games)
 
 
 def view(runtime: Runtime, bot: BotRecord) -> BotView:
     """The bot with its faults by kind, its row in each ladder it has played in and the ladders on
     which it rests."""
-    faults = runtime.store.bot_faults(bot.id)
+    faults = runtime.store.bots.faults(bot.id)
     ratings = []
     found: dict[tuple[str, str], rows.Row] = {}
     for game_id, variant in _ladders_of(bot):
-        row = runtime.store.ladder_row(game_id, variant, bot.id)
+        row = runtime.store.ladders.row(game_id, variant, bot.id)
         if row is not None:
             found[game_id, variant] = row
             spec = get_game(game_id).variant(variant)
@@ -262,5 +262,5 @@ def history(runtime: Runtime, bot_id: str, game_id: str | None, variant: str | N
         "variant": variant,
         "rated": game.variant(variant).rated,
         "kept": runtime.settings.history_points,
-        "points": runtime.store.rating_history(game_id, variant, bot.id),
+        "points": runtime.store.history.ratings(game_id, variant, bot.id),
     }

@@ -3,7 +3,7 @@
 The platform sends the bot the same signed ``ping`` as at registration (its endpoint, secret and
 protocol version in force) and answers how it went, in the words a failed registration uses
 (:func:`arena.accounts.bot_ping.reasons`; ``detail`` is :func:`arena.accounts.bot_ping.outcome`).
-A bot that passes is marked back (:meth:`arena.storage.Store.mark_back`): a continuous ladder that
+A bot that passes is marked back (:meth:`arena.storage.bots.Bots.mark_back`): a continuous ladder that
 rested it for forfeiting (:mod:`arena.ladders.matchmaking`) seats it again from its next tick. A
 house bot plays in-process and has no endpoint to call: it always passes.
 """
@@ -43,7 +43,7 @@ def ping_now(runtime: Runtime, pings: PingGate, bot: BotRecord) -> PingAnswer:
         result = pings.ping(bot.endpoint, bot.secret, bot.protocol)
     resting = bot_accounts.view(runtime, bot).resting if result.ok else []
     if result.ok:
-        runtime.store.mark_back(bot.id, now_iso())
+        runtime.store.bots.mark_back(bot.id, now_iso())
     return PingAnswer(
         ok=result.ok,
         round_trip_ms=result.round_trip_ms,

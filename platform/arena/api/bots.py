@@ -59,10 +59,10 @@ class Bots(MethodView):
     ) -> list[bot_accounts.BotView]:
         """List the bots, oldest first, a page at a time (optionally those playing one game)"""
         store = runtime().store
-        ids, pagination_parameters.item_count = store.bot_ids_page(
+        ids, pagination_parameters.item_count = store.bots.ids_page(
             query.get("game"), pagination_parameters.first_item, pagination_parameters.page_size
         )
-        found = store.get_bots(ids)
+        found = store.bots.get_many(ids)
         return [bot_accounts.view(runtime(), found[bot_id]) for bot_id in ids if bot_id in found]
 
     @blp.arguments(BotCreateSchema)

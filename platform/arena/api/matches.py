@@ -25,7 +25,7 @@ blp = ArenaBlueprint("matches", __name__, url_prefix="/api/v1/matches", descript
 
 
 def _get(match_id: str) -> MatchRecord:
-    match = runtime().store.get_match(match_id)
+    match = runtime().store.matches.get(match_id)
     if match is None:
         raise NotFound(f"no match with id {match_id!r}")
     return match
@@ -44,7 +44,7 @@ class Matches(MethodView):
         without a game is that variant of any game. X-Pagination says how many fit.
         """
         store = runtime().store
-        ids, pagination_parameters.item_count = store.match_ids_page(
+        ids, pagination_parameters.item_count = store.matches.ids_page(
             bot=query.get("bot"),
             game=query.get("game"),
             variant=query.get("variant"),
@@ -53,9 +53,9 @@ class Matches(MethodView):
             limit=pagination_parameters.page_size,
             variant_games=game_ids(),
         )
-        matches = store.get_matches(ids)
-        specs = store.get_specs(ids)
-        progress = store.progress([m.id for m in matches if m.status is MatchStatus.RUNNING])
+        matches = store.matches.get_many(ids)
+        specs = store.matches.specs(ids)
+        progress = store.progress.played([m.id for m in matches if m.status is MatchStatus.RUNNING])
         return [MatchView(m, specs.get(m.id), progress.get(m.id)) for m in matches]
 
     @token_required(blp, "the organizer token, or a seated bot's token for an unrated challenge")
@@ -82,7 +82,7 @@ class MatchById(MethodView):
         """A match: its status (queued, running, finished, aborted, cancelled) and result"""
         match = _get(match_id)
         store = runtime().store
-        return MatchView(match, store.get_spec(match_id), store.progress([match_id]).get(match_id))
+        return MatchView(match, store.matches.spec(match_id), store.progress.played([match_id]).get(match_id))
 
     @token_required(blp, "the organizer token, or for a challenge the token of the bot that made it")
     @blp.response(204)
@@ -126,7 +126,7 @@ class Replay(MethodView):
     def get(self, match_id: str) -> Response:
         """Download a finished match's replay"""
         match = _get(match_id)
-        stored = runtime().store.open_replay(match_id)
+        stored = runtime().store.replays.open(match_id)
         if stored is None:
             raise NotFound(f"match {match_id} has no replay: it is {match.status.value}")
         return Response(

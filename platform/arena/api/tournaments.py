@@ -33,11 +33,11 @@ class Tournaments(MethodView):
     ) -> list[TournamentRecord]:
         """The tournaments, newest first, a page at a time"""
         store = runtime().store
-        pagination_parameters.item_count = total = store.tournament_count()
+        pagination_parameters.item_count = total = store.tournaments.count()
         if pagination_parameters.first_item >= total:  # past the end (Redis takes no offset past 2**63)
             return []
-        ids = store.recent_tournament_ids(pagination_parameters.page_size, pagination_parameters.first_item)
-        found = (store.get_tournament(tid) for tid in ids)
+        ids = store.tournaments.recent_ids(pagination_parameters.page_size, pagination_parameters.first_item)
+        found = (store.tournaments.get(tid) for tid in ids)
         return [tournament for tournament in found if tournament is not None]
 
     @organizer_only(blp)

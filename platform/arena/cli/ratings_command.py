@@ -1,12 +1,13 @@
 """``arena ratings refit GAME VARIANT``: refit a ladder's results in one batch, with intervals;
 ``arena ratings migrate``: move ladders stored the old way to the paged layout, once, after upgrading.
 
-It reads the ladder's list of counted results (kept by :meth:`arena.storage.Store.finish_match`, one
-entry per match that reached the ladder: match id, bot ids by seat, places, team_won), turns each
-into teams and ranks exactly as the online skill model does (:func:`arena.ladders.skill.match_teams`),
-fits them by maximum likelihood with bootstrap 95% intervals (:mod:`arena.ladders.refit`) and stores the
-ratings, which the ladder then shows beside the online ones. It needs ``REDIS_URL``: the embedded
-default keeps nothing between runs, so there would be no results to refit.
+It reads the ladder's list of counted results (kept by
+:meth:`arena.storage.finishing.Finishing.finish_match`, one entry per match that reached the ladder:
+match id, bot ids by seat, places, team_won), turns each into teams and ranks exactly as the online
+skill model does (:func:`arena.ladders.skill.match_teams`), fits them by maximum likelihood with
+bootstrap 95% intervals (:mod:`arena.ladders.refit`) and stores the ratings, which the ladder then
+shows beside the online ones. It needs ``REDIS_URL``: the embedded default keeps nothing between
+runs, so there would be no results to refit.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def refit_ladder(store: Store, game_id: str, variant: str, samples: int, seed: i
     spec = get_game(game_id).variant(variant)
     if not spec.rated:
         raise UsageError(f"{game_id} {variant} is unrated: its ladder has no ratings to refit")
-    found = rankings(store.ladder_results(game_id, variant), spec)
+    found = rankings(store.ladders.results(game_id, variant), spec)
     intervals = refit.bootstrap(found, samples=samples, seed=seed)
     fits = {
         bot: {"rating": round(i.rating, 1), "low": round(i.low, 1), "high": round(i.high, 1)}
@@ -64,7 +65,7 @@ def refit_ladder(store: Store, game_id: str, variant: str, samples: int, seed: i
         if bot != GAME_ENTRANT
     }
     about = {"matches": len(found), "samples": samples, "seed": seed, "at": now_iso()}
-    store.ladder_put_refit(game_id, variant, fits, about)
+    store.ladders.put_refit(game_id, variant, fits, about)
     return {**about, "bots": len(fits), "fits": fits}
 
 
@@ -80,17 +81,17 @@ def migrate(store: Store) -> dict[tuple[str, str], int]:
     for game_id in game_ids():
         game = get_game(game_id)
         for variant, spec in game.variants.items():
-            legacy = store.ladder_legacy_rows(game_id, variant)
+            legacy = store.ladders.legacy_rows(game_id, variant)
             if not legacy:
                 continue
-            bots = store.get_bots(legacy)
+            bots = store.bots.get_many(legacy)
             rows = {}
             for bot, row in legacy.items():
                 if bot in bots:
                     full = {**new_row(spec), **row}
                     rows[bot] = {**full, "key": rank_key(full, spec)}
-            store.ladder_put_rows(game_id, variant, rows, {bot: bots[bot].name for bot in rows})
-            store.ladder_drop_legacy(game_id, variant)
+            store.ladders.put_rows(game_id, variant, rows, {bot: bots[bot].name for bot in rows})
+            store.ladders.drop_legacy(game_id, variant)
             moved[(game_id, variant)] = len(rows)
     return moved
 
@@ -137,7 +138,9 @@ def _refit(args: argparse.Namespace) -> int:
         f"{args.game} {args.variant}: {done['matches']} results, {done['bots']} bots, "
         f"{done['samples']} bootstrap samples (seed {done['seed']})"
     )
-    names = store.ladder_page(args.game, args.variant, 0, max(store.ladder_size(args.game, args.variant), 1))
+    names = store.ladders.page(
+        args.game, args.variant, 0, max(store.ladders.size(args.game, args.variant), 1)
+    )
     shown = {entry.bot_id: entry.name for entry in names.entries}
     for bot, fit in sorted(done["fits"].items(), key=lambda pair: -pair[1]["rating"]):
         print(f"  {shown.get(bot, bot):<24} {fit['rating']:7.1f}  [{fit['low']:.1f}, {fit['high']:.1f}]")

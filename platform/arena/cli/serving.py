@@ -48,7 +48,7 @@ def register_house(runtime: Runtime, wanted: bool, err: TextIO, how_to_leave_out
     from arena.worker.house import register_house_bots
 
     added = len(register_house_bots(runtime.store))
-    house = sum(1 for bot in runtime.store.list_bots() if bot.house)
+    house = sum(1 for bot in runtime.store.bots.list_all() if bot.house)
     print(
         f"house bots: {house} reference bots to play against ({added} registered now; "
         f"{how_to_leave_out} leaves them out)",

@@ -20,7 +20,7 @@ def page(
 
     Reads only the page's rows (and names: never the bots' records), whatever the ladder's size.
     """
-    found = store.ladder_page(game_id, variant, offset, limit)
+    found = store.ladders.page(game_id, variant, offset, limit)
     ranks = competition_ranks([e.key for e in found.entries], first_rank=found.first_rank, offset=offset)
     return {
         "game": game_id,

@@ -37,7 +37,6 @@ Nothing here imports the API.
 from __future__ import annotations
 
 import logging
-import secrets
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -46,6 +45,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
+from arena import scheduling
 from arena.errors import InvalidRequest, merge_errors
 from arena.ladders import pairing, skill
 from arena.match_bounds import bound_errors
@@ -114,9 +114,9 @@ def start(runtime: Runtime, game_id: str, variant: str, data: Mapping[str, Any])
     merge_errors(errors, bound_errors(runtime.settings, config))
     if errors:
         raise InvalidRequest("The request has invalid fields.", errors)
-    previous = runtime.store.matchmaking_config(game_id, variant)
+    previous = runtime.store.matchmaking.config(game_id, variant)
     config["started_at"] = previous["started_at"] if previous else now_iso()
-    runtime.store.put_matchmaking(game_id, variant, config)
+    runtime.store.matchmaking.put(game_id, variant, config)
     return status(runtime, game_id, variant)
 
 
@@ -132,10 +132,10 @@ class InFlight:
 def in_flight(runtime: Runtime, game_id: str, variant: str) -> InFlight:
     """Read the ladder's matches in flight, forgetting those that ended."""
     store = runtime.store
-    ids = store.matchmaking_in_flight(game_id, variant)
-    matches = {match.id: match for match in store.get_matches(ids)}
+    ids = store.matchmaking.in_flight(game_id, variant)
+    matches = {match.id: match for match in store.matches.get_many(ids)}
     ended = [match_id for match_id in ids if match_id not in matches or matches[match_id].status.ended]
-    store.matchmaking_landed(game_id, variant, ended)
+    store.matchmaking.landed(game_id, variant, ended)
     live = [matches[match_id] for match_id in ids if match_id not in ended]
     return InFlight(
         match_ids=tuple(match.id for match in live),
@@ -147,11 +147,11 @@ def in_flight(runtime: Runtime, game_id: str, variant: str) -> InFlight:
 def stop(runtime: Runtime, game_id: str, variant: str) -> dict[str, Any]:
     """Turn matchmaking off: no match is made after this; queued ones are cancelled (see the module)."""
     store = runtime.store
-    store.delete_matchmaking(game_id, variant)
+    store.matchmaking.delete(game_id, variant)
     cancelled = [
         match_id
-        for match_id in store.matchmaking_in_flight(game_id, variant)
-        if store.abort_if_queued(match_id, STOPPED) is not None
+        for match_id in store.matchmaking.in_flight(game_id, variant)
+        if store.matches.abort_if_queued(match_id, STOPPED) is not None
     ]
     return {**status(runtime, game_id, variant), "cancelled": cancelled}
 
@@ -160,10 +160,10 @@ def status(runtime: Runtime, game_id: str, variant: str) -> dict[str, Any]:
     """What ``GET /api/v1/ladders/<game>/<variant>/matchmaking`` shows; ``last_tick_at`` is when the
     scheduler last ran (any ladder's), so a deployment without a beat process shows it."""
     store = runtime.store
-    config = store.matchmaking_config(game_id, variant)
+    config = store.matchmaking.config(game_id, variant)
     flight = in_flight(runtime, game_id, variant)
     window_start = runtime.clock.time() - pairing.WINDOW_S
-    last_tick = store.matchmaking_last_tick()
+    last_tick = store.matchmaking.last_tick()
     view: dict[str, Any] = {
         "game": game_id,
         "variant": variant,
@@ -177,10 +177,10 @@ def status(runtime: Runtime, game_id: str, variant: str) -> dict[str, Any]:
         "started_at": None,
         "tick_seconds": runtime.settings.matchmaking_tick_s,
         "last_tick_at": None if last_tick is None else iso_time(last_tick),
-        "bots": len(store.bot_ids_of_game(game_id)),
+        "bots": len(store.bots.ids_of_game(game_id)),
         "in_flight": len(flight.match_ids),
         "running": len(flight.running),
-        "made_last_minute": store.matchmaking_made_since(game_id, variant, window_start),
+        "made_last_minute": store.matchmaking.made_since(game_id, variant, window_start),
         "resting": resting_bots(runtime, game_id, variant),
     }
     if config is not None:
@@ -205,8 +205,8 @@ def _candidates(
     runtime: Runtime, game_id: str, variant: str, busy: frozenset[str]
 ) -> list[pairing.Candidate]:
     store = runtime.store
-    free = [bot for bot in store.bot_ids_of_game(game_id) if bot not in busy]
-    rows = store.ladder_rows_of(game_id, variant, free)
+    free = [bot for bot in store.bots.ids_of_game(game_id) if bot not in busy]
+    rows = store.ladders.rows_of(game_id, variant, free)
     resting = _resting(runtime, rows)
     fresh = skill.start()
     found = []
@@ -236,9 +236,9 @@ def _resting(runtime: Runtime, rows: Mapping[str, Mapping[str, Any]]) -> frozens
     }
     if not tired:
         return frozenset()
-    bots = runtime.store.get_bots(list(tired))
-    back = runtime.store.back_times(list(tired))
-    ended = {match.id: match.finished_at for match in runtime.store.get_matches(list(tired.values()))}
+    bots = runtime.store.bots.get_many(list(tired))
+    back = runtime.store.bots.back_times(list(tired))
+    ended = {match.id: match.finished_at for match in runtime.store.matches.get_many(list(tired.values()))}
     return frozenset(
         bot
         for bot, last_match in tired.items()
@@ -277,10 +277,10 @@ def rests_of(
     }
     if not tired:
         return []
-    back = runtime.store.back_times([bot.id]).get(bot.id)
+    back = runtime.store.bots.back_times([bot.id]).get(bot.id)
     ended = {
         match.id: match.finished_at
-        for match in runtime.store.get_matches([row["last_match"] for row in tired.values()])
+        for match in runtime.store.matches.get_many([row["last_match"] for row in tired.values()])
     }
     how = (
         f"fix the bot, then ask for a ping (POST /api/v1/bots/{bot.id}/ping with the bot's token): a "
@@ -306,7 +306,7 @@ def rests_of(
 def resting_bots(runtime: Runtime, game_id: str, variant: str) -> list[str]:
     """The ladder's bots the scheduler leaves out for forfeiting (see the module), for the status."""
     store = runtime.store
-    return sorted(_resting(runtime, store.ladder_rows_of(game_id, variant, store.bot_ids_of_game(game_id))))
+    return sorted(_resting(runtime, store.ladders.rows_of(game_id, variant, store.bots.ids_of_game(game_id))))
 
 
 def tick(runtime: Runtime, game_id: str, variant: str) -> list[str]:
@@ -314,40 +314,40 @@ def tick(runtime: Runtime, game_id: str, variant: str) -> list[str]:
     store = runtime.store
     tick_s = runtime.settings.matchmaking_tick_s
     now = runtime.clock.time()
-    if store.matchmaking_config(game_id, variant) is None:
+    if store.matchmaking.config(game_id, variant) is None:
         return []
-    if not store.take_matchmaking_tick(game_id, variant, int(now // tick_s), tick_s):
+    if not store.matchmaking.take_tick(game_id, variant, int(now // tick_s), tick_s):
         return []
     owner = uuid.uuid4().hex
-    if not store.take_matchmaking_lock(game_id, variant, owner, LOCK_S):
+    if not store.matchmaking.take_lock(game_id, variant, owner, LOCK_S):
         return []
     try:
         return _make_matches(runtime, game_id, variant, now)
     finally:
-        store.release_matchmaking_lock(game_id, variant, owner)
+        store.matchmaking.release_lock(game_id, variant, owner)
 
 
 def _make_matches(runtime: Runtime, game_id: str, variant: str, now: float) -> list[str]:
     store = runtime.store
-    config = store.matchmaking_config(game_id, variant)  # read under the lock
+    config = store.matchmaking.config(game_id, variant)  # read under the lock
     if config is None:
         return []
     flight = in_flight(runtime, game_id, variant)
     count = pairing.allowance(
         config["matches_per_minute"],
-        store.matchmaking_made_since(game_id, variant, now - pairing.WINDOW_S, trim=True),
+        store.matchmaking.made_since(game_id, variant, now - pairing.WINDOW_S, trim=True),
         len(flight.match_ids),
         config["max_in_flight"],
         runtime.settings.matchmaking_tick_s,
     )
     if count == 0:
         return []
-    tick_seed = derive_seed(_new_seed(), "matchmaking", game_id, variant)
+    tick_seed = derive_seed(scheduling.new_seed(), "matchmaking", game_id, variant)
     pods = pairing.pair(
         _candidates(runtime, game_id, variant, flight.busy),
         config["seats"],
         count,
-        store.matchmaking_last_opponents(game_id, variant),
+        store.matchmaking.last_opponents(game_id, variant),
         tick_seed,
     )
     if not pods:
@@ -357,15 +357,15 @@ def _make_matches(runtime: Runtime, game_id: str, variant: str, now: float) -> l
     except SetupError as error:  # the game changed under a running ladder: nothing can be made
         log.warning("matchmaking %s/%s: %s", game_id, variant, error)
         return []
-    bots = store.get_bots([bot for pod in pods for bot in pod])
+    bots = store.bots.get_many([bot for pod in pods for bot in pod])
     matches: list[tuple[MatchRecord, MatchSpec]] = []
     for pod in pods:
         if any(bot not in bots for bot in pod):  # deleted since it was listed
             continue
-        spec = shared.reseated(pod, _new_seed())
+        spec = shared.reseated(pod, scheduling.new_seed())
         names = tuple(bots[bot].name for bot in spec.bots)
         record = MatchRecord.new(
-            "m-" + secrets.token_hex(8),
+            scheduling.new_match_id(),
             game_id,
             spec.variant,
             spec.bots,
@@ -374,29 +374,22 @@ def _make_matches(runtime: Runtime, game_id: str, variant: str, now: float) -> l
             origin=MatchOrigin.MATCHMAKING,
         )
         matches.append((record, spec))
-    if not matches or not store.add_matchmaking_matches(game_id, variant, config, matches, now):
+    if not matches:
         return []
-    ids = [match.id for match, _ in matches]
-    for position, match_id in enumerate(ids):
-        try:
-            runtime.queue.enqueue(match_id)
-        except Exception as error:  # those not queued end now; the next tick makes others
-            log.warning("matchmaking %s/%s: the queue is unavailable: %s", game_id, variant, error)
-            for stranded in ids[position:]:
-                store.abort_match(stranded, f"could not be queued: {type(error).__name__}")
-            return ids[:position]
-    return ids
-
-
-def _new_seed() -> int:
-    return secrets.randbelow(2**62)
+    try:  # stored only while the settings are still ``config``
+        return scheduling.schedule(
+            runtime, matches, lambda made: store.matchmaking.add_matches(game_id, variant, config, made, now)
+        )
+    except scheduling.NotQueued as failure:  # those not queued ended; the next tick makes others
+        log.warning("matchmaking %s/%s: the queue is unavailable: %s", game_id, variant, failure.__cause__)
+        return failure.queued
 
 
 def tick_all(runtime: Runtime) -> dict[str, list[str]]:
     """One tick of every ladder with matchmaking on: ``"game/variant"`` -> the matches made."""
     made: dict[str, list[str]] = {}
-    runtime.store.matchmaking_ticked(runtime.clock.time())
-    for game_id, variant in runtime.store.matchmaking_ladders():
+    runtime.store.matchmaking.ticked(runtime.clock.time())
+    for game_id, variant in runtime.store.matchmaking.ladders():
         try:
             made[f"{game_id}/{variant}"] = tick(runtime, game_id, variant)
         except RedisError:

@@ -2,7 +2,7 @@
 
 Every match stays in Redis while it may still change (queued, running) and for
 ``ARENA_ARCHIVE_AFTER_DAYS`` after it ended (default 30), when pages and ladders read it most. Then
-:meth:`arena.storage.Store.archive_match` writes its record, spec and replay token as one JSON document
+:meth:`arena.storage.archive.Archive.archive` writes its record, spec and replay token as one JSON document
 (``matches/<id>.json`` beside the replays) and deletes its keys; Redis keeps only its id in the
 ``matches`` index, by which the store finds it again: the API, the pages and tournaments read an
 archived match as before.
@@ -55,20 +55,20 @@ def archive_ended(
     """Archive every match that ended more than ``older_than_days`` ago (at most ``limit``)."""
     cutoff = (time.time() if now is None else now) - older_than_days * DAY_S
     report = ArchiveReport()
-    cursor = store.archive_cursor()
+    cursor = store.archive.cursor()
     advancing = True  # the cursor follows while everything before it is archived or gone
     reached: float | None = None
     offset = 0
     while limit is None or report.archived < limit:
-        page = store.match_ids_created(cursor, cutoff, offset, PAGE)
+        page = store.archive.match_ids_created(cursor, cutoff, offset, PAGE)
         if not page:
             break
-        records = store.unarchived_matches([match_id for match_id, _ in page])
+        records = store.matches.unarchived([match_id for match_id, _ in page])
         for match_id, created_ts in page:
             match = records.get(match_id)
             if match is not None:
                 ended = _ended_ts(match)
-                done = ended is not None and ended <= cutoff and store.archive_match(match_id)
+                done = ended is not None and ended <= cutoff and store.archive.archive(match_id)
                 if done:
                     report.archived += 1
                 else:
@@ -79,7 +79,7 @@ def archive_ended(
             if limit is not None and report.archived >= limit:
                 break
         if reached is not None:
-            store.set_archive_cursor(reached)
+            store.archive.set_cursor(reached)
             reached = None
         # archived ids stay in ``matches``: the window does not shrink, so the offset moves on
         offset += len(page)

@@ -12,18 +12,16 @@ replay stored), ``aborted`` (could not be played: ``error`` says why).
 
 from __future__ import annotations
 
-import logging
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from arena import scheduling
 from arena.accounts.auth import same_token, token_matches
 from arena.errors import (
     Conflict,
     InvalidRequest,
     NotFound,
-    QueueUnavailable,
     Unauthorized,
     field_error,
     from_setup_error,
@@ -35,8 +33,6 @@ from arena.runtime import Runtime
 from referee.game import Game, SetupError
 from referee.match import MatchSpec, TimeControl
 from referee.registry import get_game
-
-log = logging.getLogger(__name__)
 
 
 def require_organizer(runtime: Runtime, token: str | None) -> None:
@@ -62,7 +58,7 @@ def authorize(runtime: Runtime, token: str | None, data: Mapping[str, Any]) -> d
             "rated": True if data.get("rated") is None else data["rated"],
             "origin": MatchOrigin.ORGANIZER,
         }
-    seated = runtime.store.get_bots(data["bots"])
+    seated = runtime.store.bots.get_many(data["bots"])
     challenger = next(
         (
             bot_id
@@ -95,7 +91,7 @@ def cancel(runtime: Runtime, match_id: str, token: str | None) -> MatchRecord:
     stores it cancelled, the moves so far as its replay). Cancelling a cancelled match changes
     nothing; one that finished or was aborted is a conflict.
     """
-    match = runtime.store.get_match(match_id)
+    match = runtime.store.matches.get(match_id)
     if match is None:
         raise NotFound(f"no match with id {match_id!r}")
     if not is_organizer(runtime, token) and not _is_challenger(runtime, match, token):
@@ -107,7 +103,7 @@ def cancel(runtime: Runtime, match_id: str, token: str | None) -> MatchRecord:
     if match.status.ended:
         raise Conflict(f"match {match_id} has already ended: it is {match.status.value}")
     who = "the organizer" if is_organizer(runtime, token) else "the challenger"
-    current = runtime.store.cancel_match(match_id, f"cancelled by {who}")
+    current = runtime.store.matches.cancel(match_id, f"cancelled by {who}")
     if current is not None and current.status.ended and current.status is not MatchStatus.CANCELLED:
         raise Conflict(f"match {match_id} has already ended: it is {current.status.value}")
     return current or match
@@ -117,7 +113,7 @@ def _is_challenger(runtime: Runtime, match: MatchRecord, token: str | None) -> b
     """Whether ``token`` is the token of the bot that made this challenge (as it stands now)."""
     if token is None or match.challenger is None or match.origin is not MatchOrigin.CHALLENGE:
         return False
-    bot = runtime.store.get_bot(match.challenger)
+    bot = runtime.store.bots.get(match.challenger)
     return bot is not None and token_matches(token, bot.token_hash)
 
 
@@ -131,7 +127,7 @@ def check_bots(
     runtime: Runtime, game_id: str, bot_ids: Sequence[str], field: str = "bots"
 ) -> tuple[dict[str, BotRecord], dict[str, Any]]:
     """The bots by id, and field errors for those that do not exist or do not play ``game_id``."""
-    found = runtime.store.get_bots(bot_ids)
+    found = runtime.store.bots.get_many(bot_ids)
     problems: dict[str, list[str]] = {}
     for index, bot_id in enumerate(bot_ids):
         bot = found.get(bot_id)
@@ -171,7 +167,7 @@ def new_match(
     challenger: str | None = None,
 ) -> MatchRecord:
     return MatchRecord.new(
-        "m-" + secrets.token_hex(8),
+        scheduling.new_match_id(),
         spec.game,
         spec.variant,
         spec.bots,
@@ -183,14 +179,10 @@ def new_match(
     )
 
 
-def new_seed() -> int:
-    return secrets.randbelow(2**62)
-
-
 def create(runtime: Runtime, data: Mapping[str, Any]) -> tuple[MatchRecord, MatchSpec]:
     """Check, store and queue one match (``data`` as ``MatchSchema`` loads it)."""
     errors: dict[str, Any] = {}
-    seed = data["seed"] if data.get("seed") is not None else new_seed()
+    seed = data["seed"] if data.get("seed") is not None else scheduling.new_seed()
     spec = build_spec(data, data["bots"], seed, errors)
     merge_errors(errors, bound_errors(runtime.settings, data))
     if "game" in errors:  # nothing else can be judged without the game
@@ -200,21 +192,8 @@ def create(runtime: Runtime, data: Mapping[str, Any]) -> tuple[MatchRecord, Matc
     if errors or spec is None:
         raise InvalidRequest("The request has invalid fields.", errors)
     match = new_match(spec, bots, data["rated"], origin=data.get("origin"), challenger=data.get("challenger"))
-    runtime.store.add_matches([(match, spec)])
-    enqueue(runtime, [match.id])
+    scheduling.schedule(runtime, [(match, spec)])
     return match, spec
-
-
-def enqueue(runtime: Runtime, match_ids: Sequence[str]) -> None:
-    """Queue stored matches; if the queue fails, the ones not queued are aborted and 503 raised."""
-    for position, match_id in enumerate(match_ids):
-        try:
-            runtime.queue.enqueue(match_id)
-        except Exception as error:
-            log.exception("could not queue match %s", match_id)
-            for stranded in match_ids[position:]:
-                runtime.store.abort_match(stranded, f"could not be queued: {type(error).__name__}")
-            raise QueueUnavailable("the match queue is unavailable; try again later") from error
 
 
 @dataclass(frozen=True)

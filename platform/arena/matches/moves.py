@@ -43,7 +43,7 @@ def match_moves(runtime: Runtime, match: MatchRecord, start: int) -> list[dict[s
     when there are none to show (queued, aborted without a replay, or a replay or live progress no
     longer kept)."""
     if match.has_replay:
-        stored = runtime.store.get_replay(match.id)
+        stored = runtime.store.replays.get(match.id)
         if stored is None:
             return None
         document = decompress(stored)
@@ -51,5 +51,5 @@ def match_moves(runtime: Runtime, match: MatchRecord, start: int) -> list[dict[s
         assert isinstance(moves, list)
         return with_words(match.game, moves[start:])
     if match.status is MatchStatus.RUNNING:
-        return with_words(match.game, runtime.store.live_moves(match.id, start))
+        return with_words(match.game, runtime.store.progress.live_moves(match.id, start))
     return None

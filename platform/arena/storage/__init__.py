@@ -8,11 +8,13 @@ Changes that must not interleave (a match's status, its finishing) are optimisti
 transactions (:mod:`arena.storage.transaction`): ``WATCH`` the keys, read, compute,
 ``MULTI``/``EXEC``, retry on conflict.
 
-:class:`Store` is one class made of one part per concern, each a module of this package over the
-clients of :mod:`arena.storage.base`: :mod:`~arena.storage.bots`, :mod:`~arena.storage.matches`
-(records, the lists that find them, status changes, a run's start), :mod:`~arena.storage.queue`,
-:mod:`~arena.storage.leases`, :mod:`~arena.storage.progress`, :mod:`~arena.storage.replays`,
-:mod:`~arena.storage.archive`, :mod:`~arena.storage.finishing` (a match's end),
+:class:`Store` is made of one part per concern, each an object of a class in this package over the
+clients, prefix and clock of :mod:`arena.storage.base` (``store.bots``, ``store.matches``, ...):
+:mod:`~arena.storage.bots`, :mod:`~arena.storage.matches` (records, the lists that find them,
+status changes, a run's start), :mod:`~arena.storage.status_index` (the lists by status, written in
+one place), :mod:`~arena.storage.queue`, :mod:`~arena.storage.leases`,
+:mod:`~arena.storage.progress`, :mod:`~arena.storage.replays`, :mod:`~arena.storage.archive`,
+:mod:`~arena.storage.finishing` (a match's end, described by one :class:`MatchEnd`),
 :mod:`~arena.storage.ladders`, :mod:`~arena.storage.history` (ratings over time, head-to-head),
 :mod:`~arena.storage.matchmaking` and :mod:`~arena.storage.tournaments`.
 
@@ -34,7 +36,7 @@ Keys (after the prefix)::
     match:<id>:live          list of the moves of a running match, as JSON (dropped when it ends)
     match:<id>:lease         the worker running it, with a TTL
     matches                  zset of match ids by creation time
-    matches:bot:<id>, matches:game:<game>[:<variant>], matches:status:<finished|aborted>
+    matches:bot:<id>, matches:game:<game>[:<variant>], matches:status:<finished|aborted|cancelled>
                              zsets of match ids by creation time, to list matches by filter
     running                  set of the ids of matches a worker started and that have not ended
     queued                   zset of the ids of matches waiting for a worker, by when they were queued
@@ -67,8 +69,18 @@ Keys (after the prefix)::
     matchmaking:<g>:<v>:tick:<n>    taken by the first tick of period n, with a TTL
 """
 
+from arena.storage.finishing import LadderChange, MatchEnd
 from arena.storage.ladders import LadderEntry, LadderPage, LadderRow
 from arena.storage.matches import Begun, MatchStart
 from arena.storage.store import Store
 
-__all__ = ["Begun", "LadderEntry", "LadderPage", "LadderRow", "MatchStart", "Store"]
+__all__ = [
+    "Begun",
+    "LadderChange",
+    "LadderEntry",
+    "LadderPage",
+    "LadderRow",
+    "MatchEnd",
+    "MatchStart",
+    "Store",
+]

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -18,7 +20,7 @@ from redis.client import Pipeline
 
 from arena.records import MatchStatus
 from arena.storage import files as file_stores
-from arena.storage.base import GZIP_MAGIC, StoreBase, blob, dumps
+from arena.storage.base import GZIP_MAGIC, Part, Shared, blob, dumps
 from arena.storage.transaction import optimistic
 
 log = logging.getLogger(__name__)
@@ -26,11 +28,16 @@ log = logging.getLogger(__name__)
 ARCHIVE_FORMAT = "arena-archived-match/1"
 
 
-class Archive(StoreBase):
-    ARCHIVE_CACHE_SIZE = 2048
+class Archive(Part):
+    CACHE_SIZE = 2048
     """Archived documents never change, so a few are kept in memory for pages that read them again."""
 
-    def _archived(self, match_ids: Sequence[str]) -> dict[str, dict[str, Any] | None]:
+    def __init__(self, shared: Shared) -> None:
+        super().__init__(shared)
+        self._cache: OrderedDict[str, dict[str, Any] | None] = OrderedDict()
+        self._cache_lock = threading.Lock()
+
+    def documents(self, match_ids: Sequence[str]) -> dict[str, dict[str, Any] | None]:
         """The archived documents of those ``match_ids`` that are listed in ``matches`` (an id that
         never existed costs no file read)."""
         ids = list(dict.fromkeys(match_ids))
@@ -45,8 +52,8 @@ class Archive(StoreBase):
         to_read = []
         with self._cache_lock:
             for match_id in listed:
-                if match_id in self._archived_cache:
-                    documents[match_id] = self._archived_cache[match_id]
+                if match_id in self._cache:
+                    documents[match_id] = self._cache[match_id]
                 else:
                     to_read.append(match_id)
         if len(to_read) > 1:
@@ -57,9 +64,9 @@ class Archive(StoreBase):
         with self._cache_lock:
             for match_id, document in read.items():
                 if document is not None:  # a match being archived right now may have no file yet
-                    self._archived_cache[match_id] = document
-            while len(self._archived_cache) > self.ARCHIVE_CACHE_SIZE:
-                self._archived_cache.popitem(last=False)
+                    self._cache[match_id] = document
+            while len(self._cache) > self.CACHE_SIZE:
+                self._cache.popitem(last=False)
         documents.update(read)
         return documents
 
@@ -70,7 +77,7 @@ class Archive(StoreBase):
         document: dict[str, Any] = json.loads(data)
         return document
 
-    def archive_match(self, match_id: str) -> bool:
+    def archive(self, match_id: str) -> bool:
         """Move an ended match out of Redis: its record, spec and replay token go to one document in
         the files, then its keys go from Redis (its id stays in ``matches``). True when it moved;
         False when it is not ended, already archived, or changed meanwhile (the next pass retries).
@@ -127,11 +134,11 @@ class Archive(StoreBase):
         self.files.put(file_stores.replay_name(match_id, run), data)
         return run
 
-    def archive_cursor(self) -> float:
+    def cursor(self) -> float:
         raw = self.redis.get(self.key("archive", "cursor"))
         return float(raw) if raw is not None else float("-inf")
 
-    def set_archive_cursor(self, created_ts: float) -> None:
+    def set_cursor(self, created_ts: float) -> None:
         self.redis.set(self.key("archive", "cursor"), repr(created_ts))
 
     def match_ids_created(
@@ -143,6 +150,6 @@ class Archive(StoreBase):
         )
         return [(str(pair[0]), float(pair[1])) for pair in found]
 
-    def take_archiver_lock(self, owner: str, seconds: float) -> bool:
+    def take_lock(self, owner: str, seconds: float) -> bool:
         """One archiver at a time across the workers: True when ``owner`` may archive now."""
         return bool(self.redis.set(self.key("archiver"), owner, nx=True, px=int(seconds * 1000)))

@@ -1,21 +1,20 @@
 """What every part of the store shares: the two Redis clients, the key prefix, the replay files, the
-key of bots' secrets.
+key of bots' secrets and the clock.
 
-The store is one class (:class:`arena.storage.Store`) made of one part per concern, each a subclass
-of :class:`StoreBase` in its own module; a part that builds on another's keys (finishing a match
-writes its ladder rows) subclasses that part. The state the parts keep in memory is set here, once,
-so that no part needs a constructor of its own.
+The store (:class:`arena.storage.Store`) is made of one part per concern (``store.matches``,
+``store.ladders``, ...), each a :class:`Part` over one :class:`Shared`; a part that builds on
+another's keys (finishing a match writes its ladder rows) is handed that part when the store is
+put together, instead of inheriting from it.
 """
 
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from redis import Redis
 
+from arena.clock import SYSTEM_CLOCK, Clock
 from arena.storage import files as file_stores
 from arena.storage.secret_box import SecretBox
 
@@ -35,11 +34,13 @@ def blob(value: bytes | str) -> bytes:
     return value
 
 
-class StoreBase:
-    """The clients, the key prefix and the replay files every part of the store works with.
+class Shared:
+    """The clients, the key prefix, the replay files, the secrets' key and the clock of one store.
 
     The client answers text (``decode_responses=True``); only replays, which are gzip, are read
-    through a second client on the same server that answers bytes.
+    through a second client on the same server that answers bytes. Timestamps the store writes
+    itself (when a match was queued) come from ``clock``, so a test that steps a clock of its own
+    sees them follow it.
     """
 
     def __init__(
@@ -49,6 +50,7 @@ class StoreBase:
         prefix: str = "arena:",
         files: file_stores.FileStore | None = None,
         secrets: SecretBox | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.redis = redis
         self.blobs = blobs
@@ -56,10 +58,21 @@ class StoreBase:
         self.files: file_stores.FileStore = files if files is not None else file_stores.MemoryStore()
         self.secrets = secrets if secrets is not None else SecretBox()
         """Seals bots' secrets on write and opens them on read (as they are without a key)."""
-        self._archived_cache: OrderedDict[str, dict[str, Any] | None] = OrderedDict()
-        self._cache_lock = threading.Lock()
-        self._ladder_turns: dict[tuple[str, str], threading.Lock] = {}
-        self._ladder_turns_guard = threading.Lock()
+        self.clock = clock
+
+
+class Part:
+    """One concern of the store: its keys under the shared prefix, read and written with the shared
+    clients. The shared pieces are copied onto the part, so a call reads ``self.redis`` directly."""
+
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared
+        self.redis = shared.redis
+        self.blobs = shared.blobs
+        self.prefix = shared.prefix
+        self.files = shared.files
+        self.secrets = shared.secrets
+        self.clock = shared.clock
 
     def key(self, *parts: str) -> str:
         """The Redis key of ``parts`` under this store's prefix (the layout: :mod:`arena.storage`)."""

@@ -13,7 +13,7 @@ from typing import Any
 from redis.client import Pipeline
 
 from arena.records import BotRecord
-from arena.storage.base import StoreBase, dumps
+from arena.storage.base import Part, dumps
 from arena.storage.secret_box import SEALED, SecretBox
 from arena.storage.transaction import optimistic
 
@@ -53,15 +53,15 @@ def found_bots(
     }
 
 
-class Bots(StoreBase):
-    def put_bot(self, bot: BotRecord) -> None:
+class Bots(Part):
+    def put(self, bot: BotRecord) -> None:
         """Store a new bot (the record holds its token hash and secret). A bot that exists changes
-        through :meth:`change_bot`, which writes only what changed."""
+        through :meth:`change`, which writes only what changed."""
         with self.redis.pipeline() as pipe:
             self._write_bot(pipe, bot, None)
             pipe.execute()
 
-    def add_bot_once(self, bot: BotRecord) -> bool:
+    def add_once(self, bot: BotRecord) -> bool:
         """Store ``bot`` unless a bot with its id exists; whether this call stored it.
 
         For records whose id is known in advance (house bots): several processes starting at once
@@ -79,7 +79,7 @@ class Bots(StoreBase):
 
         return optimistic(self.redis, [key], add_if_absent)
 
-    def change_bot(
+    def change(
         self, bot_id: str, expected: Mapping[str, Any], changes: Mapping[str, Any]
     ) -> BotRecord | None:
         """Write ``changes`` (fields of :class:`BotRecord` and their new values) into the stored bot,
@@ -119,11 +119,11 @@ class Bots(StoreBase):
         for game_id in set(previous.games if previous else ()) - set(bot.games):
             pipe.zrem(self.key("bots", "game", game_id), bot.id)
 
-    def get_bot(self, bot_id: str) -> BotRecord | None:
+    def get(self, bot_id: str) -> BotRecord | None:
         raw = self.redis.get(self.key("bot", bot_id))
         return None if raw is None else bot_from_json(self.secrets, raw)
 
-    def get_bots(self, bot_ids: Iterable[str]) -> dict[str, BotRecord]:
+    def get_many(self, bot_ids: Iterable[str]) -> dict[str, BotRecord]:
         """The bots that exist among ``bot_ids``, by id."""
         ids = list(dict.fromkeys(bot_ids))
         if not ids:
@@ -175,12 +175,12 @@ class Bots(StoreBase):
 
         return optimistic(self.redis, [key], attempt)
 
-    def list_bots(self) -> list[BotRecord]:
+    def list_all(self) -> list[BotRecord]:
         ids = [str(bot_id) for bot_id in self.redis.zrange(self.key("bots"), 0, -1)]
-        found = self.get_bots(ids)
+        found = self.get_many(ids)
         return [found[bot_id] for bot_id in ids if bot_id in found]
 
-    def bot_ids_page(self, game_id: str | None, offset: int, limit: int) -> tuple[list[str], int]:
+    def ids_page(self, game_id: str | None, offset: int, limit: int) -> tuple[list[str], int]:
         """One page of bot ids, oldest first (those playing ``game_id`` when given), and the count."""
         index = self.key("bots", "game", game_id) if game_id else self.key("bots")
         total = int(self.redis.zcard(index))
@@ -188,11 +188,11 @@ class Bots(StoreBase):
             return [], total
         return [str(bot_id) for bot_id in self.redis.zrange(index, offset, offset + limit - 1)], total
 
-    def bot_ids_of_game(self, game_id: str) -> list[str]:
+    def ids_of_game(self, game_id: str) -> list[str]:
         """Every bot playing ``game_id``, oldest first."""
         return [str(bot_id) for bot_id in self.redis.zrange(self.key("bots", "game", game_id), 0, -1)]
 
-    def delete_bot(self, bot_id: str, ladders: Iterable[tuple[str, str]], games: Iterable[str] = ()) -> None:
+    def delete(self, bot_id: str, ladders: Iterable[tuple[str, str]], games: Iterable[str] = ()) -> None:
         """Remove a bot, its fault counts, its place in the lists of ``games`` and its ladder rows."""
         with self.redis.pipeline() as pipe:
             pipe.delete(
@@ -205,7 +205,7 @@ class Bots(StoreBase):
                 pipe.hdel(self.key("ladder", game_id, variant), bot_id)
             pipe.execute()
 
-    def bot_faults(self, bot_id: str) -> dict[str, int]:
+    def faults(self, bot_id: str) -> dict[str, int]:
         raw = self.redis.hgetall(self.key("bot", bot_id, "faults"))
         return {str(kind): int(count) for kind, count in raw.items()}
 

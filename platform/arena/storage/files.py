@@ -18,12 +18,12 @@ whole document or none.
 
 Why a replay's name holds a run token (``replays/<match id>/<run>.json.gz``): two runs of one match
 can both reach its end (a worker that was thought dead finishes after all). The end that counts is
-the one whose Redis transaction commits (:meth:`arena.storage.Store.finish_match`). Each run writes its
-replay first, under a name of its own, and the transaction records that name's token beside the
-result. The stored result and the replay it points to are therefore always the same run's, whichever
-run wins, and a run that crashes between the two writes loses nothing that counted: its match is
-played again, its file is an orphan. Writing the replay only after the transaction would instead
-leave a finished match without its replay whenever a worker died in between.
+the one whose Redis transaction commits (:meth:`arena.storage.finishing.Finishing.finish_match`).
+Each run writes its replay first, under a name of its own, and the transaction records that name's
+token beside the result. The stored result and the replay it points to are therefore always the same
+run's, whichever run wins, and a run that crashes between the two writes loses nothing that counted:
+its match is played again, its file is an orphan. Writing the replay only after the transaction
+would instead leave a finished match without its replay whenever a worker died in between.
 """
 
 from __future__ import annotations

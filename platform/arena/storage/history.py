@@ -16,7 +16,7 @@ from typing import Any
 
 from redis.client import Pipeline
 
-from arena.storage.ladders import Ladders
+from arena.storage.base import Part
 
 VERDICTS = ("win", "draw", "loss")
 
@@ -36,11 +36,11 @@ class Versus:
         return self.wins + self.draws + self.losses
 
 
-class History(Ladders):
+class History(Part):
     def _history_key(self, ladder: tuple[str, str], bot_id: str) -> str:
-        return self._ladder_key(ladder, "history", bot_id)
+        return self.key("ladder", *ladder, "history", bot_id)
 
-    def _write_history(
+    def write_in(
         self, pipe: Pipeline, ladder: tuple[str, str], points: Mapping[str, Mapping[str, Any]], cap: int
     ) -> None:
         """Queue (inside MULTI) one point per bot at the end of its history, keeping the newest ``cap``."""
@@ -49,12 +49,12 @@ class History(Ladders):
             pipe.rpush(key, json.dumps(point, separators=(",", ":")))
             pipe.ltrim(key, -cap, -1)
 
-    def _write_versus(self, pipe: Pipeline, game_id: str, verdicts: Mapping[tuple[str, str], str]) -> None:
+    def write_versus_in(self, pipe: Pipeline, game_id: str, verdicts: Mapping[tuple[str, str], str]) -> None:
         """Queue (inside MULTI) one verdict per (bot, opponent) pair of a finished match."""
         for (bot_id, opponent), verdict in verdicts.items():
             pipe.hincrby(self.key("bot", bot_id, "versus"), f"{game_id}:{opponent}:{verdict}", 1)
 
-    def rating_history(self, game_id: str, variant: str, bot_id: str) -> list[dict[str, Any]]:
+    def ratings(self, game_id: str, variant: str, bot_id: str) -> list[dict[str, Any]]:
         """The bot's rating points in a ladder, oldest first: ``{match, at, rating, mu, sigma,
         conservative}`` (see :func:`arena.ladders.rows.history_point`)."""
         raws = self.redis.lrange(self._history_key((game_id, variant), bot_id), 0, -1)
@@ -72,7 +72,7 @@ class History(Ladders):
         ]
         return sorted(found, key=lambda v: (-v.games, v.game, v.opponent))
 
-    def forget_history(self, bot_id: str, ladders: list[tuple[str, str]]) -> None:
+    def forget(self, bot_id: str, ladders: list[tuple[str, str]]) -> None:
         """Drop a deleted bot's rating histories and head-to-head record (its opponents keep theirs)."""
         keys = [self._history_key(ladder, bot_id) for ladder in ladders]
         self.redis.delete(self.key("bot", bot_id, "versus"), *keys)

@@ -9,23 +9,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import compress
 
-from redis.client import Pipeline
-
-from arena.storage.base import StoreBase
-from arena.storage.transaction import optimistic
+from arena.storage.base import Part
+from arena.storage.transaction import delete_if_owner
 
 
-class Leases(StoreBase):
-    def acquire_lease(self, match_id: str, owner: str, seconds: float) -> bool:
+class Leases(Part):
+    def acquire(self, match_id: str, owner: str, seconds: float) -> bool:
         """Take the match's lease unless another worker holds a live one."""
         key = self.key("match", match_id, "lease")
         return bool(self.redis.set(key, owner, nx=True, px=int(seconds * 1000)))
 
-    def renew_leases(self, held: Mapping[str, str], seconds: float) -> list[str]:
+    def renew(self, held: Mapping[str, str], seconds: float) -> list[str]:
         """Extend every lease of ``held`` (match id -> owner) still held by its owner, in two round
         trips whatever their number; the match ids whose lease lapsed or is another's.
 
-        A worker renews all its matches' leases together (:class:`arena.execution._LeaseKeeper`):
+        A worker renews all its matches' leases together (:class:`arena.upkeep.LeaseKeeper`):
         a watched check-and-set per lease cost three round trips each, one after the other, so a
         slow answer delayed every renewal behind it. Here the leases are read at once, and those
         still ours extended at once. A lease that lapsed and was taken by another
@@ -45,23 +43,5 @@ class Leases(StoreBase):
                 pipe.execute()
         return [match_id for match_id, ours in zip(ids, still, strict=True) if not ours]
 
-    def release_lease(self, match_id: str, owner: str) -> None:
-        self._delete_if_owner(self.key("match", match_id, "lease"), owner)
-
-    def _delete_if_owner(self, key: str, owner: str) -> None:
-        """Delete a lock or lease ``key`` only while ``owner`` holds it (never another's).
-
-        Read plainly first: a finished match's lease is already gone (the end's transaction
-        deleted it), and a key someone else holds stays theirs; only a key that is still ours
-        needs the watched delete, three round trips instead of one.
-        """
-        if self.redis.get(key) != owner:
-            return
-
-        def delete_if_still_ours(pipe: Pipeline) -> None:
-            if pipe.get(key) == owner:
-                pipe.multi()
-                pipe.delete(key)
-                pipe.execute()
-
-        optimistic(self.redis, [key], delete_if_still_ours, on_conflict=None)
+    def release(self, match_id: str, owner: str) -> None:
+        delete_if_owner(self.redis, self.key("match", match_id, "lease"), owner)

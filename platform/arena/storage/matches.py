@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -21,14 +20,15 @@ from redis.client import Pipeline
 
 from arena.records import BotRecord, MatchRecord, MatchStatus
 from arena.storage.archive import Archive
-from arena.storage.base import dumps
+from arena.storage.base import Part, Shared, dumps
 from arena.storage.bots import found_bots
+from arena.storage.status_index import StatusIndexes
 from arena.storage.transaction import optimistic
 from referee.match import MatchSpec
 
 
 class Begun(StrEnum):
-    """What :meth:`Matches.begin_match` found."""
+    """What :meth:`Matches.begin` found."""
 
     STARTED = "started"
     """The lease is this run's and the match is marked running, one attempt more."""
@@ -55,19 +55,28 @@ STOP_MARK_S = 7 * 24 * 3600
 """How long a match's stop mark outlives the cancel: longer than any match runs."""
 
 
-class Matches(Archive):
-    def add_matches(self, matches: Sequence[tuple[MatchRecord, MatchSpec]]) -> None:
+class Matches(Part):
+    def __init__(self, shared: Shared, archive: Archive, indexes: StatusIndexes) -> None:
+        super().__init__(shared)
+        self.archive = archive
+        self.indexes = indexes
+
+    def add(self, matches: Sequence[tuple[MatchRecord, MatchSpec]]) -> None:
         """Store new matches, each its status record and its spec."""
         with self.redis.pipeline() as pipe:
-            self._add_matches(pipe, matches)
+            self.add_in(pipe, matches)
             pipe.execute()
 
-    def _add_matches(self, pipe: Pipeline, matches: Sequence[tuple[MatchRecord, MatchSpec]]) -> None:
+    def add_in(self, pipe: Pipeline, matches: Sequence[tuple[MatchRecord, MatchSpec]]) -> None:
+        """Queue the writes of new matches in ``pipe``, for a part that stores them with its own
+        keys in one transaction (a tournament's round, a matchmaking tick)."""
         for match, spec in matches:
             pipe.set(self.key("match", match.id), dumps(match.to_json()))
             pipe.set(self.key("match", match.id, "spec"), dumps(spec.to_json()))
             pipe.zadd(self.key("matches"), {match.id: match.created_ts})
-            pipe.zadd(self.key("queued"), {match.id: match.created_ts})
+            self.indexes.move(
+                pipe, match.id, match.status, match.created_ts, queued_at=match.created_ts, new=True
+            )
             for index in self._match_indexes(match):
                 pipe.zadd(index, {match.id: match.created_ts})
 
@@ -80,7 +89,7 @@ class Matches(Archive):
             self.key("matches", "game", match.game, match.variant),
         ]
 
-    def match_ids_page(
+    def ids_page(
         self,
         *,
         bot: str | None = None,
@@ -108,7 +117,7 @@ class Matches(Archive):
             unions[union] = [self.key("matches", "game", other, variant) for other in variant_games]
             indexes.append((union, 0.0))
         if status is not None:
-            indexes.append((self._status_index(status), 0.0))
+            indexes.append((self.indexes.key_of(status), 0.0))
         if len(indexes) == 1:
             source = indexes[0][0]
         else:
@@ -131,25 +140,16 @@ class Matches(Archive):
             if source != indexes[0][0]:
                 self.redis.delete(source, *unions)
 
-    def _status_index(self, status: MatchStatus) -> str:
-        return {
-            MatchStatus.QUEUED: self.key("queued"),
-            MatchStatus.RUNNING: self.key("running"),
-            MatchStatus.FINISHED: self.key("matches", "status", "finished"),
-            MatchStatus.ABORTED: self.key("matches", "status", "aborted"),
-            MatchStatus.CANCELLED: self.key("matches", "status", "cancelled"),
-        }[status]
-
-    def get_match(self, match_id: str) -> MatchRecord | None:
+    def get(self, match_id: str) -> MatchRecord | None:
         """The match's record, from Redis or, once archived, from the files."""
         raw = self.redis.get(self.key("match", match_id))
         if raw is not None:
             return MatchRecord.from_json(json.loads(raw))
-        archived = self._archived([match_id]).get(match_id)
+        archived = self.archive.documents([match_id]).get(match_id)
         return None if archived is None else MatchRecord.from_json(archived["record"])
 
-    def get_spec(self, match_id: str) -> MatchSpec | None:
-        return self.get_specs([match_id]).get(match_id)
+    def spec(self, match_id: str) -> MatchSpec | None:
+        return self.specs([match_id]).get(match_id)
 
     def _documents(self, match_ids: Sequence[str], part: str) -> dict[str, Any]:
         """The JSON of one part (``record`` or ``spec``) of each match among ``match_ids`` that has
@@ -162,25 +162,25 @@ class Matches(Archive):
             if raw is not None
         }
         missing = [match_id for match_id in match_ids if match_id not in found]
-        for match_id, document in self._archived(missing).items():
+        for match_id, document in self.archive.documents(missing).items():
             if document is not None and document.get(part) is not None:
                 found[match_id] = document[part]
         return found
 
-    def get_specs(self, match_ids: Sequence[str]) -> dict[str, MatchSpec]:
+    def specs(self, match_ids: Sequence[str]) -> dict[str, MatchSpec]:
         if not match_ids:
             return {}
         found = self._documents(match_ids, "spec")
         return {match_id: MatchSpec.from_json(found[match_id]) for match_id in match_ids if match_id in found}
 
-    def get_matches(self, match_ids: Sequence[str]) -> list[MatchRecord]:
+    def get_many(self, match_ids: Sequence[str]) -> list[MatchRecord]:
         """The matches among ``match_ids`` that exist (in Redis or archived), in the given order."""
         if not match_ids:
             return []
         found = self._documents(match_ids, "record")
         return [MatchRecord.from_json(found[match_id]) for match_id in match_ids if match_id in found]
 
-    def unarchived_matches(self, match_ids: Sequence[str]) -> dict[str, MatchRecord]:
+    def unarchived(self, match_ids: Sequence[str]) -> dict[str, MatchRecord]:
         """The records still in Redis among ``match_ids`` (archived ones are not looked up)."""
         if not match_ids:
             return {}
@@ -191,16 +191,16 @@ class Matches(Archive):
             if raw is not None
         }
 
-    def recent_match_ids(self, limit: int, offset: int = 0) -> list[str]:
+    def recent_ids(self, limit: int, offset: int = 0) -> list[str]:
         return [
             str(match_id)
             for match_id in self.redis.zrevrange(self.key("matches"), offset, offset + limit - 1)
         ]
 
-    def match_count(self) -> int:
+    def count(self) -> int:
         return int(self.redis.zcard(self.key("matches")))
 
-    def update_match(
+    def update(
         self, match_id: str, change: Callable[[MatchRecord], MatchRecord | None]
     ) -> MatchRecord | None:
         """Apply ``change`` to the stored match atomically (retrying on conflict).
@@ -225,27 +225,15 @@ class Matches(Archive):
         return optimistic(self.redis, [key], write_change)
 
     def _write_match(self, pipe: Pipeline, match: MatchRecord) -> None:
-        """Queue, in a transaction, the record's write and the lists of matches by status following
-        its status (running, queued, finished, aborted; an ended match's live moves go)."""
-        match_id = match.id
-        pipe.set(self.key("match", match_id), dumps(match.to_json()))
-        if match.status is MatchStatus.RUNNING:
-            pipe.sadd(self.key("running"), match_id)
-        else:
-            pipe.srem(self.key("running"), match_id)
-        if match.status is MatchStatus.QUEUED:
-            pipe.zadd(self.key("queued"), {match_id: time.time()})
-        else:
-            pipe.zrem(self.key("queued"), match_id)
-        if match.status.ended:
-            pipe.delete(self.key("match", match_id, "live"))
-            pipe.zadd(self._status_index(match.status), {match_id: match.created_ts})
+        """Queue, in a transaction, the record's write and its move to the list of its status."""
+        pipe.set(self.key("match", match.id), dumps(match.to_json()))
+        self.indexes.move(pipe, match.id, match.status, match.created_ts)
 
-    def start_match(self, match_id: str) -> MatchRecord | None:
+    def start(self, match_id: str) -> MatchRecord | None:
         """Mark a match running (one more attempt) and list it among the running; None if it ended."""
-        return self.update_match(match_id, lambda match: None if match.status.ended else match.started())
+        return self.update(match_id, lambda match: None if match.status.ended else match.started())
 
-    def begin_match(self, match_id: str, owner: str, lease_s: float) -> MatchStart:
+    def begin(self, match_id: str, owner: str, lease_s: float) -> MatchStart:
         """Start a run of a match for ``owner``: take its lease for ``lease_s`` seconds, mark it
         running (one more attempt, listed among the running, moves of an earlier run cleared) and
         read its spec and its bots, all in one transaction guarded by the record and the lease.
@@ -283,25 +271,23 @@ class Matches(Archive):
         started = optimistic(self.redis, [key, lease_key], start)
         if started is not None:
             return started
-        archived = self.get_match(match_id)  # an archived match has ended
+        archived = self.get(match_id)  # an archived match has ended
         if archived is not None and archived.status.ended:
             return MatchStart(Begun.ENDED, archived)
         return MatchStart(Begun.MISSING)
 
-    def abort_match(self, match_id: str, reason: str) -> MatchRecord | None:
+    def abort(self, match_id: str, reason: str) -> MatchRecord | None:
         """Mark a match aborted unless it already ended; its live moves go."""
-        return self.update_match(
-            match_id, lambda match: None if match.status.ended else match.aborted(reason)
-        )
+        return self.update(match_id, lambda match: None if match.status.ended else match.aborted(reason))
 
-    def cancel_match(self, match_id: str, reason: str) -> MatchRecord | None:
+    def cancel(self, match_id: str, reason: str) -> MatchRecord | None:
         """Cancel a match that has not ended: a queued one is marked cancelled now (no worker will
         play it); a running one is asked to stop (:meth:`stop_asked`), and its worker records it
         cancelled before its next move. The record as it now stands; None for an unknown match."""
         changed = self.cancel_if_queued(match_id, reason)
         if changed is not None:
             return changed
-        current = self.get_match(match_id)
+        current = self.get(match_id)
         if current is not None and current.status is MatchStatus.RUNNING:
             self.redis.set(self.key("match", match_id, "stop"), "1", ex=STOP_MARK_S)
         return current
@@ -309,7 +295,7 @@ class Matches(Archive):
     def cancel_if_queued(self, match_id: str, reason: str) -> MatchRecord | None:
         """Mark a match cancelled only while it is still queued (atomic): a worker that takes it
         later finds it ended and leaves it alone."""
-        return self.update_match(
+        return self.update(
             match_id, lambda match: match.cancelled(reason) if match.status is MatchStatus.QUEUED else None
         )
 
@@ -323,6 +309,6 @@ class Matches(Archive):
 
     def abort_if_queued(self, match_id: str, reason: str) -> MatchRecord | None:
         """Abort a match only while it is still queued (atomic): a running match plays on."""
-        return self.update_match(
+        return self.update(
             match_id, lambda match: match.aborted(reason) if match.status is MatchStatus.QUEUED else None
         )

@@ -10,59 +10,62 @@ from typing import Any
 from redis.client import Pipeline
 
 from arena.records import MatchRecord
-from arena.storage.base import dumps
-from arena.storage.leases import Leases
+from arena.storage.base import Part, Shared, dumps
 from arena.storage.matches import Matches
-from arena.storage.transaction import optimistic
+from arena.storage.transaction import delete_if_owner, optimistic
 from referee.match import MatchSpec
 
 
-class Matchmaking(Matches, Leases):
+class Matchmaking(Part):
+    def __init__(self, shared: Shared, matches: Matches) -> None:
+        super().__init__(shared)
+        self.matches = matches
+
     def _mm_key(self, ladder: tuple[str, str], *parts: str) -> str:
         return self.key("matchmaking", *ladder, *parts)
 
-    def matchmaking_ladders(self) -> list[tuple[str, str]]:
+    def ladders(self) -> list[tuple[str, str]]:
         """The ladders with matchmaking on, sorted."""
         found = (json.loads(raw) for raw in self.redis.smembers(self.key("matchmaking", "ladders")))
         return sorted((str(game), str(variant)) for game, variant in found)
 
-    def matchmaking_config(self, game_id: str, variant: str) -> dict[str, Any] | None:
+    def config(self, game_id: str, variant: str) -> dict[str, Any] | None:
         raw = self.redis.get(self._mm_key((game_id, variant)))
         return None if raw is None else dict(json.loads(raw))
 
-    def put_matchmaking(self, game_id: str, variant: str, config: Mapping[str, Any]) -> None:
+    def put(self, game_id: str, variant: str, config: Mapping[str, Any]) -> None:
         """Turn a ladder's matchmaking on, or change its settings."""
         with self.redis.pipeline() as pipe:
             pipe.set(self._mm_key((game_id, variant)), dumps(config))
             pipe.sadd(self.key("matchmaking", "ladders"), dumps([game_id, variant]))
             pipe.execute()
 
-    def delete_matchmaking(self, game_id: str, variant: str) -> bool:
+    def delete(self, game_id: str, variant: str) -> bool:
         """Turn a ladder's matchmaking off; True when it was on. A tick that read the settings
-        before this cannot store its matches after it (:meth:`add_matchmaking_matches`)."""
+        before this cannot store its matches after it (:meth:`add_matches`)."""
         with self.redis.pipeline() as pipe:
             pipe.delete(self._mm_key((game_id, variant)))
             pipe.srem(self.key("matchmaking", "ladders"), dumps([game_id, variant]))
             removed, _ = pipe.execute()
         return bool(removed)
 
-    def matchmaking_ticked(self, moment: float) -> None:
+    def ticked(self, moment: float) -> None:
         """Note that the scheduler ticked (shown, so that a scheduler that is not running shows)."""
         self.redis.set(self.key("matchmaking", "ticked"), repr(moment))
 
-    def matchmaking_last_tick(self) -> float | None:
+    def last_tick(self) -> float | None:
         raw = self.redis.get(self.key("matchmaking", "ticked"))
         return None if raw is None else float(raw)
 
-    def matchmaking_in_flight(self, game_id: str, variant: str) -> list[str]:
+    def in_flight(self, game_id: str, variant: str) -> list[str]:
         return sorted(str(m) for m in self.redis.smembers(self._mm_key((game_id, variant), "in-flight")))
 
-    def matchmaking_landed(self, game_id: str, variant: str, match_ids: Sequence[str]) -> None:
+    def landed(self, game_id: str, variant: str, match_ids: Sequence[str]) -> None:
         """Forget ended matches from the ladder's matches in flight."""
         if match_ids:
             self.redis.srem(self._mm_key((game_id, variant), "in-flight"), *match_ids)
 
-    def matchmaking_made_since(self, game_id: str, variant: str, moment: float, trim: bool = False) -> int:
+    def made_since(self, game_id: str, variant: str, moment: float, trim: bool = False) -> int:
         """How many matches the ladder's matchmaking made from ``moment`` on; ``trim`` drops the
         older entries (the scheduler's tick does, with its own clock)."""
         key = self._mm_key((game_id, variant), "made")
@@ -73,23 +76,23 @@ class Matchmaking(Matches, Leases):
             *_, count = pipe.execute()
         return int(count)
 
-    def matchmaking_last_opponents(self, game_id: str, variant: str) -> dict[str, frozenset[str]]:
+    def last_opponents(self, game_id: str, variant: str) -> dict[str, frozenset[str]]:
         raw = self.redis.hgetall(self._mm_key((game_id, variant), "last"))
         return {str(bot): frozenset(json.loads(others)) for bot, others in raw.items()}
 
-    def take_matchmaking_tick(self, game_id: str, variant: str, period: int, seconds: float) -> bool:
+    def take_tick(self, game_id: str, variant: str, period: int, seconds: float) -> bool:
         """True for the first tick of ``period`` (SET NX): two schedulers make one tick's matches."""
         key = self._mm_key((game_id, variant), "tick", str(period))
         return bool(self.redis.set(key, "1", nx=True, px=max(1, int(seconds * 2000))))
 
-    def take_matchmaking_lock(self, game_id: str, variant: str, owner: str, seconds: float) -> bool:
+    def take_lock(self, game_id: str, variant: str, owner: str, seconds: float) -> bool:
         key = self._mm_key((game_id, variant), "lock")
         return bool(self.redis.set(key, owner, nx=True, px=max(1, int(seconds * 1000))))
 
-    def release_matchmaking_lock(self, game_id: str, variant: str, owner: str) -> None:
-        self._delete_if_owner(self._mm_key((game_id, variant), "lock"), owner)
+    def release_lock(self, game_id: str, variant: str, owner: str) -> None:
+        delete_if_owner(self.redis, self._mm_key((game_id, variant), "lock"), owner)
 
-    def add_matchmaking_matches(
+    def add_matches(
         self,
         game_id: str,
         variant: str,
@@ -108,7 +111,7 @@ class Matchmaking(Matches, Leases):
             if raw is None or json.loads(raw) != dict(config):
                 return False
             pipe.multi()
-            self._add_matches(pipe, matches)
+            self.matches.add_in(pipe, matches)
             if matches:
                 pipe.sadd(self._mm_key(ladder, "in-flight"), *[m.id for m, _ in matches])
                 pipe.zadd(self._mm_key(ladder, "made"), {m.id: made_at for m, _ in matches})

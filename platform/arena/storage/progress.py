@@ -10,19 +10,19 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.storage.base import StoreBase, dumps
+from arena.storage.base import Part, dumps
 
 LIVE_TTL_S = 7 * 24 * 3600
 
 
-class Progress(StoreBase):
-    def progress(self, match_ids: Sequence[str]) -> dict[str, int]:
+class Progress(Part):
+    def played(self, match_ids: Sequence[str]) -> dict[str, int]:
         if not match_ids:
             return {}
         raws = self.redis.mget([self.key("match", match_id, "progress") for match_id in match_ids])
         return {match_id: int(raw) for match_id, raw in zip(match_ids, raws, strict=True) if raw is not None}
 
-    def append_live_many(self, progress: Mapping[str, tuple[Sequence[Mapping[str, Any]], int]]) -> None:
+    def append_live(self, progress: Mapping[str, tuple[Sequence[Mapping[str, Any]], int]]) -> None:
         """Add moves of running matches (for spectators) and the count each has played so far, match
         id -> (moves, played), in one round trip: a worker playing hundreds of matches reports them
         all together rather than taking a connection for each."""

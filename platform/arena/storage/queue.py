@@ -1,22 +1,27 @@
 """The queue as the store sees it: the matches waiting for a worker and since when, those running, and
-putting back those whose worker went away (for the sweeper, :mod:`arena.sweeper`)."""
+putting back those whose worker went away (for the sweeper, :mod:`arena.worker.sweeper`)."""
 
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import replace
 
 from redis.client import Pipeline
 
 from arena.records import MatchRecord, MatchStatus
-from arena.storage.base import dumps
+from arena.storage.base import Part, Shared, dumps
 from arena.storage.matches import Matches
+from arena.storage.status_index import StatusIndexes
 from arena.storage.transaction import optimistic
 
 
-class Queue(Matches):
-    def running_match_ids(self) -> list[str]:
+class Queue(Part):
+    def __init__(self, shared: Shared, matches: Matches, indexes: StatusIndexes) -> None:
+        super().__init__(shared)
+        self.matches = matches
+        self.indexes = indexes
+
+    def running_ids(self) -> list[str]:
         return sorted(str(match_id) for match_id in self.redis.smembers(self.key("running")))
 
     def requeue_if_stranded(self, match_id: str) -> bool:
@@ -30,12 +35,12 @@ class Queue(Matches):
             match = None if raw is None else MatchRecord.from_json(json.loads(raw))
             if match is None or match.status is not MatchStatus.RUNNING or pipe.exists(lease):
                 if match is None or match.status.ended:
-                    self.redis.srem(self.key("running"), match_id)
+                    self.indexes.not_running(match_id)
                 return False
+            queued = replace(match, status=MatchStatus.QUEUED)
             pipe.multi()
-            pipe.set(key, dumps(replace(match, status=MatchStatus.QUEUED).to_json()))
-            pipe.srem(self.key("running"), match_id)
-            pipe.zadd(self.key("queued"), {match_id: time.time()})
+            pipe.set(key, dumps(queued.to_json()))
+            self.indexes.move(pipe, match_id, queued.status, queued.created_ts)
             pipe.execute()
             return True
 
@@ -44,7 +49,7 @@ class Queue(Matches):
     def back_to_running(self, match_id: str) -> None:
         """Undo :meth:`requeue_if_stranded` when the match could not be queued: the next sweep
         finds it running without a lease again."""
-        self.update_match(
+        self.matches.update(
             match_id,
             lambda match: (
                 replace(match, status=MatchStatus.RUNNING) if match.status is MatchStatus.QUEUED else None
@@ -57,7 +62,7 @@ class Queue(Matches):
 
     def requeued_now(self, match_id: str) -> None:
         """Note that a waiting match was just queued again (its wait starts over)."""
-        self.redis.zadd(self.key("queued"), {match_id: time.time()}, xx=True)
+        self.indexes.queued_again(match_id)
 
     def take_sweeper_lock(self, owner: str, seconds: float) -> bool:
         """One sweeper at a time across the workers: True when ``owner`` may sweep now."""

@@ -15,21 +15,25 @@ from typing import IO
 
 from arena.storage import files as file_stores
 from arena.storage.archive import Archive
-from arena.storage.base import GZIP_MAGIC, blob
+from arena.storage.base import GZIP_MAGIC, Part, Shared, blob
 
 log = logging.getLogger(__name__)
 
 
-class Replays(Archive):
-    def get_replay(self, match_id: str) -> bytes | None:
+class Replays(Part):
+    def __init__(self, shared: Shared, archive: Archive) -> None:
+        super().__init__(shared)
+        self.archive = archive
+
+    def get(self, match_id: str) -> bytes | None:
         """The match's replay (gzip of its JSON), or None when it has none (not finished)."""
-        handle = self.open_replay(match_id)
+        handle = self.open(match_id)
         if handle is None:
             return None
         with handle:
             return handle.read()
 
-    def open_replay(self, match_id: str) -> IO[bytes] | None:
+    def open(self, match_id: str) -> IO[bytes] | None:
         """The match's replay as a file of gzip bytes to read and close (streamed from the files)."""
         value = self.blobs.get(self.key("match", match_id, "replay"))
         if value is not None:
@@ -37,12 +41,12 @@ class Replays(Archive):
             if data.startswith(GZIP_MAGIC):  # kept whole in Redis by an older version
                 return io.BytesIO(data)
             return self.files.open(file_stores.replay_name(match_id, data.decode()))
-        archived = self._archived([match_id]).get(match_id)
+        archived = self.archive.documents([match_id]).get(match_id)
         if archived is None or not archived.get("replay"):
             return None
         return self.files.open(file_stores.replay_name(match_id, archived["replay"]))
 
-    def _stage_replay(self, match_id: str, replay: bytes) -> str:
+    def stage(self, match_id: str, replay: bytes) -> str:
         """Write a run's replay under a name of its own before its end is stored (why: see
         :mod:`arena.storage.files`); its token. Written without asking first whether the end is stored
         already: a second run of a match is rare, and the end's transaction finds it out and
@@ -51,7 +55,7 @@ class Replays(Archive):
         self.files.put(file_stores.replay_name(match_id, run), replay)
         return run
 
-    def _drop_staged_replay(self, match_id: str, run: str) -> None:
+    def drop_staged(self, match_id: str, run: str) -> None:
         """Another run's end was stored: this run's replay is no one's."""
         try:
             self.files.delete(file_stores.replay_name(match_id, run))

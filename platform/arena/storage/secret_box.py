@@ -10,7 +10,7 @@ the key goes to the API and the workers only, which encrypt on write and decrypt
 
 Without a key, secrets are stored as they are, as before (the API and the workers on Redis warn at
 start). Records written so, or before this existed, are read as they are whether a key is set or
-not, and sealed when they are next written (:meth:`arena.storage.Store.prepare_secrets` seals them all
+not, and sealed when they are next written (:meth:`arena.storage.bots.Bots.prepare_secrets` seals them all
 at once). A sealed secret read without a key, or with another key, is a :class:`SecretsKeyError`
 naming the bot and what to do, never a secret taken for what it is not.
 """

@@ -1,22 +1,71 @@
-"""The store as callers use it: every part in one class, on a Redis at a URL or in memory."""
+"""The store as callers use it: one object per concern, on a Redis at a URL or in memory."""
 
 from __future__ import annotations
 
 import fakeredis
 from redis import BlockingConnectionPool, Redis
 
+from arena.clock import SYSTEM_CLOCK, Clock
 from arena.storage import files as file_stores
+from arena.storage.archive import Archive
+from arena.storage.base import Shared
 from arena.storage.bots import Bots
 from arena.storage.finishing import Finishing
+from arena.storage.history import History
+from arena.storage.ladders import Ladders
+from arena.storage.leases import Leases
+from arena.storage.matches import Matches
 from arena.storage.matchmaking import Matchmaking
 from arena.storage.progress import Progress
 from arena.storage.queue import Queue
+from arena.storage.replays import Replays
 from arena.storage.secret_box import SecretBox
+from arena.storage.status_index import StatusIndexes
 from arena.storage.tournaments import Tournaments
 
 
-class Store(Bots, Queue, Finishing, Matchmaking, Tournaments, Progress):
-    """Reads and writes the platform's records; knows nothing of games, ratings or HTTP."""
+class Store:
+    """Reads and writes the platform's records, one part per concern: ``store.bots``,
+    ``store.matches``, ``store.queue``, ``store.leases``, ``store.progress``, ``store.replays``,
+    ``store.archive``, ``store.finishing``, ``store.ladders``, ``store.history``,
+    ``store.matchmaking``, ``store.tournaments``. The parts share the clients, the key prefix, the
+    replay files, the secrets' key and the clock (:class:`arena.storage.base.Shared`); a part that
+    builds on another's keys is handed it here."""
+
+    def __init__(
+        self,
+        redis: Redis,
+        blobs: Redis,
+        prefix: str = "arena:",
+        files: file_stores.FileStore | None = None,
+        secrets: SecretBox | None = None,
+        clock: Clock = SYSTEM_CLOCK,
+    ) -> None:
+        shared = Shared(redis, blobs, prefix, files, secrets, clock)
+        self.shared = shared
+        self.redis = shared.redis
+        self.blobs = shared.blobs
+        self.prefix = shared.prefix
+        self.files = shared.files
+        self.secrets = shared.secrets
+        self.clock = shared.clock
+        indexes = StatusIndexes(shared)
+        self.archive = Archive(shared)
+        self.bots = Bots(shared)
+        self.matches = Matches(shared, self.archive, indexes)
+        self.queue = Queue(shared, self.matches, indexes)
+        self.leases = Leases(shared)
+        self.progress = Progress(shared)
+        self.replays = Replays(shared, self.archive)
+        self.ladders = Ladders(shared)
+        self.history = History(shared)
+        self.finishing = Finishing(shared, indexes, self.replays, self.ladders, self.history)
+        self.matchmaking = Matchmaking(shared, self.matches)
+        self.tournaments = Tournaments(shared, self.matches)
+
+    def key(self, *parts: str) -> str:
+        """The Redis key of ``parts`` under this store's prefix (the layout: :mod:`arena.storage`)."""
+        return self.prefix + ":".join(parts)
 
     @classmethod
     def connect(
@@ -27,6 +76,7 @@ class Store(Bots, Queue, Finishing, Matchmaking, Tournaments, Progress):
         connections: int = 64,
         timeout_s: float = 10.0,
         secrets: SecretBox | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> Store:
         """A store on the Redis at ``url`` (``redis://[:password@]host:port/db``), replays in ``files``.
 
@@ -59,7 +109,7 @@ class Store(Bots, Queue, Finishing, Matchmaking, Tournaments, Progress):
                 **timeouts,
             )
         )
-        return cls(text, blobs, prefix, files, secrets)
+        return cls(text, blobs, prefix, files, secrets, clock)
 
     @classmethod
     def in_memory(
@@ -67,6 +117,7 @@ class Store(Bots, Queue, Finishing, Matchmaking, Tournaments, Progress):
         prefix: str = "arena:",
         files: file_stores.FileStore | None = None,
         secrets: SecretBox | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> Store:
         """A store on a fresh in-process Redis (fakeredis): the embedded default and the tests.
 
@@ -80,6 +131,7 @@ class Store(Bots, Queue, Finishing, Matchmaking, Tournaments, Progress):
             prefix,
             files,
             secrets,
+            clock,
         )
 
     def ping(self) -> bool:

@@ -7,35 +7,37 @@ import json
 from collections.abc import Sequence
 
 from arena.records import MatchRecord, RoundRecord, TournamentRecord
-from arena.storage.base import dumps
+from arena.storage.base import Part, Shared, dumps
 from arena.storage.matches import Matches
 from referee.match import MatchSpec
 
 
-class Tournaments(Matches):
-    def add_tournament(
-        self, tournament: TournamentRecord, matches: Sequence[tuple[MatchRecord, MatchSpec]]
-    ) -> None:
+class Tournaments(Part):
+    def __init__(self, shared: Shared, matches: Matches) -> None:
+        super().__init__(shared)
+        self.matches = matches
+
+    def add(self, tournament: TournamentRecord, matches: Sequence[tuple[MatchRecord, MatchSpec]]) -> None:
         """Store a tournament with all its matches in one go (nothing is enqueued here)."""
         with self.redis.pipeline() as pipe:
             pipe.set(self.key("tournament", tournament.id), dumps(tournament.to_json()))
             pipe.zadd(self.key("tournaments"), {tournament.id: tournament.created_ts})
             if matches:
                 pipe.rpush(self.key("tournament", tournament.id, "matches"), *[m.id for m, _ in matches])
-            self._add_matches(pipe, matches)
+            self.matches.add_in(pipe, matches)
             pipe.execute()
 
-    def get_tournament(self, tournament_id: str) -> TournamentRecord | None:
+    def get(self, tournament_id: str) -> TournamentRecord | None:
         raw = self.redis.get(self.key("tournament", tournament_id))
         return None if raw is None else TournamentRecord.from_json(json.loads(raw))
 
-    def tournament_match_ids(self, tournament_id: str) -> list[str]:
+    def match_ids(self, tournament_id: str) -> list[str]:
         return [str(m) for m in self.redis.lrange(self.key("tournament", tournament_id, "matches"), 0, -1)]
 
-    def recent_tournament_ids(self, limit: int, offset: int = 0) -> list[str]:
+    def recent_ids(self, limit: int, offset: int = 0) -> list[str]:
         return [str(t) for t in self.redis.zrevrange(self.key("tournaments"), offset, offset + limit - 1)]
 
-    def tournament_count(self) -> int:
+    def count(self) -> int:
         return int(self.redis.zcard(self.key("tournaments")))
 
     def mark_cancelled(self, tournament: TournamentRecord) -> None:
@@ -64,7 +66,7 @@ class Tournaments(Matches):
                 pipe.rpush(self.key("tournament", tournament_id, "matches"), *[m.id for m, _ in matches])
             round_json: RoundRecord = {"matches": [m.id for m, _ in matches], "byes": list(byes)}
             pipe.rpush(self.key("tournament", tournament_id, "rounds"), dumps(round_json))
-            self._add_matches(pipe, matches)
+            self.matches.add_in(pipe, matches)
             pipe.execute()
 
     def take_replay_mark(self, tournament_id: str, match_id: str, number: int) -> bool:
@@ -89,10 +91,10 @@ class Tournaments(Matches):
             pipe.hset(
                 self.key("tournament", tournament_id, "replays"), pod_match, dumps([*earlier, match.id])
             )
-            self._add_matches(pipe, [(match, spec)])
+            self.matches.add_in(pipe, [(match, spec)])
             pipe.execute()
 
-    def tournament_rounds(self, tournament_id: str) -> list[RoundRecord]:
+    def rounds(self, tournament_id: str) -> list[RoundRecord]:
         """The rounds made so far, each ``{"matches": [ids], "byes": [bot ids]}`` and, where pods were
         replayed, ``"replays": {first match: [replays]}``."""
         with self.redis.pipeline(transaction=False) as pipe:

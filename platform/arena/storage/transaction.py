@@ -65,3 +65,22 @@ def optimistic(
             except WatchError:
                 if on_conflict is not _RETRY:
                     return on_conflict
+
+
+def delete_if_owner(redis: Redis, key: str, owner: str) -> None:
+    """Delete a lock or lease ``key`` only while ``owner`` holds it (never another's).
+
+    Read plainly first: a finished match's lease is already gone (the end's transaction
+    deleted it), and a key someone else holds stays theirs; only a key that is still ours
+    needs the watched delete, three round trips instead of one.
+    """
+    if redis.get(key) != owner:
+        return
+
+    def delete_if_still_ours(pipe: Pipeline) -> None:
+        if pipe.get(key) == owner:
+            pipe.multi()
+            pipe.delete(key)
+            pipe.execute()
+
+    optimistic(redis, [key], delete_if_still_ours, on_conflict=None)

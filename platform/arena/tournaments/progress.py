@@ -19,9 +19,9 @@ Nothing here imports the API.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 
+from arena import scheduling
 from arena.ladders import skill
 from arena.records import MatchRecord, TournamentRecord, round_match_ids
 from arena.runtime import Runtime
@@ -47,10 +47,10 @@ def make_round(
     for index, pod in enumerate(pods):
         spec = template.reseated(tuple(pod), derive_seed(tournament.seed, "round", round_no, "pod", index))
         matches.append((_tournament_match(tournament, spec), spec))
-    runtime.store.add_round(tournament.id, round_no, matches, byes)
-    for record, _ in matches:
-        runtime.queue.enqueue(record.id)
-    return [record.id for record, _ in matches]
+    add_round = runtime.store.tournaments.add_round
+    return scheduling.schedule(
+        runtime, matches, lambda made: add_round(tournament.id, round_no, made, byes), abort_refused=False
+    )
 
 
 def make_replays(
@@ -61,20 +61,23 @@ def make_replays(
     the pod and the replay's number. The new match ids."""
     made: list[str] = []
     for replay in due:
-        if not runtime.store.take_replay_mark(tournament.id, replay.match, replay.number):
+        if not runtime.store.tournaments.take_replay_mark(tournament.id, replay.match, replay.number):
             continue
         seed = derive_seed(tournament.seed, "round", replay.round, "pod", replay.pod, "replay", replay.number)
         spec = template.reseated(replay.bots, seed)
         record = _tournament_match(tournament, spec)
-        runtime.store.add_replay(tournament.id, replay.match, replay.earlier, record, spec)
-        runtime.queue.enqueue(record.id)
-        made.append(record.id)
+
+        def add_replay(made: scheduling.Scheduled, replay: PodReplay = replay) -> None:
+            (record, spec), *_ = made
+            runtime.store.tournaments.add_replay(tournament.id, replay.match, replay.earlier, record, spec)
+
+        made.extend(scheduling.schedule(runtime, [(record, spec)], add_replay, abort_refused=False))
     return made
 
 
 def _tournament_match(tournament: TournamentRecord, spec: MatchSpec) -> MatchRecord:
     return MatchRecord.new(
-        "m-" + secrets.token_hex(8),
+        scheduling.new_match_id(),
         spec.game,
         spec.variant,
         spec.bots,
@@ -91,7 +94,9 @@ def knockout_seeds(runtime: Runtime, tournament: TournamentRecord) -> tuple[str,
         rated = get_game(tournament.game).variant(tournament.variant).rated
     except SetupError:
         rated = False
-    rows = runtime.store.ladder_rows_of(tournament.game, tournament.variant, tournament.bots) if rated else {}
+    rows = (
+        runtime.store.ladders.rows_of(tournament.game, tournament.variant, tournament.bots) if rated else {}
+    )
     ratings: dict[str, float | None] = {}
     for bot, row in rows.items():
         if row.get("mu") is not None and row.get("sigma") is not None:
@@ -103,17 +108,17 @@ def advance(runtime: Runtime, tournament_id: str) -> bool:
     """Once every match of the last round has ended, make and queue the replays it owes or else the
     next round; True if this call made any."""
     store = runtime.store
-    tournament = store.get_tournament(tournament_id)
+    tournament = store.tournaments.get(tournament_id)
     if tournament is None or tournament.format not in ROUND_FORMATS or tournament.cancelled_at:
         return False
-    made = store.tournament_rounds(tournament_id)
+    made = store.tournaments.rounds(tournament_id)
     if not made:
         return False
     ids = [match_id for round_ in made for match_id in round_match_ids(round_)]
-    matches = {match.id: match for match in store.get_matches(ids)}
+    matches = {match.id: match for match in store.matches.get_many(ids)}
     if any(not matches[match_id].status.ended for match_id in round_match_ids(made[-1])):
         return False
-    template = store.get_spec(ids[0])
+    template = store.matches.spec(ids[0])
     if template is None:
         return False
     due = replays_due(tournament, made, matches)
@@ -124,7 +129,7 @@ def advance(runtime: Runtime, tournament_id: str) -> bool:
         return False
     pods, byes = planned
     round_no = len(made) + 1
-    if not store.take_round_mark(tournament_id, round_no):
+    if not store.tournaments.take_round_mark(tournament_id, round_no):
         return False
     make_round(runtime, tournament, round_no, pods, byes, template)
     return True

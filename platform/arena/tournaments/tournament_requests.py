@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from arena import scheduling
 from arena.errors import InvalidRequest, NotFound, field_error, merge_errors
 from arena.match_bounds import bound_errors
 from arena.matches import match_requests
@@ -87,7 +88,7 @@ def _check_rounds(data: Mapping[str, Any], errors: dict[str, Any]) -> None:
 
 def create(runtime: Runtime, data: Mapping[str, Any]) -> TournamentRecord:
     """Check the request, store the tournament and all its matches, and queue them in order."""
-    seed = data["seed"] if data.get("seed") is not None else match_requests.new_seed()
+    seed = data["seed"] if data.get("seed") is not None else scheduling.new_seed()
     template, bots = _check(runtime, data, seed)
     seats = data["seats_per_match"]
     tournament_id = "t-" + secrets.token_hex(8)
@@ -123,8 +124,7 @@ def create(runtime: Runtime, data: Mapping[str, Any]) -> TournamentRecord:
     )
     if in_rounds:
         return _create_in_rounds(runtime, tournament, data, template)
-    runtime.store.add_tournament(tournament, matches)
-    match_requests.enqueue(runtime, [match.id for match, _ in matches])
+    scheduling.schedule(runtime, matches, lambda planned: runtime.store.tournaments.add(tournament, planned))
     return tournament
 
 
@@ -152,14 +152,14 @@ def _create_in_rounds(
         )
         knock = knockout.knockout_round(seeds, seats, advance)
         pods, byes = knock.pods, knock.byes
-    runtime.store.add_tournament(tournament, [])
-    runtime.store.take_round_mark(tournament.id, 1)
+    runtime.store.tournaments.add(tournament, [])
+    runtime.store.tournaments.take_round_mark(tournament.id, 1)
     progress.make_round(runtime, tournament, 1, pods, byes, template)
     return tournament
 
 
 def get(runtime: Runtime, tournament_id: str) -> TournamentRecord:
-    tournament = runtime.store.get_tournament(tournament_id)
+    tournament = runtime.store.tournaments.get(tournament_id)
     if tournament is None:
         raise NotFound(f"no tournament with id {tournament_id!r}")
     return tournament
@@ -175,9 +175,9 @@ def cancel(runtime: Runtime, tournament_id: str) -> TournamentRecord:
     tournament = get(runtime, tournament_id)
     if tournament.cancelled_at is None:
         tournament = replace(tournament, cancelled_at=now_iso())
-    runtime.store.mark_cancelled(tournament)
-    for match_id in runtime.store.tournament_match_ids(tournament_id):
-        runtime.store.cancel_if_queued(match_id, CANCELLED)
+    runtime.store.tournaments.mark_cancelled(tournament)
+    for match_id in runtime.store.tournaments.match_ids(tournament_id):
+        runtime.store.matches.cancel_if_queued(match_id, CANCELLED)
     return tournament
 
 
@@ -218,15 +218,15 @@ class TournamentView:
 
 def view(runtime: Runtime, tournament: TournamentRecord) -> TournamentView:
     """The tournament with its progress, result and matches, read from the store."""
-    match_ids = runtime.store.tournament_match_ids(tournament.id)
-    matches = runtime.store.get_matches(match_ids)
-    specs = runtime.store.get_specs(match_ids)
+    match_ids = runtime.store.tournaments.match_ids(tournament.id)
+    matches = runtime.store.matches.get_many(match_ids)
+    specs = runtime.store.matches.specs(match_ids)
     statuses = Counter(match.status.value for match in matches)
     done = statuses["finished"] + statuses["aborted"] + statuses["cancelled"]
     total = len(matches)
     team = is_team(tournament)
     status = "finished" if done == total else "running" if done or statuses["running"] else "queued"
-    rounds_made = runtime.store.tournament_rounds(tournament.id)
+    rounds_made = runtime.store.tournaments.rounds(tournament.id)
     if status == "finished" and more_to_play(tournament, rounds_made, {match.id: match for match in matches}):
         status = "running"  # every match made has ended, and the next round (or a replay) is owed
     if tournament.cancelled_at:

@@ -110,13 +110,13 @@ def _summary(match: MatchRecord, moves_now: int | None, spec: MatchSpec | None =
 
 
 def _summaries(runtime: Runtime, matches: list[MatchRecord]) -> list[dict[str, Any]]:
-    progress = runtime.store.progress([m.id for m in matches if m.status is MatchStatus.RUNNING])
-    specs = runtime.store.get_specs([m.id for m in matches])
+    progress = runtime.store.progress.played([m.id for m in matches if m.status is MatchStatus.RUNNING])
+    specs = runtime.store.matches.specs([m.id for m in matches])
     return [_summary(m, progress.get(m.id), specs.get(m.id)) for m in matches]
 
 
 def _recent(runtime: Runtime, limit: int) -> list[MatchRecord]:
-    return runtime.store.get_matches(runtime.store.recent_match_ids(limit))
+    return runtime.store.matches.get_many(runtime.store.matches.recent_ids(limit))
 
 
 def matches(
@@ -146,22 +146,22 @@ def matches(
 
 def bot_choices(runtime: Runtime) -> list[dict[str, str]]:
     """Every bot's id and name, for the match filter."""
-    return [{"id": bot.id, "name": bot.name} for bot in runtime.store.list_bots()]
+    return [{"id": bot.id, "name": bot.name} for bot in runtime.store.bots.list_all()]
 
 
 def replay_document(runtime: Runtime, match_id: str) -> dict[str, Any] | None:
     """The match's ``arena-replay/1`` document, once it has finished (None before, or if absent)."""
-    data = runtime.store.get_replay(match_id)
+    data = runtime.store.replays.get(match_id)
     return decompress(data) if data is not None else None
 
 
 def match(runtime: Runtime, match_id: str) -> dict[str, Any] | None:
     """A match with its seats, result, faults per seat by kind and, once finished, its moves."""
-    record = runtime.store.get_match(match_id)
+    record = runtime.store.matches.get(match_id)
     if record is None:
         return None
     view = _summary(
-        record, runtime.store.progress([match_id]).get(match_id), runtime.store.get_spec(match_id)
+        record, runtime.store.progress.played([match_id]).get(match_id), runtime.store.matches.spec(match_id)
     )
     replay = replay_document(runtime, match_id) if record.has_replay else None
     # each seat's faults by kind are the record's, counted once by the runner
@@ -172,21 +172,21 @@ def match(runtime: Runtime, match_id: str) -> dict[str, Any] | None:
 
 
 def match_status(runtime: Runtime, match_id: str) -> str | None:
-    record = runtime.store.get_match(match_id)
+    record = runtime.store.matches.get(match_id)
     return record.status.value if record is not None else None
 
 
 def has_replay(runtime: Runtime, match_id: str) -> bool:
     """Whether the match ended with a stored replay (finished, or cancelled while it ran)."""
-    record = runtime.store.get_match(match_id)
+    record = runtime.store.matches.get(match_id)
     return record is not None and record.has_replay
 
 
 def live_moves(runtime: Runtime, match_id: str, start: int) -> list[dict[str, Any]] | None:
     """The moves of a running match from index ``start`` on (each as in a replay's ``moves``, with
     its ``words``), as the worker hands them to the store every half second or so."""
-    record = runtime.store.get_match(match_id)
-    moves = runtime.store.live_moves(match_id, start)
+    record = runtime.store.matches.get(match_id)
+    moves = runtime.store.progress.live_moves(match_id, start)
     if record is None or moves is None:
         return None
     return with_words(record.game, moves)
@@ -195,11 +195,11 @@ def live_moves(runtime: Runtime, match_id: str, start: int) -> list[dict[str, An
 def live_document(runtime: Runtime, match_id: str) -> dict[str, Any] | None:
     """A replay-shaped document of a running match (header, initial state, moves so far), for the
     board of a match being watched; None when its moves are not available."""
-    record = runtime.store.get_match(match_id)
-    spec = runtime.store.get_spec(match_id)
+    record = runtime.store.matches.get(match_id)
+    spec = runtime.store.matches.spec(match_id)
     if record is None or spec is None or record.status is not MatchStatus.RUNNING:
         return None
-    moves = runtime.store.live_moves(match_id, 0)
+    moves = runtime.store.progress.live_moves(match_id, 0)
     found = _game(record.game)
     if moves is None or found is None:
         return None
@@ -234,8 +234,8 @@ def _tournament_view(runtime: Runtime, tournament: TournamentRecord) -> dict[str
 
 def tournaments(runtime: Runtime, offset: int = 0, limit: int = 50) -> dict[str, Any]:
     """Newest first, each with its status and progress (as ``GET /api/v1/tournaments/<id>``)."""
-    ids = runtime.store.recent_tournament_ids(offset + limit + 1)
-    found = [runtime.store.get_tournament(tid) for tid in ids[offset : offset + limit]]
+    ids = runtime.store.tournaments.recent_ids(offset + limit + 1)
+    found = [runtime.store.tournaments.get(tid) for tid in ids[offset : offset + limit]]
     return {
         "offset": offset,
         "limit": limit,
@@ -245,7 +245,7 @@ def tournaments(runtime: Runtime, offset: int = 0, limit: int = 50) -> dict[str,
 
 
 def tournament(runtime: Runtime, tournament_id: str) -> dict[str, Any] | None:
-    found = runtime.store.get_tournament(tournament_id)
+    found = runtime.store.tournaments.get(tournament_id)
     if found is None:
         return None
     view = _tournament_view(runtime, found)
@@ -254,7 +254,7 @@ def tournament(runtime: Runtime, tournament_id: str) -> dict[str, Any] | None:
     view["swiss_rounds"] = tournament_page.swiss_rounds(view) if found.format == "swiss" else []
     view["cross"] = tournament_page.cross_table(view, is_team(found)) if view.get("cross_table") else None
     view["winner_list"] = tournament_page.winners(view)
-    records = runtime.store.get_matches([m["id"] for m in view["matches"]])
+    records = runtime.store.matches.get_many([m["id"] for m in view["matches"]])
     listed = {m["id"]: m for m in _summaries(runtime, records)}
     view["matches"] = [listed[m["id"]] for m in view["matches"] if m["id"] in listed]
     return view
@@ -285,7 +285,7 @@ def bot(runtime: Runtime, bot_id: str, offset: int = 0, limit: int = 30) -> dict
     (``GET /api/v1/bots/<id>/history``) as a chart, its head-to-head record against each opponent
     and one page of all its matches, newest first."""
     store = runtime.store
-    record = store.get_bot(bot_id)
+    record = store.bots.get(bot_id)
     if record is None:
         return None
     view = bot_accounts.view(runtime, record)
@@ -293,7 +293,7 @@ def bot(runtime: Runtime, bot_id: str, offset: int = 0, limit: int = 30) -> dict
     for row in view.ratings:
         if row["mu"] is None:
             continue
-        points = store.rating_history(row["game"], row["variant"], bot_id)
+        points = store.history.ratings(row["game"], row["variant"], bot_id)
         if points:
             title = (
                 f"{record.name}: skill on {game_title(row['game'])} · {row['variant']}, {len(points)} matches"
@@ -309,9 +309,9 @@ def bot(runtime: Runtime, bot_id: str, offset: int = 0, limit: int = 30) -> dict
                     "last": points[-1],
                 }
             )
-    versus = store.versus(bot_id)
-    opponents = store.get_bots([v.opponent for v in versus])
-    ids, total = store.match_ids_page(bot=bot_id, offset=offset, limit=limit)
+    versus = store.history.versus(bot_id)
+    opponents = store.bots.get_many([v.opponent for v in versus])
+    ids, total = store.matches.ids_page(bot=bot_id, offset=offset, limit=limit)
     # the public fields of BotSchema only: the page never shows the endpoint
     return {
         "id": view.id,
@@ -344,7 +344,7 @@ def bot(runtime: Runtime, bot_id: str, offset: int = 0, limit: int = 30) -> dict
             "total": total,
             "offset": offset,
             "limit": limit,
-            "matches": _summaries(runtime, store.get_matches(ids)),
+            "matches": _summaries(runtime, store.matches.get_many(ids)),
         },
     }
 
@@ -359,14 +359,14 @@ def bots(
     game, when given) to match names, which is quick up to some thousands of bots."""
     store = runtime.store
     if search:
-        ids = store.bot_ids_of_game(game_id) if game_id else [bot.id for bot in store.list_bots()]
-        records = store.get_bots(ids)
+        ids = store.bots.ids_of_game(game_id) if game_id else [bot.id for bot in store.bots.list_all()]
+        records = store.bots.get_many(ids)
         needle = search.casefold()
         matching = [records[i] for i in ids if i in records and needle in records[i].name.casefold()]
         total, page = len(matching), matching[offset : offset + limit]
     else:
-        ids, total = store.bot_ids_page(game_id, offset, limit)
-        records = store.get_bots(ids)
+        ids, total = store.bots.ids_page(game_id, offset, limit)
+        records = store.bots.get_many(ids)
         page = [records[i] for i in ids if i in records]
     rows_by_ladder: dict[tuple[str, str], dict[str, Any]] = {}
     ladders = sorted(
@@ -374,7 +374,7 @@ def bots(
     )
     for game, variant in ladders:
         players = [bot.id for bot in page if game in bot.games]
-        rows_by_ladder[game, variant] = store.ladder_rows_of(game, variant, players)
+        rows_by_ladder[game, variant] = store.ladders.rows_of(game, variant, players)
     listed = []
     for bot in page:
         ratings = []

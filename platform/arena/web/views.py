@@ -156,7 +156,7 @@ def _ladder(game_id: str, variant: str | None) -> str:
     ladder = data.ladder_page(runtime(), game_id, variant, offset, limit)
     if ladder is None:
         abort(404, f"{game['title']} has no variant {variant!r}")
-    matchmaking = runtime().store.matchmaking_config(game_id, ladder["variant"])
+    matchmaking = runtime().store.matchmaking.config(game_id, ladder["variant"])
     return render_template("ladder.html", game=game, ladder=ladder, matchmaking=matchmaking)
 
 

@@ -125,7 +125,7 @@ def prepare_secrets(store: Store, settings: Settings) -> None:
             "readable by every process that can reach it (docs/deploy.md, Bots' secrets)"
         )
     try:
-        sealed = store.prepare_secrets()
+        sealed = store.bots.prepare_secrets()
     except RedisError as error:
         log.warning("could not check bots' secrets against ARENA_SECRETS_KEY yet: %s", error)
         return

@@ -86,7 +86,8 @@ class EmbeddedPlatform:
         store = Store.in_memory(settings.key_prefix, files, settings.secret_box())
         if data is not None and self.saved_store.exists():
             snapshot.load(store.redis, self.saved_store)
-            store.prepare_secrets()  # a saved store's secrets: the key they were sealed with, or sealed now
+            # a saved store's secrets: the key they were sealed with, or sealed now
+            store.bots.prepare_secrets()
 
         def build_runtime(app: Celery) -> Runtime:
             return Runtime(

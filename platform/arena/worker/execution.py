@@ -14,9 +14,9 @@ every step is safe to repeat:
    runs ended by deaths (more: a crash storm must not abort matches that did nothing wrong, but
    bounded: a match that kills every worker playing it must end), the match is aborted
    (:func:`give_up_reason`).
-4. The end is stored by :meth:`arena.storage.Store.finish_match`: result, replay, ladder and fault
-   counts in one transaction guarded by ``applied:<match id>``, so a result counts exactly once
-   even when two runs both reach the end.
+4. The end is stored by :meth:`arena.storage.finishing.Finishing.finish_match`: result, replay,
+   ladder and fault counts in one transaction guarded by ``applied:<match id>``, so a result counts
+   exactly once even when two runs both reach the end.
 5. A cancelled match stops before its next move: the runner asks a :class:`_StopCheck` between
    moves, which reads the store's stop marks (the match's, its tournament's) at most every
    :data:`STOP_CHECK_EVERY_S`; the moves so far are stored as its replay, the match ``cancelled``,
@@ -28,7 +28,7 @@ every step is safe to repeat:
    stored aborts it with the reason, except the store itself failing (:class:`RedisError`), which
    is raised so the task runs the match again once the store is back (the attempts bound that).
 
-The walk of one match: :meth:`arena.storage.Store.begin_match` takes the lease, marks the match
+The walk of one match: :meth:`arena.storage.matches.Matches.begin` takes the lease, marks the match
 running and reads its spec and the seats' bots in one transaction; build their agents,
 :func:`referee.runner.run_match` (which returns a typed replay whose header is the spec),
 then :func:`finish` (the ladder reads the replay's result; faults come from the replay's seats,
@@ -39,24 +39,21 @@ no end was stored).
 from __future__ import annotations
 
 import logging
-import threading
 import time
 import uuid
-import weakref
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
 from enum import StrEnum
 
 from redis.exceptions import RedisError
 
 from arena import metrics
-from arena.clock import Clock
-from arena.ladders import rows, scoring
+from arena.ladders import scoring
+from arena.ladders.counting import LadderCount
 from arena.records import BotRecord, MatchRecord, MatchStatus
 from arena.runtime import Runtime
 from arena.settings import Settings
-from arena.storage import Begun, Store
+from arena.storage import Begun, MatchEnd, Store
 from arena.tournaments import progress
+from arena.upkeep import LiveWriter
 from referee.game import STOPPED, TIME_LIMIT, SetupError
 from referee.match import MatchSpec
 from referee.registry import get_game
@@ -64,7 +61,6 @@ from referee.replay import MoveRecord, Replay, compress
 from referee.runner import Player, run_match
 
 log = logging.getLogger(__name__)
-PROGRESS_EVERY_S = 0.5
 STOP_CHECK_EVERY_S = 0.5
 """How often, at most, a running match asks the store whether it was cancelled (one small read)."""
 
@@ -81,88 +77,11 @@ class RunOutcome(StrEnum):
     MISSING = "missing"
 
 
-class _LeaseKeeper:
-    """Renews the leases of every match a process plays, on one thread, every third of a lease's
-    life while matches run (bots may think for long); a renewal that fails is logged and the next
-    one tries again.
-
-    A thread of its own per match cost each match a thread start and an event, and a worker playing
-    500 matches 500 sleeping threads (OS threads in the threaded pool); one for all of them costs
-    that once, and renews them all in two round trips (:meth:`arena.storage.Store.renew_leases`). A
-    renewal extends only a lease still held by its owner, so one that lands after a match released
-    its lease changes nothing, and dropping a match need not wait for a round of renewals under
-    way. The thread stops when no match is left. It waits on the runtime's clock, which a test steps.
-    """
-
-    def __init__(self, store: Store, lease_s: float, clock: Clock) -> None:
-        self.store = store
-        self.lease_s = lease_s
-        self.clock = clock
-        self.lock = threading.Lock()
-        self.owners: dict[str, str] = {}  # match id -> the run that holds its lease
-        self.running = False
-
-    def hold(self, match_id: str, owner: str) -> None:
-        with self.lock:
-            self.owners[match_id] = owner
-            if not self.running:
-                self.running = True
-                threading.Thread(target=self._run, name="arena-leases", daemon=True).start()
-
-    def drop(self, match_id: str) -> None:
-        with self.lock:
-            self.owners.pop(match_id, None)
-
-    @contextmanager
-    def holding(self, match_id: str, owner: str) -> Iterator[None]:
-        self.hold(match_id, owner)
-        try:
-            yield
-        finally:
-            self.drop(match_id)
-
-    def _run(self) -> None:
-        while True:
-            self.clock.wait(self.lease_s / 3)
-            with self.lock:
-                if not self.owners:
-                    self.running = False
-                    return
-                held = dict(self.owners)
-            try:
-                lost = self.store.renew_leases(held, self.lease_s)
-            except RedisError as error:
-                log.warning("could not renew the leases of %d matches: %s", len(held), error)
-                continue
-            except Exception:
-                log.exception("unexpected failure renewing the leases of %d matches", len(held))
-                continue
-            with self.lock:
-                for match_id in lost:
-                    if match_id in self.owners:  # not a match that ended meanwhile
-                        log.warning("match %s: lease lost while running", match_id)
-
-
-_keepers: weakref.WeakKeyDictionary[Store, _LeaseKeeper] = weakref.WeakKeyDictionary()
-_keepers_lock = threading.Lock()
-
-
-def _lease_heartbeat(runtime: Runtime, match_id: str, owner: str) -> AbstractContextManager[None]:
-    """Keeps the match's lease alive while the match plays: the process's one :class:`_LeaseKeeper`
-    for its store renews it with the others."""
-    store, seconds = runtime.store, runtime.settings.lease_s
-    with _keepers_lock:
-        keeper = _keepers.get(store)
-        if keeper is None or keeper.lease_s != seconds or keeper.clock is not runtime.clock:
-            keeper = _keepers[store] = _LeaseKeeper(store, seconds, runtime.clock)
-    return keeper.holding(match_id, owner)
-
-
 def execute(runtime: Runtime, match_id: str) -> RunOutcome:
     """Play a stored match to its end and store the end (see the module's steps)."""
     store = runtime.store
     owner = uuid.uuid4().hex
-    start = store.begin_match(match_id, owner, runtime.settings.lease_s)
+    start = store.matches.begin(match_id, owner, runtime.settings.lease_s)
     if start.outcome is not Begun.STARTED:
         if start.outcome is Begun.MISSING:
             log.warning("match %s does not exist", match_id)
@@ -183,7 +102,7 @@ def execute(runtime: Runtime, match_id: str) -> RunOutcome:
         return _abort(runtime, running, f"worker error: {type(error).__name__}: {error}")
     finally:
         if outcome is not RunOutcome.FINISHED:  # a stored end took the lease away with it
-            store.release_lease(match_id, owner)
+            store.leases.release(match_id, owner)
 
 
 def give_up_reason(running: MatchRecord, settings: Settings) -> str | None:
@@ -205,7 +124,7 @@ def count_failed_attempt(runtime: Runtime, match_id: str) -> None:
     again; a run never counted so was ended by its worker's death (:func:`give_up_reason`).
 
     Only a match still running is counted: a failure before its run started left it queued."""
-    runtime.store.update_match(
+    runtime.store.matches.update(
         match_id,
         lambda match: match.with_failed_attempt() if match.status is MatchStatus.RUNNING else None,
     )
@@ -231,11 +150,11 @@ def _play_and_finish(
     players = [
         Player(bots[bot_id].name, runtime.agent(bots[bot_id]), bots[bot_id].protocol) for bot_id in spec.bots
     ]
-    progress = _ProgressReporter(runtime, match.id)
+    progress = _ProgressReporter(runtime.live_writer, match.id)
     on_move = metrics.counting_moves(spec.game, progress)
     started = time.monotonic()
     try:
-        with _lease_heartbeat(runtime, match.id, owner):
+        with runtime.lease_keeper.holding(match.id, owner):
             try:
                 replay = run_match(
                     match.id,
@@ -268,7 +187,7 @@ def _play_and_finish(
 def _abort(runtime: Runtime, match: MatchRecord, reason: str) -> RunOutcome:
     """End the match as aborted (unless it ended meanwhile) and count it; an aborted match may be
     the last of its tournament's round, so the next round is looked for as after a finish."""
-    if runtime.store.abort_match(match.id, reason) is not None:
+    if runtime.store.matches.abort(match.id, reason) is not None:
         metrics.match_ended(match.game, "aborted")
     _advance_tournament(runtime, match)
     return RunOutcome.ABORTED
@@ -291,7 +210,7 @@ class _StopCheck:
             return False
         self.next_look = now + STOP_CHECK_EVERY_S
         try:
-            return self.store.stop_asked(self.match.id, self.match.tournament)
+            return self.store.matches.stop_asked(self.match.id, self.match.tournament)
         except RedisError as error:
             log.warning("match %s: could not ask whether it was cancelled: %s", self.match.id, error)
             return False
@@ -300,7 +219,7 @@ class _StopCheck:
 def _cancel_unplayed(runtime: Runtime, match: MatchRecord) -> RunOutcome:
     """End a match taken from the queue after it was cancelled: cancelled, no move played."""
     reason = "cancelled before it started"
-    stored = runtime.store.update_match(
+    stored = runtime.store.matches.update(
         match.id, lambda current: None if current.status.ended else current.cancelled(reason)
     )
     if stored is not None:
@@ -313,11 +232,8 @@ def _store_cancelled(runtime: Runtime, match: MatchRecord, replay: Replay) -> Ru
     """Store a match stopped at a move: cancelled, its moves so far as its replay, no ladder, no
     faults (it counts for nobody); its tournament's round may have ended with it."""
     moves = len(replay.moves)
-
-    def cancelled(current: MatchRecord) -> MatchRecord:
-        return current.cancelled(f"cancelled while running, after {moves} moves", moves)
-
-    return _store_unrated(runtime, match, replay, cancelled, RunOutcome.CANCELLED)
+    reason = f"cancelled while running, after {moves} moves"
+    return _store_unrated(runtime, match, replay, MatchStatus.CANCELLED, reason, RunOutcome.CANCELLED)
 
 
 def _store_timed_out(runtime: Runtime, match: MatchRecord, replay: Replay) -> RunOutcome:
@@ -330,25 +246,21 @@ def _store_timed_out(runtime: Runtime, match: MatchRecord, replay: Replay) -> Ru
     moves = len(replay.moves)
     limit = runtime.settings.max_match_s
     reason = f"ran past the platform's time limit of {limit} s for a match, after {moves} moves"
-
-    def timed_out(current: MatchRecord) -> MatchRecord:
-        return current.aborted(reason, moves)
-
-    return _store_unrated(runtime, match, replay, timed_out, RunOutcome.ABORTED)
+    return _store_unrated(runtime, match, replay, MatchStatus.ABORTED, reason, RunOutcome.ABORTED)
 
 
 def _store_unrated(
     runtime: Runtime,
     match: MatchRecord,
     replay: Replay,
-    ended: Callable[[MatchRecord], MatchRecord],
+    status: MatchStatus,
+    reason: str,
     outcome: RunOutcome,
 ) -> RunOutcome:
-    """Store a match that ended before its game did, as ``ended`` marks it: its moves so far as its
-    replay, no ladder rows, no faults; its tournament's round may have ended with it."""
-    stored = runtime.store.finish_match(
-        match.id, ended, compress(replay), None, lambda before: {}, {}, bots=match.bots
-    )
+    """Store a match that ended before its game did, as ``status`` for ``reason``: its moves so far
+    as its replay, no ladder rows, no faults; its tournament's round may have ended with it."""
+    end = MatchEnd(match.id, status, compress(replay), len(replay.moves), reason=reason, bots=match.bots)
+    stored = runtime.store.finishing.finish_match(end)
     if stored:
         metrics.match_ended(match.game, outcome.value)
     _advance_tournament(runtime, match)
@@ -364,97 +276,14 @@ def _advance_tournament(runtime: Runtime, match: MatchRecord) -> None:
         log.exception("could not make the next round of tournament %s", match.tournament)
 
 
-class _LiveWriter:
-    """Writes the progress of every match a process plays, for spectators, all in one pipeline every
-    :data:`PROGRESS_EVERY_S`.
-
-    A pipeline of its own per match every half second cost a worker playing 500 matches nearly a
-    third of its CPU (redis-py takes and checks a pooled connection for each); one for all of them
-    costs that once. Each match's moves are written in order. A match that ends is forgotten before
-    its end is stored, and forgetting waits for a write under way, so no progress is written after
-    the end cleared it. The writing thread runs while matches report and stops when none is left.
-    """
-
-    def __init__(self, store: Store, every_s: float = PROGRESS_EVERY_S) -> None:
-        self.store = store
-        self.every_s = every_s
-        self.lock = threading.Lock()  # the pending moves and the set of matches
-        self.writing = threading.Lock()  # held through a write; forgetting a match waits for it
-        self.pending: dict[str, tuple[list[MoveRecord], int]] = {}
-        self.matches: set[str] = set()
-        self.running = False
-
-    def start(self, match_id: str) -> None:
-        with self.lock:
-            self.matches.add(match_id)
-            if not self.running:
-                self.running = True
-                threading.Thread(target=self._run, name="live-progress", daemon=True).start()
-
-    def add(self, match_id: str, record: MoveRecord, played: int) -> None:
-        with self.lock:
-            if match_id not in self.matches:
-                return
-            moves = self.pending[match_id][0] if match_id in self.pending else []
-            moves.append(record)
-            self.pending[match_id] = (moves, played)
-
-    def forget(self, match_id: str) -> None:
-        """The match ended: drop what it has not written, after any write under way."""
-        with self.writing, self.lock:
-            self.matches.discard(match_id)
-            self.pending.pop(match_id, None)
-
-    def _run(self) -> None:
-        while True:
-            time.sleep(self.every_s)
-            with self.lock:
-                if not self.matches:
-                    self.running = False
-                    return
-            self.flush()
-
-    def flush(self) -> None:
-        """Write what the matches reported since the last write; on a store failure keep it for
-        the next (progress is only shown: the matches go on)."""
-        with self.writing:
-            with self.lock:
-                batch, self.pending = self.pending, {}
-            if not batch:
-                return
-            try:
-                encoded = {match: ([m.to_json() for m in moves], n) for match, (moves, n) in batch.items()}
-                self.store.append_live_many(encoded)
-            except RedisError as error:
-                log.warning("could not report the progress of %d matches: %s", len(batch), error)
-                with self.lock:
-                    for match_id, (moves, played) in batch.items():
-                        if match_id in self.matches:
-                            newer, latest = self.pending.get(match_id, ([], played))
-                            self.pending[match_id] = (moves + newer, latest)
-
-
-_writers: weakref.WeakKeyDictionary[Store, _LiveWriter] = weakref.WeakKeyDictionary()
-_writers_lock = threading.Lock()
-
-
-def _live_writer(store: Store) -> _LiveWriter:
-    """The store's one writer of progress in this process."""
-    with _writers_lock:
-        writer = _writers.get(store)
-        if writer is None:
-            writer = _writers[store] = _LiveWriter(store)
-        return writer
-
-
 class _ProgressReporter:
-    """Hands the moves played to the process's :class:`_LiveWriter`, for spectators of a running
-    match; :meth:`close` when the match has ended, before its end is stored."""
+    """Hands the moves played to the runtime's :class:`arena.upkeep.LiveWriter`, for spectators of
+    a running match; :meth:`close` when the match has ended, before its end is stored."""
 
-    def __init__(self, runtime: Runtime, match_id: str) -> None:
+    def __init__(self, writer: LiveWriter, match_id: str) -> None:
         self.match_id = match_id
         self.played = 0  # the moves of an earlier run were cleared when this run began
-        self.writer = _live_writer(runtime.store)
+        self.writer = writer
         self.writer.start(match_id)
 
     def __call__(self, record: MoveRecord) -> None:
@@ -470,26 +299,31 @@ def finish(runtime: Runtime, match: MatchRecord, replay: Replay) -> bool:
 
     Returns False when the match had already been finished (by this or another run).
     """
-    spec = replay.spec
-    facts = get_game(spec.game).variant(spec.variant)  # declared facts: rated, team
-
-    def finished(current: MatchRecord) -> MatchRecord:
-        return current.finished(replay.result, replay.seats, len(replay.moves))
-
-    def update_ladder(before: dict[str, rows.Row]) -> dict[str, rows.Row]:
-        return rows.apply_result(before, facts, spec.bots, replay.result, match.id)
-
-    stored = runtime.store.finish_match(
-        match.id,
-        finished,
-        compress(replay),
-        (spec.game, spec.variant) if match.rated else None,
-        update_ladder if match.rated else (lambda before: {}),
-        replay.faults_by_bot(),
-        bots=match.bots,
-        rating_point=lambda row, record: rows.history_point(row, facts, record.id, record.finished_at),
-        history_points=runtime.settings.history_points,
-        verdicts=scoring.head_to_head(spec.bots, replay.result, facts.team),
-    )
+    stored = runtime.store.finishing.finish_match(match_end(match, replay, runtime.settings.history_points))
     _advance_tournament(runtime, match)
     return stored
+
+
+def match_end(match: MatchRecord, replay: Replay, history_points: int) -> MatchEnd:
+    """How a match played to its end is stored: its result, seats and faults from the replay, its
+    head-to-head verdicts, and for a rated match how it counts in its ladder."""
+    spec = replay.spec
+    facts = get_game(spec.game).variant(spec.variant)  # declared facts: rated, team
+    ladder = (
+        LadderCount(spec.game, spec.variant, facts, tuple(spec.bots), replay.result, match.id)
+        if match.rated
+        else None
+    )
+    return MatchEnd(
+        match.id,
+        MatchStatus.FINISHED,
+        compress(replay),
+        len(replay.moves),
+        result=replay.result,
+        seats=replay.seats,
+        bots=match.bots,
+        ladder=ladder,
+        faults=replay.faults_by_bot(),
+        verdicts=scoring.head_to_head(spec.bots, replay.result, facts.team),
+        history_points=history_points,
+    )

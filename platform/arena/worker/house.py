@@ -6,7 +6,7 @@ registers them when it starts, named ``<game>/<bot> (house)``: by default the em
 (``arena serve``, ``arena demo --serve``; ``arena serve --no-house-bots`` leaves them out) and a
 deployment on Redis does not; with the setting on, every process of the API under gunicorn registers
 them at its start, each house bot once however many start together (its id is derived from its
-endpoint, and the store adds a record with a given id once: :meth:`arena.storage.Store.add_bot_once`).
+endpoint, and the store adds a record with a given id once: :meth:`arena.storage.bots.Bots.add_once`).
 
 A house bot's endpoint is ``house:<game>/<bot>`` (:data:`arena.records.HOUSE_ENDPOINT`), which no
 registration through the API can give (endpoints are http or https URLs): every worker plays it
@@ -48,7 +48,7 @@ def house_bot_id(endpoint: str) -> str:
 def register_house_bots(store: Store) -> list[BotRecord]:
     """Register every game's reference bots that are not house bots of the store yet; the ones this
     call added (none that another process, starting at the same time, added first)."""
-    present = {bot.endpoint for bot in store.list_bots() if bot.house}
+    present = {bot.endpoint for bot in store.bots.list_all() if bot.house}
     created: list[BotRecord] = []
     for game_id in game_ids():
         try:
@@ -71,7 +71,7 @@ def register_house_bots(store: Store) -> list[BotRecord]:
                 created_ts=time.time(),
                 updated_at=stamp,
             )
-            if store.add_bot_once(bot):
+            if store.bots.add_once(bot):
                 created.append(bot)
     return created
 

@@ -52,7 +52,7 @@ def _requeue_lost(runtime: Runtime) -> list[str]:
     settings = runtime.settings
     patience = settings.visibility_timeout_s + 2 * settings.lease_s + settings.sweep_interval_s
     moment = runtime.clock.time() - patience
-    lost = runtime.store.queued_before(moment)
+    lost = runtime.store.queue.queued_before(moment)
     if not lost or runtime.queue.waiting() > 0:  # a waiting backlog may still hold their messages
         return []
     requeued = []
@@ -62,7 +62,7 @@ def _requeue_lost(runtime: Runtime) -> list[str]:
         except Exception:
             log.exception("match %s: could not be queued again; the next sweep retries", match_id)
             continue
-        runtime.store.requeued_now(match_id)
+        runtime.store.queue.requeued_now(match_id)
         log.warning("match %s was queued but its message was lost: queued again", match_id)
         requeued.append(match_id)
     return requeued
@@ -71,14 +71,14 @@ def _requeue_lost(runtime: Runtime) -> list[str]:
 def _requeue_abandoned(runtime: Runtime) -> list[str]:
     store = runtime.store
     requeued = []
-    for match_id in store.running_match_ids():
-        if not store.requeue_if_stranded(match_id):
+    for match_id in store.queue.running_ids():
+        if not store.queue.requeue_if_stranded(match_id):
             continue
         try:
             runtime.queue.enqueue(match_id)
         except Exception:
             log.exception("match %s: could not be queued again; the next sweep retries", match_id)
-            store.back_to_running(match_id)
+            store.queue.back_to_running(match_id)
             continue
         log.warning("match %s was left running without a worker: queued again", match_id)
         requeued.append(match_id)
@@ -103,14 +103,14 @@ class Sweeper:
 
     def sweep_once(self) -> list[str]:
         """One sweep if no other worker swept within the interval."""
-        if not self.runtime.store.take_sweeper_lock(self.owner, self.interval_s * 0.9):
+        if not self.runtime.store.queue.take_sweeper_lock(self.owner, self.interval_s * 0.9):
             return []
         return sweep(self.runtime)
 
     def archive_once(self) -> archive.ArchiveReport | None:
         """Archive old ended matches if no worker did within the hour."""
         store = self.runtime.store
-        if not store.take_archiver_lock(self.owner, ARCHIVE_EVERY_S):
+        if not store.archive.take_lock(self.owner, ARCHIVE_EVERY_S):
             return None
         return archive.archive_ended(
             store, self.runtime.settings.archive_after_days, self.runtime.clock.time(), ARCHIVE_PER_PASS

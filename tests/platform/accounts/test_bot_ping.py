@@ -48,7 +48,7 @@ def test_a_bot_started_with_the_secret_passes_the_ping_and_is_registered(arena: 
     pings = bot_server.PINGS[before:]
     assert [path for path, _ in pings] == ["/first/pinged"]  # one ping, to the endpoint registered
     assert list(ping_validator().iter_errors(pings[0][1])) == []
-    assert arena.runtime.store.get_bot(answer.get_json()["id"]).secret == secret
+    assert arena.runtime.store.bots.get(answer.get_json()["id"]).secret == secret
 
 
 def test_a_bot_started_with_another_secret_is_refused_naming_the_secret(arena: Arena) -> None:
@@ -109,7 +109,7 @@ def test_a_new_endpoint_is_pinged_with_the_bots_secret(arena: Arena) -> None:
     assert "check the secret" in _refusal(moved)["secret"][0]
     moved = arena.client.patch(url, json={"endpoint": arena.bots.url("/noping/x")}, headers=owner)
     assert "endpoint" in _refusal(moved)
-    assert arena.runtime.store.get_bot(bot["id"]).endpoint == arena.bots.url("/first/old-home")
+    assert arena.runtime.store.bots.get(bot["id"]).endpoint == arena.bots.url("/first/old-home")
     arena.bots.secrets["/first/new-home"] = secret
     before = len(bot_server.PINGS)
     moved = arena.client.patch(url, json={"endpoint": arena.bots.url("/first/new-home")}, headers=owner)
@@ -137,7 +137,7 @@ def test_a_new_secret_for_a_bot_gone_offline_is_refused_and_the_old_one_kept(toy
         headers={"Authorization": f"Bearer {created['token']}"},
     )
     assert _refusal(answer)["endpoint"][0].startswith("not reachable")
-    assert runtime.store.get_bot(created["id"]).secret == secret
+    assert runtime.store.bots.get(created["id"]).secret == secret
 
 
 def test_the_ping_is_signed_with_the_secret_sent(arena: Arena) -> None:

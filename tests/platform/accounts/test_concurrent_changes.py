@@ -50,7 +50,7 @@ def test_a_secret_rotated_while_a_patch_pings_stays_and_the_patch_is_a_conflict(
     moving.join(30)
     assert not moving.is_alive()
     (patched,) = answers
-    stored = arena.runtime.store.get_bot(bot["id"])
+    stored = arena.runtime.store.bots.get(bot["id"])
     assert stored is not None and stored.secret == rotated, "the rotation was undone"
     # the new endpoint was vouched for by a ping signed with the old secret: not written
     assert patched.status_code == 409, patched.get_json()
@@ -61,7 +61,7 @@ def test_a_secret_rotated_while_a_patch_pings_stays_and_the_patch_is_a_conflict(
     # sent again, the change is pinged with the secret now in force and goes through
     again = arena.client.patch(url, json={"endpoint": gated.url, "name": "moved"}, headers=owner)
     assert again.status_code == 200, again.get_json()
-    stored = arena.runtime.store.get_bot(bot["id"])
+    stored = arena.runtime.store.bots.get(bot["id"])
     assert stored is not None
     assert (stored.endpoint, stored.name, stored.secret) == (gated.url, "moved", rotated)
 
@@ -88,7 +88,7 @@ def test_a_rename_during_a_rotation_writes_only_the_name(arena: Arena, gated: Ga
     rotating.join(30)
     (answer,) = answers
     assert answer.status_code == 200, answer.get_json()
-    stored = arena.runtime.store.get_bot(bot["id"])
+    stored = arena.runtime.store.bots.get(bot["id"])
     assert stored is not None and (stored.name, stored.secret) == ("new name", rotated)
 
 
@@ -109,21 +109,21 @@ def _record(bot_id: str = "b-00000000000000aa") -> BotRecord:
 def test_change_bot_writes_only_the_fields_it_is_given() -> None:
     store = Store.in_memory("t:")
     bot = _record()
-    store.put_bot(bot)
-    store.change_bot(bot.id, {}, {"secret": "n" * 32})  # another request, after this one read it
-    changed = store.change_bot(bot.id, {}, {"name": "Renamed", "games": ("nim",)})
-    assert changed is not None and store.get_bot(bot.id) == changed
+    store.bots.put(bot)
+    store.bots.change(bot.id, {}, {"secret": "n" * 32})  # another request, after this one read it
+    changed = store.bots.change(bot.id, {}, {"name": "Renamed", "games": ("nim",)})
+    assert changed is not None and store.bots.get(bot.id) == changed
     assert (changed.name, changed.secret, changed.games) == ("Renamed", "n" * 32, ("nim",))
-    assert store.bot_ids_of_game("party") == [] and store.bot_ids_of_game("nim") == [bot.id]
+    assert store.bots.ids_of_game("party") == [] and store.bots.ids_of_game("nim") == [bot.id]
 
 
 def test_change_bot_refuses_when_what_it_was_decided_on_moved() -> None:
     store = Store.in_memory("t:")
     bot = _record()
-    store.put_bot(bot)
-    store.change_bot(bot.id, {}, {"secret": "n" * 32})
+    store.bots.put(bot)
+    store.bots.change(bot.id, {}, {"secret": "n" * 32})
     with pytest.raises(BotChanged) as refused:
-        store.change_bot(bot.id, {"endpoint": bot.endpoint, "secret": bot.secret}, {"endpoint": "http://x/"})
+        store.bots.change(bot.id, {"endpoint": bot.endpoint, "secret": bot.secret}, {"endpoint": "http://x/"})
     assert refused.value.fields == ("secret",)
-    assert store.get_bot(bot.id) == replace(bot, secret="n" * 32)
-    assert store.change_bot("b-00000000000000ff", {}, {"name": "x"}) is None
+    assert store.bots.get(bot.id) == replace(bot, secret="n" * 32)
+    assert store.bots.change("b-00000000000000ff", {}, {"name": "x"}) is None

@@ -47,7 +47,7 @@ def test_a_bot_is_version_1_unless_registered_with_version_2_and_the_ping_is_in_
         "/first/plain": 1,
         "/first/newer": 2,
     }
-    assert arena.runtime.store.get_bot(newer.get_json()["id"]).protocol == 2
+    assert arena.runtime.store.bots.get(newer.get_json()["id"]).protocol == 2
 
 
 def test_the_bots_page_says_which_version_it_is_spoken_to(arena: Arena) -> None:
@@ -82,7 +82,7 @@ def test_patch_changes_the_version_once_a_ping_in_the_new_version_passed(arena: 
     changed = arena.client.patch(url, json={"protocol": 2}, headers=owner)
     assert changed.status_code == 200 and changed.get_json()["protocol"] == 2
     assert [ping["protocol"] for _, ping in bot_server.PINGS[before:]] == [2]
-    assert arena.get(url)["protocol"] == 2 and arena.runtime.store.get_bot(bot["id"]).protocol == 2
+    assert arena.get(url)["protocol"] == 2 and arena.runtime.store.bots.get(bot["id"]).protocol == 2
     renamed = arena.client.patch(url, json={"name": "still two"}, headers=owner)
     assert renamed.get_json()["protocol"] == 2 and len(bot_server.PINGS) == before + 1
     back = arena.client.patch(url, json={"protocol": 1}, headers=owner)
@@ -125,7 +125,7 @@ def test_a_bot_started_for_version_1_cannot_be_registered_or_switched_to_version
         arena.client.patch(f"/api/v1/bots/{created.get_json()['id']}", json={"protocol": 2}, headers=owner)
     )
     assert list(errors) == ["protocol"]
-    assert arena.runtime.store.get_bot(created.get_json()["id"]).protocol == 1
+    assert arena.runtime.store.bots.get(created.get_json()["id"]).protocol == 1
 
 
 class _Recording:
@@ -174,7 +174,7 @@ def test_a_match_speaks_to_each_seat_in_its_own_bots_version_and_its_replay_veri
     assert {r["protocol"] for r in sent[new["id"]]} == {2}
     assert not any(list(request_validator(2).iter_errors(r)) for r in sent[new["id"]])
     assert not any(list(request_validator(1).iter_errors(r)) for r in sent[old["id"]])
-    replay = decompress(arena.runtime.store.get_replay(match["id"]))
+    replay = decompress(arena.runtime.store.replays.get(match["id"]))
     assert not verify_replay(replay)
     # the replay and the match say which version each seat was spoken to
     assert [seat["protocol"] for seat in replay["seats"]] == [1, 2]
@@ -192,11 +192,11 @@ def test_a_bot_stored_before_versions_were_kept_reads_and_plays_as_version_1(
     created = _register(arena, base_two, two, "volcano/random").get_json()
     other = _register(arena, base_two, two, "volcano/greedy", protocol=2).get_json()
     store = arena.runtime.store
-    document = store.get_bot(created["id"]).to_json()
+    document = store.bots.get(created["id"]).to_json()
     del document["protocol"]  # as it was stored before
     store.redis.set(store.key("bot", created["id"]), json.dumps(document))
     assert "protocol" not in json.loads(store.redis.get(store.key("bot", created["id"])))
-    assert store.get_bot(created["id"]).protocol == 1
+    assert store.bots.get(created["id"]).protocol == 1
     assert arena.get(f"/api/v1/bots/{created['id']}")["protocol"] == 1
     sent = _recording(arena)
     arena.match(game="volcano", bots=[created["id"], other["id"]], seed=2)

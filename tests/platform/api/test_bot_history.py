@@ -79,7 +79,7 @@ def test_a_failed_ping_says_what_to_fix_and_a_passed_one_brings_the_bot_back(are
     assert body["detail"] == "answered 401"
     assert body["back_on"] == [] and arena.get(f"/api/v1/bots/{tired['id']}")["resting"]
 
-    record = arena.runtime.store.get_bot(tired["id"])
+    record = arena.runtime.store.bots.get(tired["id"])
     assert record is not None
     arena.bots.secrets[path] = record.secret  # the bot restarted with its own secret
     passed = arena.client.post(url, headers=_owner(tired)).get_json()

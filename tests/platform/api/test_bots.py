@@ -71,7 +71,7 @@ def test_the_token_is_stored_hashed_and_the_secret_as_given(arena: Arena) -> Non
     assert strings, "the bot is stored as a string"
     everything = "".join(redis.get(key) or "" for key in strings)
     assert created["id"] in everything and created["token"] not in everything
-    record = arena.runtime.store.get_bot(created["id"])
+    record = arena.runtime.store.bots.get(created["id"])
     assert record.token_hash.startswith("sha256:") and record.secret == arena.bots.secrets["/first/a"]
 
 
@@ -221,7 +221,7 @@ def test_patch_checks_the_new_endpoint_and_refuses_an_empty_change(arena: Arena)
     url = f"/api/v1/bots/{alice['id']}"
     answer = arena.client.patch(url, json={"endpoint": "http://192.168.1.5/bot"}, headers=headers)
     assert answer.status_code == 422 and "not public (private)" in answer.get_json()["errors"]["endpoint"][0]
-    assert arena.runtime.store.get_bot(alice["id"]).endpoint == arena.bots.url("/first/a")
+    assert arena.runtime.store.bots.get(alice["id"]).endpoint == arena.bots.url("/first/a")
     answer = arena.client.patch(url, json={}, headers=headers)
     assert answer.status_code == 422 and answer.get_json()["errors"]["_schema"]
 
@@ -273,7 +273,7 @@ def test_a_bots_guarded_routes_judge_the_token_before_the_bots_existence(
         if bot_id != alice["id"]:
             answer = arena.client.open(url, method=method, json=body, headers=arena.admin())
             assert answer.status_code == 404 and "no bot with id" in answer.get_json()["message"]
-    assert arena.runtime.store.get_bot(alice["id"]).name == "Alice", "nothing changed"
+    assert arena.runtime.store.bots.get(alice["id"]).name == "Alice", "nothing changed"
 
 
 def test_bots_are_listed_by_game_a_page_at_a_time_and_follow_their_games(arena: Arena) -> None:

@@ -160,10 +160,10 @@ WRITES = [
 def test_garbage_bodies_get_a_4xx_with_the_error_body(offline: Arena, method, path, data) -> None:
     arena = offline
     spec = arena.get("/api/v1/openapi.json")
-    if not arena.runtime.store.list_bots():
+    if not arena.runtime.store.bots.list_all():
         for name in ("fuzz-a", "fuzz-b", "fuzz-c"):
             arena.register(name, f"/first/{name}", ["nim", "party"])
-    bots = arena.runtime.store.list_bots()
+    bots = arena.runtime.store.bots.list_all()
     bot = bots[0]
     names, required = request_fields(spec, spec["paths"][path][method])
     body = data.draw(bodies(names, required, plausible(arena, [b.id for b in bots])), label="body")

@@ -344,8 +344,8 @@ def test_a_running_matchs_moves_so_far_are_worded(arena: Arena, duelists) -> Non
     first, last = duelists
     match = arena.match(game="nim", bots=[first["id"], last["id"]])
     live = {"turn": 0, "seat": 0, "move": {"take": 1}, "source": "bot", "fault": None, "think_ms": 3.0}
-    arena.runtime.store.append_live_many({match["id"]: ([live], 1)})
-    record = arena.runtime.store.get_match(match["id"])
+    arena.runtime.store.progress.append_live({match["id"]: ([live], 1)})
+    record = arena.runtime.store.matches.get(match["id"])
     running = replace(record, status=MatchStatus.RUNNING)
     assert match_moves(arena.runtime, running, 0) == [{**live, "words": '{"take":1}'}]
     assert match_moves(arena.runtime, running, 1) == []

@@ -29,7 +29,7 @@ def test_what_is_not_an_id_is_not_found(arena: Arena, method: str, path: str) ->
     answer = arena.client.open(url, method=method, headers={"Authorization": f"Bearer {ADMIN}"})
     assert answer.status_code == 404, answer.get_data(as_text=True)
     assert answer.get_json()["code"] == 404
-    assert arena.runtime.store.get_bot(bot["id"]) is not None
+    assert arena.runtime.store.bots.get(bot["id"]) is not None
 
 
 def test_a_well_formed_id_that_does_not_exist_is_not_found_either(arena: Arena) -> None:

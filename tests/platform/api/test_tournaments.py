@@ -227,7 +227,7 @@ def test_cancel_makes_queued_matches_never_start_and_stops_a_running_one(arena: 
     url = f"/api/v1/tournaments/{created['id']}"
     first, second = arena.queue.ids[0], arena.queue.ids[1]
     execute(arena.runtime, first)
-    assert arena.runtime.store.start_match(second) is not None  # a worker has it in hand
+    assert arena.runtime.store.matches.start(second) is not None  # a worker has it in hand
     assert arena.client.delete(url).status_code == 401
     unknown = "/api/v1/tournaments/t-0000000000000000"
     assert arena.client.delete(unknown, headers=arena.admin()).status_code == 404
@@ -238,11 +238,11 @@ def test_cancel_makes_queued_matches_never_start_and_stops_a_running_one(arena: 
     assert by_id[first]["status"] == "finished" and by_id[second]["status"] == "running"
     others = [match for match_id, match in by_id.items() if match_id not in (first, second)]
     assert others and all(match["status"] == "cancelled" for match in others)
-    assert all(arena.runtime.store.get_match(m["id"]).error == "tournament cancelled" for m in others)
+    assert all(arena.runtime.store.matches.get(m["id"]).error == "tournament cancelled" for m in others)
     outcomes = arena.run_queue()  # the match in hand ends before its first move; the others never start
     assert outcomes[1] is RunOutcome.CANCELLED
     assert {outcomes[0], *outcomes[2:]} == {RunOutcome.ALREADY_ENDED}
-    stopped = arena.runtime.store.get_match(second)
+    stopped = arena.runtime.store.matches.get(second)
     assert (stopped.status.value, stopped.result, stopped.error) == (
         "cancelled",
         None,
@@ -322,7 +322,7 @@ def test_a_match_is_cancelled_by_the_organizer_or_its_challenger_and_never_start
     other = {"Authorization": f"Bearer {trio[1]['token']}"}
     assert arena.client.delete(f"/api/v1/matches/{challenge['id']}", headers=other).status_code == 401
     assert arena.client.delete(f"/api/v1/matches/{challenge['id']}", headers=owner).status_code == 204
-    assert arena.runtime.store.get_match(challenge["id"]).error == "cancelled by the challenger"
+    assert arena.runtime.store.matches.get(challenge["id"]).error == "cancelled by the challenger"
     finished = arena.match(game="nim", bots=[trio[0]["id"], trio[1]["id"]])
     execute(arena.runtime, finished["id"])
     conflict = arena.client.delete(f"/api/v1/matches/{finished['id']}", headers=arena.admin())
@@ -348,6 +348,29 @@ def test_a_swiss_makes_each_round_when_the_last_has_ended(arena: Arena) -> None:
     pairs = [frozenset(match["bots"]) for match in done["matches"]]
     assert len(set(pairs)) == 4, "no pair met twice"
     assert done["standings"][0]["name"] == "High" and done["standings"][0]["points"] == 2.0
+
+
+def test_a_round_the_queue_refuses_stays_queued_for_the_sweeper_and_plays_later(arena: Arena) -> None:
+    """Aborting a round's matches would decide it without a game and leave nothing to end and make
+    the next round: they wait, queued, for the sweeper to queue them again; the request answers 503."""
+    ids = quartet(arena)
+    take = arena.queue.enqueue
+
+    def refuse(match_id: str) -> None:
+        raise ConnectionError("broker down")
+
+    arena.queue.enqueue = refuse  # type: ignore[method-assign]
+    body = {"name": "s", "game": "party", "format": "swiss", "bots": ids, "seats_per_match": 2}
+    answer = arena.client.post("/api/v1/tournaments", json=body, headers=arena.admin())
+    assert answer.status_code == 503, answer.get_json()
+    (listed,) = arena.get("/api/v1/tournaments")
+    made = arena.get(f"/api/v1/tournaments/{listed['id']}")
+    assert [match["status"] for match in made["matches"]] == ["queued", "queued"]
+    arena.queue.enqueue = take  # type: ignore[method-assign]
+    for match in made["matches"]:  # what the sweeper does once the queue is back
+        arena.queue.enqueue(match["id"])
+    arena.run_queue()
+    assert arena.get(f"/api/v1/tournaments/{listed['id']}")["status"] == "finished"
 
 
 def test_a_knockout_plays_down_to_the_final(arena: Arena) -> None:
@@ -415,10 +438,10 @@ def test_the_next_round_is_made_once_when_two_finishes_race(arena: Arena) -> Non
     ids = quartet(arena)
     created = create(arena, name="r", game="party", format="swiss", bots=ids, seats_per_match=2, rounds=3)
     for match_id in created["rounds_made"][0]["matches"]:
-        arena.runtime.store.abort_match(match_id, "test")
+        arena.runtime.store.matches.abort(match_id, "test")
     made = [progress.advance(arena.runtime, created["id"]), progress.advance(arena.runtime, created["id"])]
     assert made == [True, False]
-    assert len(arena.runtime.store.tournament_rounds(created["id"])) == 2
+    assert len(arena.runtime.store.tournaments.rounds(created["id"])) == 2
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from arena.ladders import ladder
 from arena.ladders.rows import display_row, new_row, rank_key
 from arena.records import GAME_ENTRANT
 from arena.storage import Store
+from arena.storage.bots import Bots
 from referee.game import VariantSpec
 from tests.platform.conftest import Arena
 
@@ -51,7 +52,7 @@ def test_pages_concatenate_to_the_whole_ladder_with_competition_ranks(raw, spec,
     }
     store = Store.in_memory()
     names = {bot: bot.upper() for bot in rows}
-    store.ladder_put_rows("g", "v", rows, names)
+    store.ladders.put_rows("g", "v", rows, names)
     pages = [ladder.page(store, "g", "v", spec, offset, size) for offset in range(0, len(rows) + size, size)]
     assert all(p["total"] == len(rows) for p in pages)
     joined = [entry for p in pages for entry in p["entries"]]
@@ -90,14 +91,14 @@ def test_a_match_writes_its_bots_rows_keys_names_and_result_and_nothing_else(are
     ann, bob, cy = duelists
     store = arena.runtime.store
     bystander = _row(RATED, 40.0, 1.0, games=9, wins=9, score=0.0)
-    store.ladder_put_rows("nim", "standard", {cy["id"]: bystander}, {cy["id"]: "Cy"})
+    store.ladders.put_rows("nim", "standard", {cy["id"]: bystander}, {cy["id"]: "Cy"})
     play(arena, ann, bob)
-    assert store.ladder_row("nim", "standard", cy["id"]) == bystander
-    won, lost = (store.ladder_row("nim", "standard", b["id"]) for b in (ann, bob))
+    assert store.ladders.row("nim", "standard", cy["id"]) == bystander
+    won, lost = (store.ladders.row("nim", "standard", b["id"]) for b in (ann, bob))
     assert won is not None and lost is not None
     assert (won["wins"], lost["losses"], won["rating"], lost["rating"]) == (1, 1, 1520.0, 1480.0)
     assert won["mu"] > 25.0 > lost["mu"] and won["key"] == rank_key(won, RATED)
-    results = store.ladder_results("nim", "standard")
+    results = store.ladders.results("nim", "standard")
     assert [(r["bots"], r["places"]) for r in results] == [([ann["id"], bob["id"]], [1, 2])]
     shown = arena.get("/api/v1/ladders/nim")
     assert [(e["rank"], e["name"]) for e in shown["entries"]] == [(1, "Cy"), (2, "Ann"), (3, "Bob")]
@@ -113,8 +114,8 @@ def test_a_page_never_reads_bot_records(arena: Arena, duelists, monkeypatch) -> 
     def refuse(*args, **kwargs):
         raise AssertionError("a ladder read a bot record")
 
-    monkeypatch.setattr(Store, "get_bots", refuse)
-    monkeypatch.setattr(Store, "get_bot", refuse)
+    monkeypatch.setattr(Bots, "get_many", refuse)
+    monkeypatch.setattr(Bots, "get", refuse)
     assert [e["name"] for e in arena.get("/api/v1/ladders/nim")["entries"]] == ["Ann", "Bob"]
     assert arena.client.get("/games/nim/ladder").status_code == 200
 
@@ -140,7 +141,7 @@ def test_renamed_and_deleted_bots_keep_the_ladder_right(arena: Arena, duelists) 
 def test_pages_use_page_and_page_size_with_x_pagination(arena: Arena, duelists) -> None:
     store = arena.runtime.store
     rows = {f"b-{i:02d}": _row(RATED, 30.0 - (i // 3), 1.0, games=1, wins=1, score=0.0) for i in range(7)}
-    store.ladder_put_rows("nim", "standard", rows, {bot: bot for bot in rows})
+    store.ladders.put_rows("nim", "standard", rows, {bot: bot for bot in rows})
     answer = arena.client.get("/api/v1/ladders/nim?page=2&page_size=2")
     assert answer.status_code == 200
     paging = json.loads(answer.headers["X-Pagination"])
@@ -161,7 +162,7 @@ def test_a_team_variant_rates_the_team_against_the_game_which_is_no_row(arena: A
     shown = arena.get("/api/v1/ladders/party?variant=crew")
     assert {e["bot_id"] for e in shown["entries"]} == {ann["id"], bob["id"]} and shown["total"] == 2
     assert all(e["rating"] == 1500.0 and e["mu"] < 25.0 for e in shown["entries"])  # Elo: lost, unrated
-    assert store.ladder_row("party", "crew", GAME_ENTRANT)["mu"] > 25.0
+    assert store.ladders.row("party", "crew", GAME_ENTRANT)["mu"] > 25.0
 
 
 def test_refit_stores_intervals_that_the_ladder_shows(arena: Arena, duelists) -> None:
@@ -222,7 +223,7 @@ def test_ladders_kept_the_old_way_move_to_the_paged_layout(arena: Arena, duelist
         ("Bob", 1460.0, 2, 25.0),
     }
     assert [e["rank"] for e in shown] == [1, 1]  # no skill history yet: equal conservative estimates
-    assert store.ladder_legacy_rows("nim", "standard") == {} and ratings_command.migrate(store) == {}
+    assert store.ladders.legacy_rows("nim", "standard") == {} and ratings_command.migrate(store) == {}
 
 
 def test_a_page_is_exactly_what_its_schema_documents(arena: Arena, duelists) -> None:

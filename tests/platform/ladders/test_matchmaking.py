@@ -103,8 +103,8 @@ def test_ticks_make_rated_matches_within_the_rate_and_the_cap(arena: Arena, fiel
     assert arena.queue.ids == made
     assert tick_at(arena, 1001.0) == [], "same period: a second tick does nothing"
     second = tick_at(arena, 1010.0)
-    assert len(second) == 1 and not set(runtime.store.get_match(made[0]).bots) & set(
-        runtime.store.get_match(second[0]).bots
+    assert len(second) == 1 and not set(runtime.store.matches.get(made[0]).bots) & set(
+        runtime.store.matches.get(second[0]).bots
     ), "busy bots are not paired again"
     assert tick_at(arena, 1020.0) == [], "two in flight: the cap"
     assert arena.get(URL)["in_flight"] == 2
@@ -131,7 +131,7 @@ def test_nobody_meets_the_same_opponent_twice_in_a_row(arena: Arena, field: list
         assert len(made) == 2
         arena.run_queue()
         for match_id in made:
-            a, b = arena.runtime.store.get_match(match_id).bots
+            a, b = arena.runtime.store.matches.get(match_id).bots
             assert b not in previous.get(a, set())
             previous[a], previous[b] = {b}, {a}
 
@@ -142,7 +142,7 @@ def test_stopping_makes_nothing_more_and_cancels_what_is_queued(
     runtime = arena.runtime
     put(arena, matches_per_minute=600, max_in_flight=2)
     first, second = tick_at(arena, 3000.0)
-    runtime.store.start_match(first)  # a worker took it
+    runtime.store.matches.start(first)  # a worker took it
     answer = arena.client.delete(URL, headers=arena.admin())
     assert answer.status_code == 200
     stopped = answer.get_json()
@@ -153,7 +153,7 @@ def test_stopping_makes_nothing_more_and_cancels_what_is_queued(
     clock.move_to(3020.0)
     assert matchmaking.tick_all(runtime) == {}
     assert execute(runtime, second).value == "already_ended", "its queued task does nothing"
-    runtime.store.abort_match(first, "the running match ends")
+    runtime.store.matches.abort(first, "the running match ends")
     assert arena.get(URL)["in_flight"] == 0
     assert arena.client.delete(URL, headers=arena.admin()).get_json()["cancelled"] == []
 
@@ -161,14 +161,14 @@ def test_stopping_makes_nothing_more_and_cancels_what_is_queued(
 def test_a_tick_that_read_the_settings_before_stop_stores_nothing(arena: Arena, field: list[str]) -> None:
     runtime = arena.runtime
     put(arena, matches_per_minute=600)
-    config = runtime.store.matchmaking_config("party", "open")
+    config = runtime.store.matchmaking.config("party", "open")
     matchmaking.stop(runtime, "party", "open")
     spec = matchmaking.template(config).reseated(tuple(field[:2]), 1)
     from arena.matches.match_requests import new_match
 
-    record = new_match(spec, runtime.store.get_bots(field), rated=True)
-    assert not runtime.store.add_matchmaking_matches("party", "open", config, [(record, spec)], 1.0)
-    assert runtime.store.get_match(record.id) is None
+    record = new_match(spec, runtime.store.bots.get_many(field), rated=True)
+    assert not runtime.store.matchmaking.add_matches("party", "open", config, [(record, spec)], 1.0)
+    assert runtime.store.matches.get(record.id) is None
 
 
 def test_two_schedulers_in_one_period_make_one_ticks_matches(
@@ -193,9 +193,9 @@ def test_the_ladder_page_says_when_matchmaking_is_on(arena: Arena, field: list[s
 def test_a_tick_waits_while_another_holds_the_ladders_lock(arena: Arena, field: list[str]) -> None:
     put(arena, matches_per_minute=600)
     store = arena.runtime.store
-    assert store.take_matchmaking_lock("party", "open", "another tick", 30)
+    assert store.matchmaking.take_lock("party", "open", "another tick", 30)
     assert tick_at(arena, 5000.0) == []
-    store.release_matchmaking_lock("party", "open", "another tick")
+    store.matchmaking.release_lock("party", "open", "another tick")
     assert len(tick_at(arena, 5010.0)) == 2
 
 
@@ -208,7 +208,7 @@ def test_matches_the_queue_refuses_end_aborted_and_free_their_bots(arena: Arena,
     arena.queue.enqueue = refuse  # type: ignore[method-assign]
     assert tick_at(arena, 6000.0) == []
     assert arena.get(URL)["in_flight"] == 0
-    assert arena.runtime.store.matchmaking_made_since("party", "open", 5990.0) == 2, "they count for the rate"
+    assert arena.runtime.store.matchmaking.made_since("party", "open", 5990.0) == 2, "they count for the rate"
     statuses = arena.get("/api/v1/matches?game=party")
     assert [match["error"] for match in statuses] == ["could not be queued: ConnectionError"] * 2
 
@@ -222,7 +222,7 @@ def test_a_bot_that_keeps_forfeiting_rests_until_its_owner_changes_it(arena: Are
         made = tick_at(arena, now)
         assert len(made) == 1
         arena.run_queue()
-        return arena.runtime.store.get_match(made[0]).bots
+        return arena.runtime.store.matches.get(made[0]).bots
 
     now = 3000.0
     seated = 0
@@ -244,5 +244,5 @@ def test_a_bot_that_keeps_forfeiting_rests_until_its_owner_changes_it(arena: Are
     while broken["id"] not in tick_and_play(now):
         now += 10
         assert now < 3600, "a bot back from rest is seated again"
-    row = arena.runtime.store.ladder_rows_of("party", "open", [broken["id"]])[broken["id"]]
+    row = arena.runtime.store.ladders.rows_of("party", "open", [broken["id"]])[broken["id"]]
     assert row["forfeits_in_a_row"] == 0

@@ -59,7 +59,9 @@ def start_beat(platform: Platform, name: str) -> subprocess.Popen:
 
 def made(platform: Platform) -> list[str]:
     store = platform.runtime.store
-    return [match_id for match_id in store.recent_match_ids(1000) if store.get_match(match_id).game == "nim"]
+    return [
+        match_id for match_id in store.matches.recent_ids(1000) if store.matches.get(match_id).game == "nim"
+    ]
 
 
 def test_two_schedulers_ticking_every_period_make_six_matches_a_minute(
@@ -80,7 +82,7 @@ def test_two_schedulers_ticking_every_period_make_six_matches_a_minute(
         first_beat.append(len(made))
         second_beat.append(len(made_again))
         for match_id in made + made_again:  # played at once: the bots are free again, the rate alone holds
-            runtime.store.abort_match(match_id, "played")
+            runtime.store.matches.abort(match_id, "played")
     assert second_beat == [0] * 12, "one tick's matches a period, two beats or not"
     assert first_beat == [1] * 6 + [0] + [1] * 5, (
         "a tick's share of 6 a minute, every 10 s, is one; at the seventh, six were made within a minute"
@@ -113,8 +115,8 @@ def test_two_beats_and_a_worker_keep_the_ladder_playing_until_turned_off(
     before = made(platform)
     wait_until(lambda: platform.get(URL)["in_flight"] == 0, 30, "what was in flight did not end")
     store = platform.runtime.store
-    wait_until(lambda: (store.matchmaking_last_tick() or 0) > stopped_at, 30, "no tick came after the stop")
+    wait_until(lambda: (store.matchmaking.last_tick() or 0) > stopped_at, 30, "no tick came after the stop")
     assert made(platform) == before, "nothing is made once turned off"
     for match_id in before:
-        match = store.get_match(match_id)
+        match = store.matches.get(match_id)
         assert match.status is MatchStatus.FINISHED or match.error == matchmaking.STOPPED

@@ -29,7 +29,7 @@ def result(places, scores=None, team_won=None) -> MatchResult:
 def ranked(rows: dict, names: dict, spec: VariantSpec) -> list[dict]:
     """A whole ladder as its page shows it, its rows stored with their ranking keys."""
     store = Store.in_memory()
-    store.ladder_put_rows(
+    store.ladders.put_rows(
         "g", "v", {bot: {**row, "key": rank_key(row, spec)} for bot, row in rows.items()}, names
     )
     return ladder.page(store, "g", "v", spec, 0, len(rows))["entries"]

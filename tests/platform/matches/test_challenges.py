@@ -81,13 +81,13 @@ def test_an_owner_replaces_a_leaked_secret_and_only_the_new_one_signs(arena: Are
     refused = arena.client.post(url, json={"secret": fresh}, headers=bearer(bot["token"]))
     assert refused.status_code == 422
     assert "check the secret" in refused.get_json()["errors"]["secret"][0]
-    assert arena.runtime.store.get_bot(bot["id"]).secret == old
+    assert arena.runtime.store.bots.get(bot["id"]).secret == old
     # the author restarts the bot with the new secret, then tells the platform
     arena.bots.secrets["/first/leaky"] = fresh
     answer = arena.client.post(url, json={"secret": fresh}, headers=bearer(bot["token"]))
     assert answer.status_code == 200
     assert answer.get_json()["id"] == bot["id"] and "secret" not in answer.get_json()
-    assert arena.runtime.store.get_bot(bot["id"]).secret == fresh
+    assert arena.runtime.store.bots.get(bot["id"]).secret == fresh
     match = arena.match(game="nim", bots=[bot["id"], other["id"]])
     execute(arena.runtime, match["id"])
     assert arena.get(f"/api/v1/matches/{match['id']}")["seats"][0]["faults"] == 0
@@ -146,7 +146,7 @@ def test_a_challenge_records_its_challenger_and_only_that_bot_or_the_organizer_c
     assert arena.get(url)["status"] == "queued", "a refused cancel changes nothing"
     assert arena.client.delete(url, headers=bearer(mine["token"])).status_code == 204
     assert arena.get(url)["status"] == "cancelled"
-    assert arena.runtime.store.get_match(match["id"]).error == "cancelled by the challenger"
+    assert arena.runtime.store.matches.get(match["id"]).error == "cancelled by the challenger"
     # the opponent's own challenge is its to cancel, not the first bot's
     back = challenge(arena, theirs, mine)
     assert back["challenger"] == theirs["id"]
@@ -160,7 +160,7 @@ def test_the_organizer_cancels_any_challenge_and_no_other_match_has_a_challenger
     theirs = arena.register("theirs", "/last/theirs", ["nim"])
     match = challenge(arena, mine, theirs)
     assert arena.client.delete(f"/api/v1/matches/{match['id']}", headers=arena.admin()).status_code == 204
-    assert arena.runtime.store.get_match(match["id"]).error == "cancelled by the organizer"
+    assert arena.runtime.store.matches.get(match["id"]).error == "cancelled by the organizer"
     organizers = arena.match(game="nim", bots=[mine["id"], theirs["id"]])
     assert organizers["challenger"] is None
     refused = arena.client.delete(f"/api/v1/matches/{organizers['id']}", headers=bearer(mine["token"]))
@@ -215,5 +215,5 @@ def test_a_match_record_round_trips_with_and_without_a_challenger(challenger: st
     assert MatchRecord.from_json(older) == replace(record, challenger=None)
     store = Store.in_memory("test:")
     spec = MatchSpec.build(game="vulkan", bots=["b-1", "b-2"], seed=7)
-    store.add_matches([(record, spec)])
-    assert store.get_match("m-1") == record
+    store.matches.add([(record, spec)])
+    assert store.matches.get("m-1") == record

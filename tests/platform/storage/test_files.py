@@ -180,29 +180,29 @@ def test_a_store_on_s3_finishes_archives_and_reads_back_matches(
     import gzip
 
     from arena.matches.archive import archive_ended
-    from arena.records import MatchRecord
-    from arena.storage import Store
+    from arena.records import MatchRecord, MatchStatus
+    from arena.storage import MatchEnd, Store
     from referee.match import MatchSpec
+    from referee.replay import MatchResult
 
     files = open_file_store(f"s3://{s3_bucket}/arena", moto_endpoint)
     store = Store.in_memory("s3t:", files)
     record = MatchRecord.new("m-1", "nim", "standard", ("b-1", "b-2"), ("One", "Two"), rated=False)
-    store.add_matches([(record, MatchSpec.build(game="nim", bots=["b-1", "b-2"], seed=2))])
+    store.matches.add([(record, MatchSpec.build(game="nim", bots=["b-1", "b-2"], seed=2))])
     replay = gzip.compress(b'{"moves":[]}')
 
-    def finished(current: MatchRecord) -> MatchRecord:
-        return MatchRecord.from_json({**current.to_json(), "status": "finished", "moves": 4})
-
-    assert store.finish_match("m-1", finished, replay, None, lambda rows: {}, {})
-    assert not store.finish_match("m-1", finished, gzip.compress(b"late"), None, lambda rows: {}, {})
-    assert store.get_replay("m-1") == replay
+    result = MatchResult(places=(1, 2), scores=(1.0, 0.0), reason="end")
+    assert store.finishing.finish_match(MatchEnd("m-1", MatchStatus.FINISHED, replay, 4, result=result))
+    late = gzip.compress(b"late")
+    assert not store.finishing.finish_match(MatchEnd("m-1", MatchStatus.FINISHED, late, 4, result=result))
+    assert store.replays.get("m-1") == replay
     assert archive_ended(store, 0, now=time.time() + 86_400).archived == 1
     assert store.redis.get("s3t:match:m-1") is None
     again = open_file_store(f"s3://{s3_bucket}/arena", moto_endpoint)  # a fresh client and no cache
     reread = Store(store.redis, store.blobs, "s3t:", again)
-    assert reread.get_match("m-1") == store.get_match("m-1")
-    assert reread.get_match("m-1").moves == 4  # type: ignore[union-attr]
-    assert reread.get_replay("m-1") == replay
+    assert reread.matches.get("m-1") == store.matches.get("m-1")
+    assert reread.matches.get("m-1").moves == 4  # type: ignore[union-attr]
+    assert reread.replays.get("m-1") == replay
     assert files.exists("matches/m-1.json")
 
 

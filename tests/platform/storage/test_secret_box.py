@@ -58,18 +58,18 @@ def _everything_in(store: Store) -> str:
 def test_a_secret_sealed_with_the_key_reads_back_the_same_every_way_a_bot_is_read() -> None:
     store = Store.in_memory("t:", secrets=SecretBox(KEY))
     bot = _bot()
-    store.put_bot(bot)
-    assert store.get_bot(bot.id) == bot
-    assert store.get_bots([bot.id]) == {bot.id: bot}
-    assert store.list_bots() == [bot]
-    changed = store.change_bot(bot.id, {"secret": SECRET}, {"name": "Renamed"})
-    assert changed == replace(bot, name="Renamed") == store.get_bot(bot.id)
+    store.bots.put(bot)
+    assert store.bots.get(bot.id) == bot
+    assert store.bots.get_many([bot.id]) == {bot.id: bot}
+    assert store.bots.list_all() == [bot]
+    changed = store.bots.change(bot.id, {"secret": SECRET}, {"name": "Renamed"})
+    assert changed == replace(bot, name="Renamed") == store.bots.get(bot.id)
 
 
 def test_redis_holds_no_secret_in_plain_text_when_a_key_is_set() -> None:
     store = Store.in_memory("t:", secrets=SecretBox(KEY))
-    store.put_bot(_bot())
-    store.change_bot(_bot().id, {}, {"secret": "a-new-secret-" + "8" * 40})
+    store.bots.put(_bot())
+    store.bots.change(_bot().id, {}, {"secret": "a-new-secret-" + "8" * 40})
     stored = json.loads(store.redis.get("t:bot:b-00000000000000a1") or "")
     assert "secret" not in stored and stored[SEALED]
     assert SECRET not in _everything_in(store) and "8" * 40 not in _everything_in(store)
@@ -82,7 +82,7 @@ def test_a_registration_through_the_api_stores_the_secret_sealed(toy_games: None
     created = register_bot(client, bots, "sealed", "/first/sealed", ["nim"])
     secret = bots.secrets["/first/sealed"]
     assert secret not in _everything_in(runtime.store)
-    record = runtime.store.get_bot(created["id"])
+    record = runtime.store.bots.get(created["id"])
     assert record is not None and record.secret == secret  # the referee signs with it as before
     ping = client.post(f"/api/v1/bots/{created['id']}/ping", headers={"Authorization": f"Bearer {ADMIN}"})
     assert ping.get_json()["ok"] is True  # the bot checked the signature made with the opened secret
@@ -90,27 +90,27 @@ def test_a_registration_through_the_api_stores_the_secret_sealed(toy_games: None
 
 def test_records_stored_in_plain_text_still_read_and_are_sealed_once_a_key_is_set() -> None:
     plain = Store.in_memory("t:")
-    plain.put_bot(_bot())
+    plain.bots.put(_bot())
     raw = json.loads(plain.redis.get("t:bot:b-00000000000000a1") or "")
     assert raw["secret"] == SECRET  # as it was written before there were keys
 
     keyed = Store(plain.redis, plain.blobs, "t:", secrets=SecretBox(KEY))
-    assert keyed.get_bot(_bot().id) == _bot(), "a plain record reads as it is"
-    assert keyed.prepare_secrets() == 1
-    assert SECRET not in _everything_in(keyed) and keyed.get_bot(_bot().id) == _bot()
-    assert keyed.prepare_secrets() == 0, "nothing left to seal"
+    assert keyed.bots.get(_bot().id) == _bot(), "a plain record reads as it is"
+    assert keyed.bots.prepare_secrets() == 1
+    assert SECRET not in _everything_in(keyed) and keyed.bots.get(_bot().id) == _bot()
+    assert keyed.bots.prepare_secrets() == 0, "nothing left to seal"
 
 
 @pytest.mark.parametrize("reading_key", [None, Fernet.generate_key().decode()], ids=["no key", "another key"])
 def test_a_sealed_secret_without_its_key_is_a_clear_error(reading_key: str | None) -> None:
     sealed = Store.in_memory("t:", secrets=SecretBox(KEY))
-    sealed.put_bot(_bot())
+    sealed.bots.put(_bot())
     reader = Store(sealed.redis, sealed.blobs, "t:", secrets=SecretBox(reading_key))
     with pytest.raises(SecretsKeyError, match=r"bot b-00000000000000a1's secret .*ARENA_SECRETS_KEY"):
-        reader.get_bot(_bot().id)
+        reader.bots.get(_bot().id)
     with pytest.raises(SecretsKeyError, match="ARENA_SECRETS_KEY"):
-        reader.prepare_secrets()  # what a process starting with it runs first
-    assert Store(sealed.redis, sealed.blobs, "t:", secrets=SecretBox(KEY)).prepare_secrets() == 0
+        reader.bots.prepare_secrets()  # what a process starting with it runs first
+    assert Store(sealed.redis, sealed.blobs, "t:", secrets=SecretBox(KEY)).bots.prepare_secrets() == 0
 
 
 def test_a_key_that_is_not_a_fernet_key_is_a_settings_error_and_the_key_never_shows() -> None:
@@ -138,7 +138,7 @@ def test_the_embedded_platform_refuses_a_saved_store_sealed_with_another_key(
     toy_games: None, tmp_path: Path
 ) -> None:
     sealed = Store.in_memory("arena:", secrets=SecretBox(KEY))
-    sealed.put_bot(_bot())
+    sealed.bots.put(_bot())
     snapshot.save(sealed.redis, "arena:", tmp_path / "store.json")
     other = Settings(admin_token=ADMIN, policy=LOOPBACK, secrets_key=Fernet.generate_key().decode())
     with pytest.raises(SecretsKeyError, match="ARENA_SECRETS_KEY"):

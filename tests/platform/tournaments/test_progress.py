@@ -95,19 +95,19 @@ def test_a_replay_is_made_once_whoever_asks(arena: Arena) -> None:
         execute(arena.runtime, match_id)  # each end asks for what follows; the last makes the replay
     assert len(arena.queue.ids) == 1
     store = arena.runtime.store
-    tournament = store.get_tournament(created["id"])
+    tournament = store.tournaments.get(created["id"])
     assert tournament is not None
-    made = store.tournament_rounds(created["id"])
+    made = store.tournaments.rounds(created["id"])
     assert made[0]["replays"] == {first_round[0]: arena.queue.ids}
     assert progress.advance(arena.runtime, created["id"]) is False, "the replay has not ended"
     # a caller that read the round before the replay was stored owes it too: the mark stops it
     before = [{"matches": made[0]["matches"], "byes": made[0]["byes"]}]
-    matches = {m.id: m for m in store.get_matches(first_round)}
+    matches = {m.id: m for m in store.matches.get_many(first_round)}
     due = replays_due(tournament, before, matches)
-    template = store.get_spec(first_round[0])
+    template = store.matches.spec(first_round[0])
     assert template is not None and len(due) == 1
     assert progress.make_replays(arena.runtime, tournament, due, template) == []
-    assert store.tournament_rounds(created["id"]) == made and len(arena.queue.ids) == 1
+    assert store.tournaments.rounds(created["id"]) == made and len(arena.queue.ids) == 1
 
 
 def test_a_knockout_between_its_rounds_reads_running_not_finished(

@@ -23,7 +23,7 @@ def rate(arena: Arena, ratings: dict[str, tuple[float, float]]) -> None:
     for bot, (mu, sigma) in ratings.items():
         row = {**ladder_rows.new_row(spec), "mu": mu, "sigma": sigma, "games": 5}
         rows[bot] = {**row, "key": ladder_rows.rank_key(row, spec)}
-    arena.runtime.store.ladder_put_rows("party", "open", rows, {bot: bot for bot in rows})
+    arena.runtime.store.ladders.put_rows("party", "open", rows, {bot: bot for bot in rows})
 
 
 def create(arena: Arena, **body: object) -> dict:

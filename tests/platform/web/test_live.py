@@ -128,7 +128,7 @@ def test_a_match_page_shows_live_moves_and_board_once_the_store_keeps_them(
     stone (its first legal move), seats in turn."""
 
     def moves_so_far(runtime: object, match_id: str, start: int) -> list[dict[str, Any]]:
-        played = site.platform.runtime.store.progress([match_id]).get(match_id, 0)
+        played = site.platform.runtime.store.progress.played([match_id]).get(match_id, 0)
         return with_words(
             "nim",
             [

@@ -57,7 +57,7 @@ def test_a_tournament_runs_through_the_celery_queue_in_process(
     assert sum(row["points"] for row in done["standings"]) == 6.0
     ladder = client.get("/api/v1/ladders/nim").get_json()["entries"]
     assert sorted(entry["games"] for entry in ladder) == [4, 4, 4]
-    rows = embedded.runtime.store.ladder_rows("nim", "standard").values()
+    rows = embedded.runtime.store.ladders.rows("nim", "standard").values()
     assert sum(row["rating"] for row in rows) == pytest.approx(4500.0)  # K 40 on both sides: zero-sum
     for match in done["matches"]:
         replay = client.get(f"/api/v1/matches/{match['id']}/replay").get_json()
@@ -87,7 +87,7 @@ def test_a_single_match_reports_running_then_finished(embedded: EmbeddedPlatform
             "the match did not get going",
         )
         assert running["status"] == "running" and running["started_at"] and running["moves"] == 1
-        live = embedded.runtime.store.live_moves(running["id"])
+        live = embedded.runtime.store.progress.live_moves(running["id"])
         assert [move["seat"] for move in live] == [0] and live[0]["source"] == "bot"
     finally:
         bot_server.GATE.set()

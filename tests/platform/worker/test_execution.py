@@ -10,6 +10,8 @@ from dataclasses import replace
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from arena import upkeep
+from arena.ladders import counting
 from arena.records import MatchRecord, MatchStatus
 from arena.settings import Settings
 from arena.storage import Store
@@ -39,26 +41,26 @@ def pair(arena: Arena) -> tuple[dict, dict]:
 
 
 def played(arena: Arena, match: MatchRecord) -> Replay:
-    spec = arena.runtime.store.get_spec(match.id)
+    spec = arena.runtime.store.matches.spec(match.id)
     assert spec is not None
     return run_match(match.id, spec, [Player(name, LocalAgent(TakeOne())) for name in match.names])
 
 
 def set_status(arena: Arena, match_id: str, status: MatchStatus, **changes: object) -> None:
-    arena.runtime.store.update_match(match_id, lambda m: replace(m, status=status, **changes))
+    arena.runtime.store.matches.update(match_id, lambda m: replace(m, status=status, **changes))
 
 
 def test_running_the_finishing_step_twice_counts_the_match_once(arena: Arena, pair) -> None:
     a, b = pair
     match = arena.match(game="nim", bots=[a["id"], b["id"]])
-    record = arena.runtime.store.get_match(match["id"])
+    record = arena.runtime.store.matches.get(match["id"])
     replay = played(arena, record)
     assert finish(arena.runtime, record, replay) is True
     assert finish(arena.runtime, record, replay) is False
-    rows = arena.runtime.store.ladder_rows("nim", "standard")
+    rows = arena.runtime.store.ladders.rows("nim", "standard")
     assert rows[a["id"]]["games"] == rows[b["id"]]["games"] == 1
     assert rows[a["id"]]["rating"] == 1520.0
-    assert arena.runtime.store.is_applied(match["id"])
+    assert arena.runtime.store.finishing.is_applied(match["id"])
 
 
 def test_a_second_delivery_of_a_finished_match_does_nothing(arena: Arena, pair) -> None:
@@ -67,32 +69,32 @@ def test_a_second_delivery_of_a_finished_match_does_nothing(arena: Arena, pair) 
     assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
     assert execute(arena.runtime, match["id"]) is RunOutcome.ALREADY_ENDED
     assert arena.get(f"/api/v1/matches/{match['id']}")["attempts"] == 1
-    assert arena.runtime.store.ladder_rows("nim", "standard")[a["id"]]["games"] == 1
+    assert arena.runtime.store.ladders.rows("nim", "standard")[a["id"]]["games"] == 1
 
 
 def test_the_applied_mark_alone_stops_a_second_count(arena: Arena, pair) -> None:
     """Two runs of one match both reach the end (the first run's worker was thought dead)."""
     a, b = pair
     match = arena.match(game="nim", bots=[a["id"], b["id"]])
-    record = arena.runtime.store.get_match(match["id"])
+    record = arena.runtime.store.matches.get(match["id"])
     replay = played(arena, record)
     assert finish(arena.runtime, record, replay) is True
     # the slower run still sees the match running: only applied:<match id> stands in its way
     set_status(arena, match["id"], MatchStatus.RUNNING)
     assert finish(arena.runtime, record, replay) is False
-    assert arena.runtime.store.ladder_rows("nim", "standard")[a["id"]]["games"] == 1
-    assert arena.runtime.store.bot_faults(a["id"]) == {}
+    assert arena.runtime.store.ladders.rows("nim", "standard")[a["id"]]["games"] == 1
+    assert arena.runtime.store.bots.faults(a["id"]) == {}
 
 
 def test_a_live_lease_held_elsewhere_makes_the_run_wait(arena: Arena, pair) -> None:
     a, b = pair
     match = arena.match(game="nim", bots=[a["id"], b["id"]])
-    assert arena.runtime.store.acquire_lease(match["id"], "another-worker", 30)
+    assert arena.runtime.store.leases.acquire(match["id"], "another-worker", 30)
     assert execute(arena.runtime, match["id"]) is RunOutcome.BUSY
     assert arena.get(f"/api/v1/matches/{match['id']}")["status"] == "queued"
-    arena.runtime.store.release_lease(match["id"], "someone-else")  # not the holder: no effect
+    arena.runtime.store.leases.release(match["id"], "someone-else")  # not the holder: no effect
     assert execute(arena.runtime, match["id"]) is RunOutcome.BUSY
-    arena.runtime.store.release_lease(match["id"], "another-worker")
+    arena.runtime.store.leases.release(match["id"], "another-worker")
     assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
 
 
@@ -104,7 +106,7 @@ def test_a_match_is_aborted_after_too_many_failed_attempts(arena: Arena, pair) -
     assert execute(arena.runtime, match["id"]) is RunOutcome.ABORTED
     done = arena.get(f"/api/v1/matches/{match['id']}")
     assert done["status"] == "aborted" and done["error"] == f"gave up after {limit} failed attempts"
-    assert arena.runtime.store.ladder_rows("nim", "standard") == {}
+    assert arena.runtime.store.ladders.rows("nim", "standard") == {}
 
 
 def test_a_match_whose_workers_died_under_it_is_played_again_up_to_its_own_bound(arena: Arena, pair) -> None:
@@ -152,15 +154,15 @@ def test_a_run_the_store_failed_under_is_counted_failed_not_a_death(arena: Arena
     a, b = pair
     match = arena.match(game="nim", bots=[a["id"], b["id"]])
     celery = make_celery(arena.runtime.settings, lambda app: arena.runtime)
-    FlakyStore(monkeypatch, arena.runtime.store, "finish_match", times=2)
+    FlakyStore(monkeypatch, arena.runtime.store.finishing, "finish_match", times=2)
     celery.tasks[TASK_NAME].apply(args=[match["id"]])  # eager: each retry runs at once
-    done = arena.runtime.store.get_match(match["id"])
+    done = arena.runtime.store.matches.get(match["id"])
     assert done is not None and done.status is MatchStatus.FINISHED
     assert (done.attempts, done.failed_attempts) == (3, 2)
     # a failure before the run started counts nothing: the match was still queued
     queued = arena.match(game="nim", bots=[a["id"], b["id"]])
     execution.count_failed_attempt(arena.runtime, queued["id"])
-    assert arena.runtime.store.get_match(queued["id"]).failed_attempts == 0
+    assert arena.runtime.store.matches.get(queued["id"]).failed_attempts == 0
 
 
 def test_a_bot_deleted_before_the_match_runs_aborts_it(arena: Arena, pair) -> None:
@@ -196,11 +198,11 @@ def test_a_result_that_cannot_be_stored_aborts_the_match_instead_of_leaving_it_r
     def broken(*args, **kwargs):
         raise KeyError("places")
 
-    monkeypatch.setattr(execution.rows, "apply_result", broken)
+    monkeypatch.setattr(counting.rows, "apply_result", broken)
     assert execute(arena.runtime, match["id"]) is RunOutcome.ABORTED
     done = arena.get(f"/api/v1/matches/{match['id']}")
     assert done["status"] == "aborted" and done["error"] == "worker error: KeyError: 'places'"
-    assert not arena.runtime.store.is_applied(match["id"])
+    assert not arena.runtime.store.finishing.is_applied(match["id"])
     assert arena.runtime.store.redis.get(arena.runtime.store.key("match", match["id"], "lease")) is None
 
 
@@ -225,17 +227,17 @@ def test_a_store_failure_at_the_end_is_raised_and_the_task_plays_the_match_again
 ) -> None:
     a, b = pair
     match = arena.match(game="nim", bots=[a["id"], b["id"]])
-    FlakyStore(monkeypatch, arena.runtime.store, "finish_match")
+    FlakyStore(monkeypatch, arena.runtime.store.finishing, "finish_match")
     with pytest.raises(RedisConnectionError):
         execute(arena.runtime, match["id"])
     assert arena.get(f"/api/v1/matches/{match['id']}")["status"] == "running"  # nothing could be stored
 
     celery = make_celery(arena.runtime.settings, lambda app: arena.runtime)
-    FlakyStore(monkeypatch, arena.runtime.store, "finish_match")
+    FlakyStore(monkeypatch, arena.runtime.store.finishing, "finish_match")
     celery.tasks[TASK_NAME].apply(args=[match["id"]])  # eager: the retry runs at once
     done = arena.get(f"/api/v1/matches/{match['id']}")
     assert done["status"] == "finished" and done["attempts"] == 3
-    assert arena.runtime.store.ladder_rows("nim", "standard")[a["id"]]["games"] == 1
+    assert arena.runtime.store.ladders.rows("nim", "standard")[a["id"]]["games"] == 1
 
 
 def test_after_a_store_failure_the_task_waits_for_the_store_before_its_retry_goes_to_the_broker(
@@ -245,7 +247,7 @@ def test_after_a_store_failure_the_task_waits_for_the_store_before_its_retry_goe
     would keep a prefetch slot taken for good. So the task first waits for the store to answer."""
     a, b = pair
     match = arena.match(game="nim", bots=[a["id"], b["id"]])
-    FlakyStore(monkeypatch, arena.runtime.store, "finish_match")
+    FlakyStore(monkeypatch, arena.runtime.store.finishing, "finish_match")
     away = FlakyStore(monkeypatch, arena.runtime.store, "ping", times=3)
     slept: list[float] = []
     monkeypatch.setattr(celery_app, "wait_for_store", functools.partial(wait_for_store, sleep=slept.append))
@@ -270,7 +272,7 @@ def test_the_wait_for_the_store_is_bounded(arena: Arena, monkeypatch) -> None:
 def test_progress_the_store_cannot_take_does_not_stop_the_match(arena: Arena, pair, monkeypatch) -> None:
     a, b = pair
     match = arena.match(game="nim", bots=[a["id"], b["id"]])
-    FlakyStore(monkeypatch, arena.runtime.store, "append_live_many", times=100)
+    FlakyStore(monkeypatch, arena.runtime.store.progress, "append_live", times=100)
     assert execute(arena.runtime, match["id"]) is RunOutcome.FINISHED
     assert arena.get(f"/api/v1/matches/{match['id']}")["status"] == "finished"
 
@@ -282,9 +284,11 @@ def _move(turn: int) -> MoveRecord:
 def test_the_progress_of_every_match_is_written_in_one_round_trip_in_order(arena: Arena, monkeypatch) -> None:
     store = arena.runtime.store
     writes: list[dict] = []
-    real = store.append_live_many
-    monkeypatch.setattr(store, "append_live_many", lambda batch: (writes.append(dict(batch)), real(batch)))
-    writer = execution._LiveWriter(store, every_s=3600)  # its thread stays asleep: the test flushes
+    real = store.progress.append_live
+    monkeypatch.setattr(
+        store.progress, "append_live", lambda batch: (writes.append(dict(batch)), real(batch))
+    )
+    writer = upkeep.LiveWriter(store, every_s=3600)  # its thread stays asleep: the test flushes
     for match_id in ("m1", "m2"):
         writer.start(match_id)
     writer.add("m1", _move(0), 1)
@@ -295,28 +299,28 @@ def test_the_progress_of_every_match_is_written_in_one_round_trip_in_order(arena
     writer.flush()
     writer.flush()  # nothing new: no round trip
     assert [sorted(write) for write in writes] == [["m1", "m2"], ["m1"]]
-    assert [move["turn"] for move in store.live_moves("m1")] == [0, 1, 2]
-    assert [move["turn"] for move in store.live_moves("m2")] == [0]
-    assert store.progress(["m1", "m2"]) == {"m1": 3, "m2": 1}
+    assert [move["turn"] for move in store.progress.live_moves("m1")] == [0, 1, 2]
+    assert [move["turn"] for move in store.progress.live_moves("m2")] == [0]
+    assert store.progress.played(["m1", "m2"]) == {"m1": 3, "m2": 1}
     writer.forget("m1")
     writer.forget("m2")
 
 
 def test_a_match_forgotten_writes_nothing_more_and_a_failed_write_is_kept(arena: Arena, monkeypatch) -> None:
     store = arena.runtime.store
-    writer = execution._LiveWriter(store, every_s=3600)  # its thread stays asleep: the test flushes
+    writer = upkeep.LiveWriter(store, every_s=3600)  # its thread stays asleep: the test flushes
     writer.start("ended")
     writer.start("going")
     writer.add("ended", _move(0), 1)
     writer.add("going", _move(0), 1)
-    FlakyStore(monkeypatch, store, "append_live_many")
+    FlakyStore(monkeypatch, store.progress, "append_live")
     writer.flush()  # fails: both kept
     writer.forget("ended")  # its end is stored now: what it had not written is dropped
     writer.add("ended", _move(1), 2)  # a late report of an ended match is ignored
     writer.add("going", _move(1), 2)
     writer.flush()
-    assert store.live_moves("ended") == []
-    assert [move["turn"] for move in store.live_moves("going")] == [0, 1]
+    assert store.progress.live_moves("ended") == []
+    assert [move["turn"] for move in store.progress.live_moves("going")] == [0, 1]
     writer.forget("going")
 
 
@@ -370,7 +374,7 @@ def test_a_run_counts_its_end_its_moves_and_its_faults_in_the_worker_metrics(are
     asked = len([kind for kind in kinds if kind != "forfeited"])  # a forfeited seat is not asked
     assert _sample("arena_move_think_seconds_count", game="nim") == before["moves"] + asked
     aborted = arena.match(game="nim", bots=[broken["id"], good["id"]])
-    arena.runtime.store.abort_match(aborted["id"], "by hand")  # not a run of a worker: not counted
+    arena.runtime.store.matches.abort(aborted["id"], "by hand")  # not a run of a worker: not counted
     assert _sample("arena_matches_total", game="nim", outcome="aborted") == before["aborted"]
 
 
@@ -398,8 +402,8 @@ def test_a_running_match_keeps_its_lease_past_the_lease_time_and_gives_it_up_at_
     runtime = make_runtime(ListQueue(), lease_s=LEASE_S)
     runtime.clock = clock = ManualClock()
     store = runtime.store
-    assert store.acquire_lease("m-1", "me", LEASE_S)
-    with execution._lease_heartbeat(runtime, "m-1", "me"):
+    assert store.leases.acquire("m-1", "me", LEASE_S)
+    with runtime.lease_keeper.holding("m-1", "me"):
         for _ in range(4):  # past the lease's time: only the renewals (every third of it) keep it
             clock.until_asleep("arena-leases")
             nearly_lapse(store, ["m-1"])
@@ -407,7 +411,7 @@ def test_a_running_match_keeps_its_lease_past_the_lease_time_and_gives_it_up_at_
             clock.until_asleep("arena-leases")
             assert store.redis.get(lease_key(store, "m-1")) == "me"
             assert lives_ms(store, "m-1") > NEARLY_LAPSED_MS
-    store.release_lease("m-1", "me")
+    store.leases.release("m-1", "me")
     assert store.redis.get(lease_key(store, "m-1")) is None
 
 
@@ -417,19 +421,19 @@ def test_one_thread_keeps_the_leases_of_every_match_of_the_process(monkeypatch: 
     store = runtime.store
     matches = [f"m-{number}" for number in range(20)]
     for match_id in matches:
-        assert store.acquire_lease(match_id, f"run-{match_id}", LEASE_S)
+        assert store.leases.acquire(match_id, f"run-{match_id}", LEASE_S)
     renewals: list[list[str]] = []
-    renew = store.renew_leases
+    renew = store.leases.renew
 
     def counted(held: dict[str, str], seconds: float) -> list[str]:
         renewals.append(sorted(held))
         return renew(held, seconds)
 
-    monkeypatch.setattr(store, "renew_leases", counted)
+    monkeypatch.setattr(store.leases, "renew", counted)
     threads_before = threading.active_count()
     with contextlib.ExitStack() as held:
         for match_id in matches:
-            held.enter_context(execution._lease_heartbeat(runtime, match_id, f"run-{match_id}"))
+            held.enter_context(runtime.lease_keeper.holding(match_id, f"run-{match_id}"))
         assert threading.active_count() <= threads_before + 1
         clock.until_asleep("arena-leases")
         nearly_lapse(store, matches)
@@ -449,29 +453,29 @@ def test_one_thread_keeps_the_leases_of_every_match_of_the_process(monkeypatch: 
 def test_leases_are_renewed_together_and_only_where_their_owner_still_holds_them(monkeypatch) -> None:
     store = make_runtime(ListQueue()).store
     for number in range(5):
-        assert store.acquire_lease(f"m-{number}", f"run-{number}", 1)
-    assert store.acquire_lease("m-taken", "another run", 30)
+        assert store.leases.acquire(f"m-{number}", f"run-{number}", 1)
+    assert store.leases.acquire("m-taken", "another run", 30)
     held = {f"m-{number}": f"run-{number}" for number in range(5)}
     held |= {"m-taken": "a run that lost it", "m-gone": "a run whose match ended"}
     with counting_round_trips(store, monkeypatch) as trips:
-        lost = store.renew_leases(held, 30)
+        lost = store.leases.renew(held, 30)
     assert sorted(lost) == ["m-gone", "m-taken"] and len(trips) == 2
     for number in range(5):
         assert 1_000 < store.redis.pttl(store.key("match", f"m-{number}", "lease")) <= 30_000
     assert store.redis.get(store.key("match", "m-taken", "lease")) == "another run"
     assert store.redis.get(store.key("match", "m-gone", "lease")) is None  # not brought back
-    assert store.renew_leases({}, 30) == []
+    assert store.leases.renew({}, 30) == []
 
 
 def test_a_renewal_after_the_release_does_not_bring_the_lease_back() -> None:
     # why dropping a match from the lease keeper need not wait for a round of renewals under way
     store = make_runtime(ListQueue()).store
-    assert store.acquire_lease("m-1", "me", 30)
-    store.release_lease("m-1", "me")
-    assert store.renew_leases({"m-1": "me"}, 30) == ["m-1"]
+    assert store.leases.acquire("m-1", "me", 30)
+    store.leases.release("m-1", "me")
+    assert store.leases.renew({"m-1": "me"}, 30) == ["m-1"]
     assert store.redis.get(store.key("match", "m-1", "lease")) is None
-    assert store.acquire_lease("m-1", "another worker", 30)
-    assert store.renew_leases({"m-1": "me"}, 30) == ["m-1"]
+    assert store.leases.acquire("m-1", "another worker", 30)
+    assert store.leases.renew({"m-1": "me"}, 30) == ["m-1"]
     assert store.redis.get(store.key("match", "m-1", "lease")) == "another worker"
 
 
@@ -516,6 +520,19 @@ def test_a_match_past_the_platforms_time_limit_is_aborted_unrated_with_its_moves
     assert shown["error"] in page.replace("&#39;", "'")
     assert 'data-total="5"' in page, "the page steps through its moves"
     # rated as asked, yet counted for nobody: no ladder row, no faults
-    assert arena.runtime.store.ladder_rows("nim", "standard") == {}
+    assert arena.runtime.store.ladders.rows("nim", "standard") == {}
     assert arena.get(f"/api/v1/bots/{a['id']}")["faults"]["total"] == 0
     assert execute(arena.runtime, match["id"]) is RunOutcome.ALREADY_ENDED
+
+
+def test_the_runtime_owns_one_lease_keeper_and_one_live_writer() -> None:
+    """No registry of the process: each runtime keeps its own, made once, and a new one when the
+    test gives it a clock of its own."""
+    runtime = make_runtime(ListQueue(), lease_s=LEASE_S)
+    other = make_runtime(ListQueue(), lease_s=LEASE_S)
+    other.store = runtime.store
+    assert runtime.lease_keeper is runtime.lease_keeper and runtime.live_writer is runtime.live_writer
+    assert other.lease_keeper is not runtime.lease_keeper and other.live_writer is not runtime.live_writer
+    first = runtime.lease_keeper
+    runtime.clock = clock = ManualClock()
+    assert runtime.lease_keeper is not first and runtime.lease_keeper.clock is clock

@@ -48,7 +48,7 @@ def test_house_bots_play_in_process_and_pass_a_ping() -> None:
     body = {"game": "volcano", "bots": [bot.id for bot in house], "seed": 3}
     match = client.post("/api/v1/matches", json=body, headers=admin).get_json()
     assert execute(runtime, match["id"]) is RunOutcome.FINISHED
-    record = runtime.store.get_match(match["id"])
+    record = runtime.store.matches.get(match["id"])
     assert record is not None and all(not seat.faults for seat in record.seats)
     assert client.post(f"/api/v1/bots/{house[0].id}/ping", headers=admin).get_json()["ok"] is True
 
@@ -63,24 +63,24 @@ def test_processes_starting_together_register_each_house_bot_once(monkeypatch: p
     """Two processes that both looked before either registered (each saw no house bot) still add
     each house bot once: the second finds the first's records by their ids."""
     runtime = _runtime()
-    monkeypatch.setattr(runtime.store, "list_bots", lambda: [])  # what both saw: none yet
+    monkeypatch.setattr(runtime.store.bots, "list_all", lambda: [])  # what both saw: none yet
     first = register_house_bots(runtime.store)
     assert first and register_house_bots(runtime.store) == []
     monkeypatch.undo()
-    listed = runtime.store.list_bots()
+    listed = runtime.store.bots.list_all()
     assert sorted(bot.endpoint for bot in listed) == sorted(bot.endpoint for bot in first)
     assert len({bot.endpoint for bot in listed}) == len(listed)
-    assert runtime.store.bot_ids_of_game("vulkan") == [bot.id for bot in first if bot.games == ("vulkan",)]
+    assert runtime.store.bots.ids_of_game("vulkan") == [bot.id for bot in first if bot.games == ("vulkan",)]
 
 
 def test_a_store_with_house_bots_of_an_earlier_version_gets_no_second_copy() -> None:
     """House bots registered with random ids (a store kept in a data directory) are found by endpoint."""
     runtime = _runtime()
     (bot,) = [bot for bot in register_house_bots(runtime.store) if bot.name == "vulkan/random (house)"]
-    runtime.store.delete_bot(bot.id, (), bot.games)
-    runtime.store.put_bot(replace(bot, id="b-0123456789abcdef"))
+    runtime.store.bots.delete(bot.id, (), bot.games)
+    runtime.store.bots.put(replace(bot, id="b-0123456789abcdef"))
     assert register_house_bots(runtime.store) == []
-    endpoints = [bot.endpoint for bot in runtime.store.list_bots()]
+    endpoints = [bot.endpoint for bot in runtime.store.bots.list_all()]
     assert endpoints.count(house_endpoint("vulkan", "random")) == 1
 
 

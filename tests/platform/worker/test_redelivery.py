@@ -73,7 +73,7 @@ def test_a_killed_workers_match_is_handed_out_again_after_the_visibility_timeout
     }
     settings = Settings.from_env(env)
     runtime = redis_runtime(settings)
-    assert runtime.store.take_sweeper_lock("the test", 3600)  # no worker sweeps meanwhile
+    assert runtime.store.queue.take_sweeper_lock("the test", 3600)  # no worker sweeps meanwhile
     client = create_app(runtime).test_client()
     ids = [register_bot(client, bots, name, f"/first/{name}", ["nim"])["id"] for name in ("r1", "r2")]
     answer = client.post(
@@ -114,7 +114,7 @@ def test_a_killed_workers_match_is_handed_out_again_after_the_visibility_timeout
         wait_until(lambda: "ready." in log.read_text(), 30, f"the worker did not start:\n{log.read_text()}")
         # the deadline only keeps a broken run from hanging: redelivery is due after 2 s
         match = wait_until(
-            lambda: (found := runtime.store.get_match(match_id)) and found.status.ended and found,
+            lambda: (found := runtime.store.matches.get(match_id)) and found.status.ended and found,
             30,
             f"the dead worker's match was not handed out again:\n{log.read_text()}",
         )

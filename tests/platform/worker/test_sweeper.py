@@ -18,7 +18,7 @@ def started(arena: Arena) -> str:
     b = arena.register("B", "/first/b", ["nim"])
     match_id = arena.match(game="nim", bots=[a["id"], b["id"]])["id"]
     arena.queue.ids.clear()
-    assert arena.runtime.store.start_match(match_id) is not None
+    assert arena.runtime.store.matches.start(match_id) is not None
     return match_id
 
 
@@ -26,28 +26,28 @@ def test_a_running_match_without_a_lease_is_queued_again_and_then_finishes(
     arena: Arena, started: str
 ) -> None:
     store = arena.runtime.store
-    assert store.running_match_ids() == [started]
+    assert store.queue.running_ids() == [started]
     assert sweep(arena.runtime) == [started]
     assert arena.queue.ids == [started]
-    assert store.get_match(started).status is MatchStatus.QUEUED
-    assert store.running_match_ids() == []
+    assert store.matches.get(started).status is MatchStatus.QUEUED
+    assert store.queue.running_ids() == []
     assert sweep(arena.runtime) == [], "a match already queued again is not queued twice"
     assert execute(arena.runtime, started) is RunOutcome.FINISHED
-    done = store.get_match(started)
+    done = store.matches.get(started)
     assert done.status is MatchStatus.FINISHED and done.attempts == 2
-    assert store.running_match_ids() == []
+    assert store.queue.running_ids() == []
 
 
 def test_a_match_whose_worker_holds_its_lease_is_left_alone(arena: Arena, started: str) -> None:
-    assert arena.runtime.store.acquire_lease(started, "a-live-worker", 30)
+    assert arena.runtime.store.leases.acquire(started, "a-live-worker", 30)
     assert sweep(arena.runtime) == []
     assert arena.queue.ids == []
-    assert arena.runtime.store.get_match(started).status is MatchStatus.RUNNING
+    assert arena.runtime.store.matches.get(started).status is MatchStatus.RUNNING
 
 
 def test_ended_matches_leave_the_running_set(arena: Arena, started: str) -> None:
-    arena.runtime.store.abort_match(started, "test")
-    assert arena.runtime.store.running_match_ids() == []
+    arena.runtime.store.matches.abort(started, "test")
+    assert arena.runtime.store.queue.running_ids() == []
     assert sweep(arena.runtime) == []
 
 
@@ -58,7 +58,7 @@ def test_a_match_that_cannot_be_queued_is_tried_again_at_the_next_sweep(arena: A
     working = arena.queue.enqueue
     arena.queue.enqueue = refuse  # type: ignore[method-assign]
     assert sweep(arena.runtime) == []
-    assert arena.runtime.store.running_match_ids() == [started]
+    assert arena.runtime.store.queue.running_ids() == [started]
     arena.queue.enqueue = working  # type: ignore[method-assign]
     assert sweep(arena.runtime) == [started]
 
@@ -66,7 +66,7 @@ def test_a_match_that_cannot_be_queued_is_tried_again_at_the_next_sweep(arena: A
 def test_only_one_sweeper_sweeps_within_an_interval(arena: Arena, started: str) -> None:
     first, second = Sweeper(arena.runtime, 30), Sweeper(arena.runtime, 30)
     assert first.sweep_once() == [started]
-    arena.runtime.store.start_match(started)
+    arena.runtime.store.matches.start(started)
     assert second.sweep_once() == [], "the lock of the first sweep still holds"
 
 
@@ -78,7 +78,7 @@ def test_a_sweeper_thread_sweeps_at_once_then_every_interval_of_its_clock(arena:
         clock.until_asleep("arena-sweeper")
         assert arena.queue.ids == [started], "swept at once"
         arena.queue.ids.clear()
-        store.start_match(started)  # taken by a worker that is gone again
+        store.matches.start(started)  # taken by a worker that is gone again
         clock.advance(29)
         clock.until_asleep("arena-sweeper")
         assert arena.queue.ids == [], "not within the interval"
@@ -108,7 +108,7 @@ def test_a_queued_match_whose_message_was_lost_is_queued_again_once_the_queue_is
     arena.queue.ids.clear()
     assert sweeper._requeue_lost(arena.runtime) == [], "queued again: its wait starts over"
     assert execute(arena.runtime, match_id) is RunOutcome.FINISHED
-    assert arena.runtime.store.queued_before(clock.time() + patience) == []
+    assert arena.runtime.store.queue.queued_before(clock.time() + patience) == []
 
 
 def test_by_default_a_killed_workers_matches_come_back_within_two_minutes() -> None:
@@ -143,7 +143,7 @@ def test_matches_stored_by_an_api_that_died_before_queueing_them_are_queued_by_a
         arena.client.post("/api/v1/tournaments", json=body, headers=arena.admin())
     monkeypatch.undo()
     arena.runtime.clock = clock = ManualClock()
-    stored = arena.runtime.store.queued_before(clock.time() + 1)
+    stored = arena.runtime.store.queue.queued_before(clock.time() + 1)
     never_sent = sorted(set(stored) - set(queued_before_the_death))
     assert len(queued_before_the_death) == 2 and len(never_sent) == len(stored) - 2 > 0
 
@@ -153,4 +153,4 @@ def test_matches_stored_by_an_api_that_died_before_queueing_them_are_queued_by_a
     assert set(arena.run_queue()) == {RunOutcome.FINISHED}
     assert sorted(sweeper._requeue_lost(arena.runtime)) == never_sent
     assert set(arena.run_queue()) == {RunOutcome.FINISHED}
-    assert arena.runtime.store.queued_before(clock.time()) == []
+    assert arena.runtime.store.queue.queued_before(clock.time()) == []
