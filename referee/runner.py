@@ -59,7 +59,6 @@ from referee.replay import (
 )
 from referee.rng import Rng, derive_seed
 from referee.transport.agents import Agent, Reply
-from referee.transport.agents import Agent, Reply
 
 NOTICE_TIMEOUT_S = 2.0
 
