@@ -30,6 +30,7 @@ from arena.api.context import EXTENSION
 from arena.api.json_provider import OrjsonProvider
 from arena.api.schemas.common import ErrorSchema, HealthSchema
 from arena.api.store_breaker import StoreBreaker
+from arena.api.well_formed_answers import WellFormedResponse
 from arena.errors import ArenaError
 from arena.runtime import Runtime
 from arena.web import install as install_pages
@@ -193,6 +194,7 @@ def create_app(runtime: Runtime) -> Flask:
         },
     )
     app.json = OrjsonProvider(app)
+    app.response_class = WellFormedResponse
     app.extensions[EXTENSION] = runtime
     app.extensions[BREAKER] = StoreBreaker(runtime.clock)
     app.before_request(_refuse_long_urls)  # first, before the rate limits read the store
