@@ -193,7 +193,7 @@ class PingAnswerSchema(Schema):
     detail = fields.String(
         metadata={
             "description": "how it went: pong, not reachable, not an HTTP answer, answered <status>, "
-            "too slow, or why the endpoint may not be called"
+            "answer too large, too slow, or why the endpoint may not be called"
         }
     )
     problems = fields.Dict(
