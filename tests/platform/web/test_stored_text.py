@@ -42,6 +42,9 @@ def stored(arena: Arena) -> dict[str, Any]:
     assert answer.status_code == 202, answer.get_json()
     tournament = answer.get_json()["id"]
     arena.run_queue()
+    # the worker stored every end: the names' bots played and were rated as any other
+    assert arena.get(f"/api/v1/matches/{match['id']}")["status"] == "finished"
+    assert arena.get(f"/api/v1/tournaments/{tournament}")["status"] == "finished"
     key = store.key("tournament", tournament)
     record = json.loads(store.redis.get(key))
     record["name"] = TOURNAMENT_NAME
