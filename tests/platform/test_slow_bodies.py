@@ -46,6 +46,7 @@ class Trickle:
     """One client sending a body a byte every ``every_s`` until the server answers or closes."""
 
     port: int
+    chunked: bool = False
     every_s: float = 0.2
     sent: int = 0
     answer: bytes = b""
@@ -53,9 +54,15 @@ class Trickle:
     started: threading.Event = field(default_factory=threading.Event)
 
     def run(self) -> None:
+        framing = (
+            f"Transfer-Encoding: chunked\r\n\r\n{DECLARED:x}\r\n"  # one chunk, sent a byte at a time
+            if self.chunked
+            else f"Content-Length: {DECLARED}\r\n\r\n"
+        )
         head = (
             "POST /api/v1/bots HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {DECLARED}\r\n\r\n{{"
+            + framing
+            + "{"
         )
         with socket.create_connection(("127.0.0.1", self.port), timeout=GIVE_UP_S) as sock:
             sock.sendall(head.encode())
@@ -99,9 +106,9 @@ def health(port: int) -> int:
 
 
 def trickled_bodies_are_cut(port: int) -> None:
-    """Several trickled bodies at once: each is answered 408 with the error body and its connection
-    closed, well within the generous bound, while /health answers throughout."""
-    trickles = [Trickle(port) for _ in range(TRICKLERS)]
+    """Several trickled bodies at once, sized and chunked: each is answered 408 with the error body
+    and its connection closed, well within the generous bound, while /health answers throughout."""
+    trickles = [Trickle(port, chunked=n % 2 == 1) for n in range(TRICKLERS)]
     threads = [threading.Thread(target=trickle.run, daemon=True) for trickle in trickles]
     began = time.monotonic()
     for thread in threads:

@@ -82,7 +82,7 @@ class _TimedInput:
     def read(self, size: int | None = -1) -> bytes:
         try:
             return self._checked(self._stream.read(-1 if size is None else size))
-        except (OSError, ValueError) as error:
+        except Exception as error:  # the server's own errors too (gunicorn's for a chunk cut short)
             if self._over:
                 raise self._timed_out() from error
             raise
@@ -90,7 +90,7 @@ class _TimedInput:
     def readline(self, size: int | None = -1) -> bytes:
         try:
             return self._checked(self._stream.readline(-1 if size is None else size))
-        except (OSError, ValueError) as error:
+        except Exception as error:
             if self._over:
                 raise self._timed_out() from error
             raise

@@ -12,6 +12,7 @@ them here; a bot's page pages through all its matches with the store's list of t
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from arena.accounts import bot_accounts
@@ -347,7 +348,7 @@ def bots(
     if search:
         ids = store.bot_ids_of_game(game_id) if game_id else [bot.id for bot in store.list_bots()]
         records = store.get_bots(ids)
-        needle = search.casefold()
+        needle = unicodedata.normalize("NFC", search).casefold()  # names are stored in NFC
         matching = [records[i] for i in ids if i in records and needle in records[i].name.casefold()]
         total, page = len(matching), matching[offset : offset + limit]
     else:

@@ -76,6 +76,9 @@ def test_accepted_names_are_kept_in_nfc_without_spaces_around(arena: Arena) -> N
     expected = unicodedata.normalize("NFC", decomposed)
     assert bot["name"] == expected and len(expected) == 64
     assert arena.get(f"/api/v1/bots/{bot['id']}")["name"] == expected
+    # the bots page's search finds it typed either way
+    for typed in ("CAFE\u0301", "caf\u00e9"):
+        assert f"/bots/{bot['id']}" in arena.client.get("/bots", query_string={"q": typed}).data.decode()
     other = arena.register("\U0001f30b volcano \u00e9mile <b>", "/last/emoji", ["nim"])
     assert other["name"] == "\U0001f30b volcano \u00e9mile <b>"  # emoji, accents, markup: all text
     answer = arena.client.post(
