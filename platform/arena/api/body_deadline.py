@@ -15,8 +15,9 @@ which the app answers with its error body (408). The server then finds the conne
 it would read the next request, and closes it. The same works on gunicorn's gevent workers (the
 timer is a greenlet there, as gevent patches ``threading``) and on the threads of ``arena serve``.
 
-Once the app returns, the timer is cancelled: a body the app never read (a request refused before
-its body matters) is the server's to discard, which gunicorn does within ``keepalive``.
+Once the body is read whole, or the app returns, the timer is cancelled: a request whose work takes
+long after its body came is not cut, and a body the app never read (a request refused before its
+body matters) is the server's to discard, which gunicorn does within ``keepalive``.
 """
 
 from __future__ import annotations
@@ -47,9 +48,10 @@ class _TimedInput:
     """``wsgi.input`` read under the deadline: past it, a read that gets nothing more (the socket's
     reading side shut) or fails is a 408."""
 
-    def __init__(self, stream: IO[bytes], sock: Any, seconds: float) -> None:
+    def __init__(self, stream: IO[bytes], sock: Any, seconds: float, length: int | None) -> None:
         self._stream = stream
         self._sock = sock
+        self._left = length  # bytes of the body still to come, when its length is given
         self._lock = threading.Lock()
         self._over = False  # the read side is shut: the request is past its time
         self._done = False  # the app returned: the timer has nothing left to cut
@@ -67,6 +69,7 @@ class _TimedInput:
                 self._sock.shutdown(socket.SHUT_RD)
 
     def disarm(self) -> None:
+        """No cut from now on: the body is all read, or the app has returned."""
         with self._lock:
             self._done = True
         self._timer.cancel()
@@ -77,6 +80,10 @@ class _TimedInput:
     def _checked(self, data: bytes) -> bytes:
         if not data and self._over:
             raise self._timed_out()
+        if self._left is not None:
+            self._left -= len(data)
+        if not data or self._left == 0:  # the whole body is in: nothing more to wait for
+            self.disarm()
         return data
 
     def read(self, size: int | None = -1) -> bytes:
@@ -121,7 +128,9 @@ class BodyDeadline:
         if not _has_body(environ):
             return self.app(environ, start_response)
         sock = next((environ[key] for key in SOCKET_KEYS if key in environ), None)
-        timed = _TimedInput(environ["wsgi.input"], sock, self.seconds)
+        length = environ.get("CONTENT_LENGTH", "")
+        sized = length.isdecimal() and "chunked" not in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        timed = _TimedInput(environ["wsgi.input"], sock, self.seconds, int(length) if sized else None)
         environ["wsgi.input"] = timed
         try:
             return self.app(environ, start_response)
