@@ -7,8 +7,9 @@ pool. With threads (``gthread``, 4 a process) 4 clients sending their request's 
 every few seconds (slowloris) held a whole process, and a few dozen the whole API. A greenlet
 waiting on a slow client costs a few kilobytes and holds nobody else, and gunicorn gives each
 request's head ``keepalive`` seconds to arrive whole (the gevent worker's deadline on reading a
-request), after which the connection is closed. Every value can be overridden by an environment
-variable of the same purpose.
+request), after which the connection is closed; the app gives its body ``ARENA_REQUEST_BODY_SECONDS``
+more (``arena.api.body_deadline``: a 408, and the connection closed). Every value can be overridden
+by an environment variable of the same purpose.
 """
 
 import multiprocessing

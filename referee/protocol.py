@@ -83,14 +83,20 @@ def encode(message: dict[str, Any]) -> bytes:
 
     Encoded with orjson (a request carries every legal move, tens of kilobytes for some games, and
     the standard library's encoder costs several times more); a value orjson refuses (a key that is
-    not a string, an integer beyond 64 bits) falls back to the standard encoder, so nothing that
-    encoded before fails now. Both give the same JSON document; only number spellings may differ
-    (``1e16`` for ``1e+16``).
+    not a string, an integer beyond 64 bits, a lone surrogate) falls back to the standard encoder, so
+    nothing that encoded before fails now. Both give the same JSON document; only number spellings
+    may differ (``1e16`` for ``1e+16``).
     """
     try:
         return orjson.dumps(message)
     except TypeError:  # orjson.JSONEncodeError is a TypeError
-        return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode()
+        text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        # a lone surrogate (a name stored before names were checked): UTF-8 cannot carry it, JSON's
+        # escape can, so the document still encodes, and decodes to the same message
+        return json.dumps(message, separators=(",", ":")).encode()
 
 
 def decode(body: bytes) -> Any:

@@ -5,6 +5,10 @@ Each record is a frozen dataclass with ``to_json``/``from_json``; the store keep
 is two documents: its :class:`referee.match.MatchSpec` (what to play, written once when the match is
 requested) and its :class:`MatchRecord` (where it stands: status, attempts, times, result), the
 small one that changes as the match runs.
+
+A name read back (a bot's, a tournament's, the seats' of a match) is :func:`arena.well_formed.well_formed`:
+records written before names were checked may hold a lone surrogate, which would otherwise make every
+page, answer and Redis write that carries the name fail.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, NotRequired, TypedDict
 
+from arena.well_formed import well_formed
 from referee.protocol import PROTOCOL_VERSION
 from referee.replay import MatchResult, SeatRecord
 
@@ -101,7 +106,7 @@ class BotRecord:
     def from_json(cls, data: Mapping[str, Any]) -> BotRecord:
         return cls(
             id=data["id"],
-            name=data["name"],
+            name=well_formed(data["name"]),
             endpoint=data["endpoint"],
             games=tuple(data["games"]),
             token_hash=data["token_hash"],
@@ -257,7 +262,7 @@ class MatchRecord:
             game=data["game"],
             variant=data["variant"],
             bots=tuple(data["bots"]),
-            names=tuple(data["names"]),
+            names=tuple(well_formed(name) for name in data["names"]),
             rated=data["rated"],
             tournament=tournament,
             created_at=data["created_at"],
@@ -316,7 +321,15 @@ class TournamentRecord:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TournamentRecord:
-        return cls(**{**data, "bots": tuple(data["bots"]), "seeds": tuple(data.get("seeds", ()))})
+        return cls(
+            **{
+                **data,
+                "name": well_formed(data["name"]),
+                "names": {bot: well_formed(name) for bot, name in data["names"].items()},
+                "bots": tuple(data["bots"]),
+                "seeds": tuple(data.get("seeds", ())),
+            }
+        )
 
 
 class RoundRecord(TypedDict):

@@ -110,6 +110,8 @@ class Settings:
     lease_s: int = 30
     redis_timeout_s: int = 10
     """How long one Redis command may wait for its answer (``ARENA_REDIS_TIMEOUT_SECONDS``)."""
+    request_body_s: int = 10
+    """How long a request's body may take to arrive after its head (``ARENA_REQUEST_BODY_SECONDS``)."""
     max_attempts: int = 3
     max_worker_deaths: int = 10
     """Runs of one match its workers' deaths may end before it is aborted (``ARENA_MAX_WORKER_DEATHS``)."""
@@ -186,6 +188,9 @@ class Settings:
         - ``ARENA_REDIS_TIMEOUT_SECONDS``: how long a Redis command (or a new connection to Redis)
           may wait before it fails (default 10): a Redis that stops answering without closing the
           connection (a network partition) fails the command instead of holding it for good.
+        - ``ARENA_REQUEST_BODY_SECONDS``: how long the API waits for a request's body once its head
+          has arrived (default 10); a body not whole by then is answered 408 and its connection
+          closed (:mod:`arena.api.body_deadline`). The head has gunicorn's ``keepalive`` (5 s).
         - ``ARENA_MAX_ATTEMPTS``: runs of one match that may fail (the store failing under them)
           before it is aborted (default 3).
         - ``ARENA_MAX_WORKER_DEATHS``: runs of one match that may end with their worker's death
@@ -266,6 +271,7 @@ class Settings:
             visibility_timeout_s=_int(env, "ARENA_VISIBILITY_TIMEOUT", 60),
             lease_s=_int(env, "ARENA_LEASE_SECONDS", 30),
             redis_timeout_s=_int(env, "ARENA_REDIS_TIMEOUT_SECONDS", 10),
+            request_body_s=_int(env, "ARENA_REQUEST_BODY_SECONDS", 10),
             max_attempts=_int(env, "ARENA_MAX_ATTEMPTS", 3),
             max_worker_deaths=_int(env, "ARENA_MAX_WORKER_DEATHS", 10),
             worker_pool=pool,

@@ -94,6 +94,16 @@ class Cut(Exception):
         self.detail = detail
 
 
+class AnswerTooLarge(Cut):
+    """The answer's body is over the connection's ``max_bytes``: an HTTP answer, but not one a bot
+    sends (a ping tells it apart from something that is no HTTP answer at all)."""
+
+    def __init__(self, max_bytes: int, status: int | None = None) -> None:
+        super().__init__(Fault.INVALID_RESPONSE, f"answer larger than {max_bytes} bytes")
+        self.status = status
+        """The answer's HTTP status."""
+
+
 class _Stale(Exception):
     """A reused connection turned out closed before any byte of the answer: safe to send again."""
 
@@ -317,28 +327,32 @@ class BotConnection:
             buffer = buffer + chunk if buffer else chunk
         connection = headers.get("connection", "").lower()
         keep = "close" not in connection if version == "HTTP/1.1" else "keep-alive" in connection
-        if status in (204, 304):
-            body, clean = b"", not buffer
-        elif "chunked" in headers.get("transfer-encoding", "").lower():
-            body, clean = self._read_chunked(reader, bytearray(buffer))
-        else:
-            length_text = headers.get("content-length")
-            length = int(length_text) if length_text and length_text.isdecimal() else None
-            if length is not None and length > self.max_bytes:
-                raise Cut(Fault.INVALID_RESPONSE, f"answer larger than {self.max_bytes} bytes")
-            if length is not None and len(buffer) >= length:
-                body, clean = buffer[:length], len(buffer) == length  # all of it came with the head
+        try:
+            if status in (204, 304):
+                body, clean = b"", not buffer
+            elif "chunked" in headers.get("transfer-encoding", "").lower():
+                body, clean = self._read_chunked(reader, bytearray(buffer))
             else:
-                rest = bytearray(buffer)
-                body = self._read_until(reader, rest, length)
-                clean = length is not None and len(rest) == length
+                length_text = headers.get("content-length")
+                length = int(length_text) if length_text and length_text.isdecimal() else None
+                if length is not None and length > self.max_bytes:
+                    raise AnswerTooLarge(self.max_bytes)
+                if length is not None and len(buffer) >= length:
+                    body, clean = buffer[:length], len(buffer) == length  # all of it came with the head
+                else:
+                    rest = bytearray(buffer)
+                    body = self._read_until(reader, rest, length)
+                    clean = length is not None and len(rest) == length
+        except AnswerTooLarge as too_large:
+            too_large.status = status
+            raise
         return status, body, keep and clean
 
     def _read_until(self, reader: Reader, body: bytearray, length: int | None) -> bytes:
         """The body up to ``length`` bytes, or up to the connection's end when no length was given."""
         while length is None or len(body) < length:
             if len(body) > self.max_bytes:
-                raise Cut(Fault.INVALID_RESPONSE, f"answer larger than {self.max_bytes} bytes")
+                raise AnswerTooLarge(self.max_bytes)
             chunk = reader.recv()
             if not chunk:
                 if length is None:
@@ -346,7 +360,7 @@ class BotConnection:
                 raise Cut(Fault.CONNECTION, "connection closed in the middle of the answer")
             body += chunk
         if len(body) > self.max_bytes:
-            raise Cut(Fault.INVALID_RESPONSE, f"answer larger than {self.max_bytes} bytes")
+            raise AnswerTooLarge(self.max_bytes)
         return bytes(body[:length] if length is not None else body)
 
     def _read_chunked(self, reader: Reader, data: bytearray) -> tuple[bytes, bool]:
@@ -367,7 +381,7 @@ class BotConnection:
                 # no trailers and the final line already here: the connection can be used again
                 return bytes(body), bytes(data) == b"\r\n"
             if len(body) + size > self.max_bytes:
-                raise Cut(Fault.INVALID_RESPONSE, f"answer larger than {self.max_bytes} bytes")
+                raise AnswerTooLarge(self.max_bytes)
             while len(data) < size + 2:
                 data += _more(reader)
             body += data[:size]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.protocol import PROTOCOL_VERSION, Fault, decode, encode, sign
-from referee.transport.connection import BotConnection, Cut, elapsed_ms
+from referee.transport.connection import AnswerTooLarge, BotConnection, Cut, elapsed_ms
 from referee.transport.endpoints import EndpointPolicy
 
 PING_TIMEOUT_S = 3.0
@@ -40,6 +40,8 @@ class PingResult:
     status: int | None = None
     connected: bool = False
     """Whether a TCP connection was made (a failure after it: something listened, but not as a bot)."""
+    too_large: bool = False
+    """The bot answered 200 with more than :data:`PING_MAX_BYTES`: an HTTP answer, but no pong."""
 
     @property
     def ok(self) -> bool:
@@ -77,6 +79,11 @@ def ping(
     connection = BotConnection(url, policy, PING_MAX_BYTES, tls)
     try:
         sent = connection.post(body, sign(secret, body), started, timeout_s)
+    except AnswerTooLarge as too_large:  # another status than 200 tells more than the size
+        if too_large.status != 200:
+            status = too_large.status
+            return PingResult(Fault.HTTP_STATUS, f"HTTP status {status}", elapsed_ms(started), status, True)
+        return PingResult(too_large.fault, too_large.detail, elapsed_ms(started), 200, True, too_large=True)
     except Cut as cut:
         return PingResult(cut.fault, cut.detail[:300], elapsed_ms(started), connected=connection.connected)
     finally:

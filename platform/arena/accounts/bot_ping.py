@@ -18,21 +18,23 @@ from __future__ import annotations
 from arena.accounts.ping_gate import PingGate
 from arena.errors import FieldErrors, InvalidRequest, field_error
 from referee.protocol import PROTOCOL_VERSION, Fault
-from referee.transport.ping import PingResult
+from referee.transport.ping import PING_MAX_BYTES, PingResult
 
 REFUSED_MESSAGE = "The bot did not pass the ping."
 INVALID_MESSAGE = "The request has invalid fields."
 NOT_REACHABLE = "not reachable"
 NOT_HTTP = "not an HTTP answer"
 TOO_SLOW = "too slow"
+TOO_LARGE = "answer too large"
 
 
 def outcome(result: PingResult) -> str:
     """How a ping went, in the few words shown for it: ``pong``, ``not reachable`` (no connection
     was made), ``not an HTTP answer`` (something took the connection but gave no HTTP answer, or
-    broke it off), ``answered <status>`` (an HTTP answer, but not the pong), ``too slow`` (nothing
-    complete within the ping's time), or the endpoint policy's own reason for not calling the
-    address at all (no request was sent).
+    broke it off), ``answered <status>`` (an HTTP answer, but not the pong), ``answer too large``
+    (200, with more than a pong could be: :data:`referee.transport.ping.PING_MAX_BYTES`), ``too slow``
+    (nothing complete within the ping's time), or the endpoint policy's own reason for not calling
+    the address at all (no request was sent).
 
     >>> outcome(PingResult(Fault.CONNECTION, "connect: [Errno 111] Connection refused", 0.2))
     'not reachable'
@@ -46,6 +48,8 @@ def outcome(result: PingResult) -> str:
         return result.detail  # the platform's own policy: the address was never called
     if fault is Fault.TIMEOUT:
         return TOO_SLOW
+    if result.too_large:
+        return TOO_LARGE
     if result.status is not None:
         return f"answered {result.status}"
     if fault is Fault.CONNECTION and not result.connected:
@@ -92,6 +96,12 @@ def reasons(result: PingResult, timeout_s: float, protocol: int = PROTOCOL_VERSI
         return field_error(
             "endpoint",
             "not reachable: is the bot running, and reachable from the platform at this address?",
+        )
+    if said == TOO_LARGE:
+        return field_error(
+            "endpoint",
+            f"answer too large: the bot answered the ping with more than {PING_MAX_BYTES} bytes; "
+            'a pong is {"pong": <the ping\'s nonce>} (see the ping in docs/protocol.md)',
         )
     if said == NOT_HTTP:
         return field_error(

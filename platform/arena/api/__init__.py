@@ -5,11 +5,14 @@ document is at ``/api/v1/openapi.json``; Swagger UI at ``/api/v1/swagger-ui`` (a
 reads it and sends requests, its assets served by the platform itself so that it works offline.
 Every answer, the pages' included, carries the security headers of :mod:`arena.api.security_headers`.
 
-Bodies larger than :data:`MAX_BODY_BYTES` are refused (413) before they are read, and URLs longer
-than :data:`MAX_URL_BYTES` (414) before they are routed, both with the error body; a store that
-cannot be reached is a 503 (try again), not a 500: the error body for the API, a small HTML page for
-a browser's page request, and for a few seconds after one request found it so, every request that
-would read it is that 503 at once (:mod:`arena.api.store_breaker`).
+Bodies larger than :data:`MAX_BODY_BYTES` are refused (413): before they are read when their size
+is given, as soon as the limit is passed when they come in chunks (:mod:`arena.api.request_body`);
+URLs longer than :data:`MAX_URL_BYTES` (414) before they are routed, a body that does not arrive
+within ``ARENA_REQUEST_BODY_SECONDS`` of its head (408, :mod:`arena.api.body_deadline`), all with
+the error body; a
+store that cannot be reached is a 503 (try again), not a 500: the error body for the API, a small
+HTML page for a browser's page request, and for a few seconds after one request found it so, every
+request that would read it is that 503 at once (:mod:`arena.api.store_breaker`).
 """
 
 from __future__ import annotations
@@ -26,10 +29,13 @@ from werkzeug.http import HTTP_STATUS_CODES
 
 from arena.accounts import limits
 from arena.api import bots, docs_page, games, ids, ladders, matches, security_headers, tournaments
+from arena.api.body_deadline import BodyDeadline
 from arena.api.context import EXTENSION
 from arena.api.json_provider import OrjsonProvider
+from arena.api.request_body import BoundedRequest
 from arena.api.schemas.common import ErrorSchema, HealthSchema
 from arena.api.store_breaker import StoreBreaker
+from arena.api.well_formed_answers import WellFormedResponse
 from arena.errors import ArenaError
 from arena.runtime import Runtime
 from arena.web import install as install_pages
@@ -193,6 +199,9 @@ def create_app(runtime: Runtime) -> Flask:
         },
     )
     app.json = OrjsonProvider(app)
+    app.response_class = WellFormedResponse
+    app.request_class = BoundedRequest
+    app.wsgi_app = BodyDeadline(app.wsgi_app, runtime.settings.request_body_s)  # type: ignore[method-assign]  # Flask's documented way to wrap it
     app.extensions[EXTENSION] = runtime
     app.extensions[BREAKER] = StoreBreaker(runtime.clock)
     app.before_request(_refuse_long_urls)  # first, before the rate limits read the store

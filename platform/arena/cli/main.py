@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import sys
 from collections.abc import Sequence
@@ -282,7 +283,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _escape_what_cannot_be_printed() -> None:
+    """Text the output's encoding cannot carry (a lone surrogate in a replay's bot name, stored before
+    names were checked) is printed as its escape (``\\ud800``) instead of ending in a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _escape_what_cannot_be_printed()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -12,6 +12,7 @@ them here; a bot's page pages through all its matches with the store's list of t
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from arena.accounts import bot_accounts
@@ -361,7 +362,7 @@ def bots(
     if search:
         ids = store.bots.ids_of_game(game_id) if game_id else [bot.id for bot in store.bots.list_all()]
         records = store.bots.get_many(ids)
-        needle = search.casefold()
+        needle = unicodedata.normalize("NFC", search).casefold()  # names are stored in NFC
         matching = [records[i] for i in ids if i in records and needle in records[i].name.casefold()]
         total, page = len(matching), matching[offset : offset + limit]
     else:

@@ -209,6 +209,37 @@ def _hangs_up() -> Iterator[str]:
         listener.close()
 
 
+LARGE = b"x" * 100_000
+"""An answer body far beyond what a ping reads (``referee.transport.ping.PING_MAX_BYTES``)."""
+LARGE_ANSWERS = {
+    "large_sized": b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(LARGE), LARGE),
+    "large_chunked": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n"
+    % (len(LARGE), LARGE),
+    "large_unsized": b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n%s" % LARGE,
+    "large_not_found": b"HTTP/1.1 404 Not Found\r\nContent-Length: %d\r\n\r\n%s" % (len(LARGE), LARGE),
+}
+
+
+@contextlib.contextmanager
+def _answers(answer: bytes) -> Iterator[str]:
+    """An HTTP server that reads each request's head and sends ``answer`` back, then closes."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):  # the listener closed: the test is over
+            while True:
+                connection, _ = listener.accept()
+                with connection:
+                    connection.recv(65536)
+                    connection.sendall(answer)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/bot"
+    finally:
+        listener.close()
+
+
 @contextlib.contextmanager
 def _not_found(bots: BotServer) -> Iterator[str]:
     """An HTTP server that answers 404 (the bot server, at a path that is no bot)."""
@@ -232,6 +263,10 @@ def _silent() -> Iterator[str]:
         ("hangs_up", "not an HTTP answer", "is this the bot's port"),
         ("not_found", "answered 404", "check the endpoint's path"),
         ("silent", "too slow", "within 0.3 s"),
+        ("large_sized", "answer too large", "more than 4096 bytes"),
+        ("large_chunked", "answer too large", "more than 4096 bytes"),
+        ("large_unsized", "answer too large", "more than 4096 bytes"),
+        ("large_not_found", "answered 404", "check the endpoint's path"),
     ],
 )
 def test_a_failed_ping_says_only_what_a_bot_author_needs(
@@ -244,6 +279,7 @@ def test_a_failed_ping_says_only_what_a_bot_author_needs(
         "hangs_up": _hangs_up,
         "not_found": lambda: _not_found(bots),
         "silent": _silent,
+        **{name: (lambda answer=answer: _answers(answer)) for name, answer in LARGE_ANSWERS.items()},
     }
     with servers[server]() as endpoint:
         result = ping(endpoint, new_secret(), LOOPBACK, 0.3)

@@ -93,7 +93,7 @@ SECRET = "0123456789abcdef" * 2
         (
             {"name": "", "endpoint": "http://127.0.0.1/x", "games": ["nim"], "secret": SECRET},
             "name",
-            "Length",
+            "blank",
         ),
         ({"name": "n", "endpoint": "http://127.0.0.1/x", "games": [], "secret": SECRET}, "games", "Length"),
         (

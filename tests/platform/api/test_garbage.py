@@ -9,6 +9,7 @@ without DNS, so no example waits on the network.
 
 from __future__ import annotations
 
+import io
 import json
 import runpy
 import socket
@@ -248,6 +249,36 @@ def test_a_body_over_the_limit_is_413_before_it_is_read(arena: Arena) -> None:
     )
     assert answer.status_code == 413
     assert set(answer.get_json()) == ERROR_KEYS and answer.get_json()["code"] == 413
+
+
+def _chunked_post(arena: Arena, body: bytes) -> Any:
+    """POST ``body`` as a server hands on a chunked one: ``Transfer-Encoding: chunked`` (so its length
+    is not known), de-chunked, the stream's end its end (``wsgi.input_terminated``)."""
+    return arena.client.post(
+        "/api/v1/bots",
+        input_stream=io.BytesIO(body),
+        content_type="application/json",
+        headers={"Transfer-Encoding": "chunked"},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
+
+
+@pytest.mark.parametrize("over", [1, 100_000])
+def test_a_chunked_body_over_the_limit_is_413(arena: Arena, over: int) -> None:
+    document = json.dumps({"name": "n", "padding": ""}).encode()
+    body = document[:-2] + b"x" * (MAX_BODY_BYTES + over - len(document)) + b'"}'
+    assert len(body) == MAX_BODY_BYTES + over
+    answer = _chunked_post(arena, body)
+    assert answer.status_code == 413, answer.get_json()
+    assert set(answer.get_json()) == ERROR_KEYS and answer.get_json()["code"] == 413
+
+
+def test_a_chunked_body_at_the_limit_is_read_whole(arena: Arena) -> None:
+    document = json.dumps({"name": "n", "padding": ""}).encode()
+    body = document[:-2] + b"x" * (MAX_BODY_BYTES - len(document)) + b'"}'
+    answer = _chunked_post(arena, body)
+    assert len(body) == MAX_BODY_BYTES and answer.status_code == 422  # read and parsed: a bad field
+    assert "padding" in answer.get_json()["errors"]
 
 
 def _url_of(path: str, length: int) -> str:

@@ -119,7 +119,7 @@ def test_progress_counts_matches_as_they_end(arena: Arena, trio) -> None:
             {"games_per_pairing": ["Must be greater than or equal to 1 and less than or equal to 1000."]},
         ),
         ({"variant": "blitz"}, {"variant": ["game nim has no variant 'blitz' (variants: standard)"]}),
-        ({"name": ""}, {"name": ["Length must be between 1 and 100."]}),
+        ({"name": ""}, {"name": ["must not be blank"]}),
     ],
 )
 def test_invalid_tournaments_are_refused_with_field_messages(arena: Arena, trio, change, errors) -> None:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
 from arena.boards import render_text
+from arena.cli.main import main
 from arena.cli.replay_show import add_show_command
 from referee.registry import get_game
 from tests.platform.boards.replays import replay, replayed_by_hand
@@ -162,3 +165,19 @@ def test_a_move_that_is_not_a_number_is_refused_by_the_parser(
         run([str(path), "--move", "ten"], capsys)
     assert exit_.value.code == 2
     assert "invalid int value" in capsys.readouterr().err
+
+
+def test_a_name_utf8_cannot_carry_is_printed_escaped_not_a_traceback(
+    volcano_file: tuple[Path, dict], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A replay may name a seat with a lone surrogate (JSON's escape carries it; a name stored before
+    names were checked). On a strict UTF-8 output (a terminal, a pipe) it is printed as its escape."""
+    path, document = volcano_file
+    for seat in document["seats"]:
+        seat["name"] = "x\ud800"
+    path.write_text(json.dumps(document))  # ASCII, the lone surrogate as its escape
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")  # errors="strict", as Python's stdout
+    monkeypatch.setattr(sys, "stdout", out)
+    assert main(["replay", "show", str(path), "--move", "1"]) == 0
+    out.flush()
+    assert "seat 0 (x\\ud800)" in out.buffer.getvalue().decode()  # type: ignore[attr-defined]

@@ -8,6 +8,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from arena.api.schemas.common import MAX_SECRET_LENGTH, PagedQuerySchema, WholeNumber, id_field
 from arena.api.schemas.ladders import LadderEntrySchema
+from arena.api.schemas.names import Name
 from referee.protocol import MIN_SECRET_LENGTH, PROTOCOL_VERSION, PROTOCOL_VERSIONS
 
 
@@ -48,7 +49,7 @@ def _protocol(**kwargs: Any) -> WholeNumber:
 
 
 class BotUpdateSchema(Schema):
-    name = fields.String(validate=validate.Length(1, 64))
+    name = Name()
     endpoint = fields.String(
         validate=validate.Length(1, 2048),
         metadata={"description": "pinged with the bot's secret before it replaces the old one"},
@@ -105,7 +106,7 @@ class BotSchema(Schema):
     (:class:`BotCreateSchema`) never, and the token only in the answer that creates it."""
 
     id = fields.String(dump_only=True)
-    name = fields.String(required=True, validate=validate.Length(1, 64))
+    name = Name(required=True)
     games = fields.List(id_field(), required=True, validate=validate.Length(1, 32))
     protocol = _protocol(load_default=PROTOCOL_VERSION)
     created_at = fields.String(dump_only=True)
@@ -192,7 +193,7 @@ class PingAnswerSchema(Schema):
     detail = fields.String(
         metadata={
             "description": "how it went: pong, not reachable, not an HTTP answer, answered <status>, "
-            "too slow, or why the endpoint may not be called"
+            "answer too large, too slow, or why the endpoint may not be called"
         }
     )
     problems = fields.Dict(

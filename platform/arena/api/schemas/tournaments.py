@@ -9,6 +9,7 @@ from marshmallow import Schema, fields, pre_dump, validate
 
 from arena.api.schemas.common import SEED, Flag, TimeSchema, WholeNumber, id_field, max_faults_field
 from arena.api.schemas.matches import ResultSchema
+from arena.api.schemas.names import Name
 from arena.records import MatchStatus
 from arena.tournaments.formats import FORMATS
 from arena.tournaments.knockout import MAX_POD_REPLAYS, POD_TIES
@@ -16,7 +17,7 @@ from arena.tournaments.tournament_requests import TournamentView
 
 
 class TournamentCreateSchema(Schema):
-    name = fields.String(required=True, validate=validate.Length(1, 100))
+    name = Name(required=True)
     game = id_field(required=True)
     variant = id_field()
     format = fields.String(required=True, validate=validate.OneOf(FORMATS))
