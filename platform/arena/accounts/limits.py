@@ -78,6 +78,7 @@ def install(app: Flask, settings: Settings, registration: Blueprint, matches: Bl
         parse_many(settings.ping_host_limit),
         settings.max_pings,
         f"{settings.key_prefix}limits",
+        owner_limits=parse_many(settings.ping_limit),
     )
     return limiter
 

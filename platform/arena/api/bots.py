@@ -173,6 +173,6 @@ class BotPing(MethodView):
         Limited per client address as registrations are (ARENA_REGISTRATION_LIMIT), per token
         (ARENA_PING_LIMIT) and per address pinged (ARENA_PING_HOST_LIMIT).
         """
-        return ping_now.ping_now(
-            runtime(), ping_gate(), bot_accounts.owned(runtime(), bot_id, presented_token())
-        )
+        token = presented_token()
+        bot = bot_accounts.owned(runtime(), bot_id, token)
+        return ping_now.ping_now(runtime(), ping_gate(), bot, not bot_accounts.by_organizer(runtime(), token))
