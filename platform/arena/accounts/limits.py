@@ -29,6 +29,7 @@ from flask_limiter import Limiter
 from limits import parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from arena.accounts import limit_headers
 from arena.accounts.auth import bearer_token, token_matches
 from arena.accounts.ping_gate import PingGate, host_key
 from arena.current import runtime
@@ -76,10 +77,11 @@ def install(app: Flask, settings: Settings, registration: Blueprint, matches: Bl
         client_key,
         app=app,
         storage_uri=settings.redis_url or "memory://",
-        headers_enabled=True,
+        headers_enabled=False,  # limit_headers writes them: Retry-After as the limit says
         key_prefix=f"{settings.key_prefix}limits",
         strategy="moving-window",
     )
+    limit_headers.install(app, limiter)
     organizer = settings.admin_token
 
     def by_the_organizer() -> bool:

@@ -158,7 +158,8 @@ def test_an_owners_requests_are_limited_per_token_only_others_per_client_address
 def test_a_ping_past_those_that_may_wait_at_once_is_a_503_not_a_held_request(
     toy_games: None, bots: BotServer, gated: GatedPing
 ) -> None:
-    app = create_app(make_runtime(ListQueue(), max_pings=1))
+    deployed = Settings.from_env({})  # the limits of a deployment, whose windows are a minute and a day
+    app = create_app(make_runtime(ListQueue(), max_pings=1, registration_limit=deployed.registration_limit))
     client = app.test_client()
     mine = register_bot(client, bots, "mine", "/first/busy-a", ["nim"])
     # a registration whose ping the endpoint holds: the one ping that may wait
@@ -170,7 +171,7 @@ def test_a_ping_past_those_that_may_wait_at_once_is_a_503_not_a_held_request(
         assert gated.arrived.wait(30), "the held registration's ping never came"
         busy = client.post(f"/api/v1/bots/{mine['id']}/ping", headers=_owner(mine))
         assert busy.status_code == 503
-        assert 1 <= int(busy.headers["Retry-After"]) <= 3  # the ping's 3 s (flask-limiter rounds down)
+        assert busy.headers["Retry-After"] == "3", "the ping's 3 s, not a limit's window"
         assert set(busy.get_json()) == ERROR_KEYS and "as many bots as it may" in busy.get_json()["message"]
         assert client.post("/api/v1/bots", json=_body(bots, "/first/busy-c")).status_code == 503
     finally:
@@ -187,3 +188,36 @@ def test_a_ping_past_those_that_may_wait_at_once_is_a_503_not_a_held_request(
 def test_a_ping_limit_that_does_not_parse_is_a_settings_error(name: str, value: str) -> None:
     with pytest.raises(SettingsError, match=name):
         Settings.from_env({name: value})
+
+
+def test_retry_after_is_what_the_limit_that_answered_says_and_only_on_answers_about_waiting(
+    toy_games: None, bots: BotServer
+) -> None:
+    """The per-address limit's 429 says when that address may be pinged again, not when the
+    registration limit's minute ends; a 201, a 422 or a 401 says nothing of waiting."""
+    deployed = Settings.from_env({})
+    runtime = make_runtime(
+        ListQueue(), registration_limit=deployed.registration_limit, ping_host_limit="1 per 10 seconds"
+    )
+    client = create_app(runtime).test_client()
+    created = client.post("/api/v1/bots", json=_body(bots, "/first/wait-a"))
+    assert created.status_code == 201 and "Retry-After" not in created.headers
+    assert created.headers["X-RateLimit-Limit"] == "20", "the registration limit's minute"
+    invalid = client.post("/api/v1/bots", json={"name": "x"})
+    assert invalid.status_code == 422 and "Retry-After" not in invalid.headers
+    refused = client.post("/api/v1/bots", json=_body(bots, "/first/wait-b"))
+    assert refused.status_code == 429 and "pinged as often" in refused.get_json()["message"]
+    assert 1 <= int(refused.headers["Retry-After"]) <= 10
+    unauthorized = client.post(f"/api/v1/bots/{created.get_json()['id']}/ping")
+    assert unauthorized.status_code == 401 and "Retry-After" not in unauthorized.headers
+
+
+def test_flask_limiters_429_waits_until_the_limit_that_broke_admits_again(
+    toy_games: None, bots: BotServer
+) -> None:
+    client = create_app(make_runtime(ListQueue(), registration_limit="5 per minute; 1 per day")).test_client()
+    assert client.post("/api/v1/bots", json={}).status_code == 422
+    refused = client.post("/api/v1/bots", json={})
+    assert refused.status_code == 429 and set(refused.get_json()) == ERROR_KEYS
+    assert 86_399 <= int(refused.headers["Retry-After"]) <= 86_400, "the day's limit answered"
+    assert refused.headers["X-RateLimit-Remaining"] == "0"
