@@ -285,14 +285,15 @@ def give_back(app: Celery, settings: Settings) -> None:
     with app.connection_for_write() as connection:
         channel: Any = connection.default_channel  # kombu's stubs lack the Redis channel's own names
         queue_keys = [channel._q_for_pri(settings.queue, pri) for pri in channel.priority_steps]
-        requeue_lost(
-            runtime_of(app),
-            channel.client,
-            queue_keys,
-            channel.unacked_key,
-            TASK_NAME,
-            restore_interval(settings.visibility_timeout_s),
-        )
+        with channel.conn_or_acquire() as client:
+            requeue_lost(
+                runtime_of(app),
+                client,
+                queue_keys,
+                channel.unacked_key,
+                TASK_NAME,
+                restore_interval(settings.visibility_timeout_s),
+            )
 
 
 def _sweep_while_working(app: Celery, settings: Settings) -> None:
