@@ -15,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -25,6 +26,7 @@ from typing import Any
 import pytest
 
 from referee.protocol import new_secret
+from tests.platform.accounts.conftest import GatedPing
 from tests.platform.conftest import BotServer
 from tests.platform.own_redis import free_port, own_redis_server
 
@@ -140,3 +142,32 @@ def test_strangers_cannot_lock_an_owner_out_behind_the_deployed_proxy(
         status, headers, _ = _call(f"{base}/bots", {}, "198.51.100.9")
         assert status == 429 and 1 <= int(headers["Retry-After"]) <= 60, "the minute's limit"
         assert _call(f"{base}/bots", {}, "198.51.100.10")[0] == 422, "another client's budget"
+
+
+def test_a_busy_ping_gate_says_the_pings_own_3_s_on_the_deployed_shape(
+    gated: GatedPing, tmp_path: Path
+) -> None:
+    """The 503 of a platform pinging as many bots as it may says the ping's 3 s, not the registration
+    limit's minute (flask-limiter wrote 60 over it)."""
+    with (
+        own_redis_server("limits-busy") as redis_url,
+        deployed_api(
+            redis_url, tmp_path / "gunicorn.log", ARENA_ENDPOINT_ALLOWLIST="127.0.0.0/8", ARENA_MAX_PINGS="1"
+        ) as base,
+    ):
+        held = {"name": "held", "endpoint": gated.url, "games": ["vulkan"], "secret": new_secret()}
+        answers: list[int] = []
+        holder = threading.Thread(
+            target=lambda: answers.append(_call(f"{base}/bots", held, "198.51.100.1")[0])
+        )
+        holder.start()
+        try:
+            assert gated.arrived.wait(30), "the held registration's ping never came"
+            other = {**held, "name": "other", "endpoint": "http://127.0.0.1:9/"}
+            status, headers, answer = _call(f"{base}/bots", other, "198.51.100.2")
+            assert status == 503 and "as many bots as it may" in answer["message"], answer
+            assert headers["Retry-After"] == "3"
+        finally:
+            gated.release.set()
+            holder.join(30)
+        assert answers == [201]
