@@ -5,8 +5,8 @@ Anyone may register a bot, and a bot's owner may point it anywhere, so a ping is
 connecting to an address of someone else's choosing, and waiting up to the ping's timeout for it.
 Three bounds keep that from becoming a port scanner or a way to tie up the API:
 
-- per target address (``ARENA_PING_HOST_LIMIT``), for a *probe*: a ping of an address no bot has
-  answered from for the one asking, registrations by anyone included (:meth:`PingGate.ping`). The
+- per target address (``ARENA_PING_HOST_LIMIT``), for a *probe*: a ping of an address where the
+  bot it is for never passed one, every registration's by anyone included (:meth:`PingGate.ping`). The
   endpoint's host name is resolved and checked here, counted by the address it resolves to (an
   IPv6 address by its /64, the share one host usually has), and the ping goes to that very address
   (:class:`Pinned`), so neither many names for one host nor a DNS answer that changes between the
