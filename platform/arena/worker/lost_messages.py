@@ -10,13 +10,14 @@ loop meanwhile, and the record needs a connection of the pool. One of five worke
 queued match that way, which only the sweeper's last resort (an empty queue, then the visibility
 timeout, two leases and a sweep: 180 s) brought back.
 
-So every worker, as often as it restores unacknowledged messages (a quarter of the visibility
-timeout), looks for it (one worker at a time, under a broker lock): the matches the store has had
-``queued`` for longer than that quarter whose message is neither waiting in the queue nor among the
-unacknowledged. A match found so on two looks in a row (no live worker holds a message between its
-two commands for a quarter of the visibility timeout) is queued again. A second message for a match
-costs nothing: its run finds the match played or being played (its lease) and drops it. The queue is
-read whole; a backlog longer than :data:`MOST_READ` is left to the sweeper's last resort.
+So the workers, as often as they restore unacknowledged messages (a quarter of the visibility
+timeout), look for it, one look a period among them all (a key of the broker says who looks): the
+matches the store has had ``queued`` for longer than that quarter whose message is neither waiting
+in the queue nor among the unacknowledged. A match found so on two looks in a row (no live worker
+holds a message between its two commands for a quarter of the visibility timeout) is queued again.
+A second message for a match costs nothing: its run finds the match played or being played (its
+lease) and drops it. The queue is read whole; a backlog longer than :data:`MOST_READ` is left to
+the sweeper's last resort.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from kombu.transport.redis import Mutex, MutexHeld
 from redis import Redis
 
 from arena.runtime import Runtime
@@ -92,22 +92,19 @@ def requeue_lost(
     the one before; returns their ids. ``redis`` is the broker's client, ``queue_keys`` the queue's
     lists (one per priority), ``every_s`` how often it looks."""
     missing_key = f"{unacked_key}.arena-missing"
-    try:
-        with Mutex(redis, f"{unacked_key}.arena-lost-mutex", max(1, int(every_s))):
-            waiting_long = runtime.store.queued_before(time.time() - every_s)
-            held = _held_ids(redis, queue_keys, unacked_key, task_name) if waiting_long else set()
-            if held is None:
-                return []
-            missing = {match_id for match_id in waiting_long if match_id not in held}
-            before = set(json.loads(redis.get(missing_key) or "[]"))
-            lost = sorted(missing & before)
-            for match_id in lost:
-                runtime.queue.enqueue(match_id)
-                runtime.store.requeued_now(match_id)
-                log.warning(
-                    "match %s: its message was lost by the broker (a killed worker): queued again", match_id
-                )
-            redis.set(missing_key, json.dumps(sorted(missing - set(lost))), ex=max(1, int(4 * every_s)))
-            return lost
-    except MutexHeld:
+    # one look per period among all the workers: the queue is read once, not once per worker
+    if not redis.set(f"{unacked_key}.arena-lost-look", "1", nx=True, ex=max(1, round(every_s))):
         return []
+    waiting_long = runtime.store.queued_before(time.time() - every_s)
+    held = _held_ids(redis, queue_keys, unacked_key, task_name) if waiting_long else set()
+    if held is None:
+        return []
+    missing = {match_id for match_id in waiting_long if match_id not in held}
+    before = set(json.loads(redis.get(missing_key) or "[]"))
+    lost = sorted(missing & before)
+    for match_id in lost:
+        runtime.queue.enqueue(match_id)
+        runtime.store.requeued_now(match_id)
+        log.warning("match %s: its message was lost by the broker (a killed worker): queued again", match_id)
+    redis.set(missing_key, json.dumps(sorted(missing - set(lost))), ex=max(1, round(4 * every_s)))
+    return lost
