@@ -14,7 +14,8 @@ So the workers, as often as they restore unacknowledged messages (a quarter of t
 timeout), look for it, one look a period among them all (a key of the broker says who looks): the
 matches the store has had ``queued`` for longer than that quarter whose message is neither waiting
 in the queue nor among the unacknowledged. A match found so on two looks in a row (no live worker
-holds a message between its two commands for a quarter of the visibility timeout) is queued again.
+holds a message between its two commands for a quarter of the visibility timeout, at least
+:data:`MIN_GAP_S`) is queued again.
 A second message for a match costs nothing: its run finds the match played or being played (its
 lease) and drops it. The queue is read whole; a backlog longer than :data:`MOST_READ` is left to
 the sweeper's last resort.
@@ -27,7 +28,6 @@ import binascii
 import json
 import logging
 import time
-from collections.abc import Iterable
 from typing import Any
 
 from redis import Redis
@@ -37,6 +37,10 @@ from arena.runtime import Runtime
 log = logging.getLogger(__name__)
 MOST_READ = 5000
 """The longest queue read whole to look for a match's message."""
+MIN_GAP_S = 5.0
+"""The least time between two looks, however short the visibility timeout (a test's): a live
+worker's consumer, its event loop busy, may hold a message between its two commands for a second or
+two, never for this long twice over."""
 
 
 def message_match_id(raw: bytes | str, task_name: str) -> str | None:
@@ -60,42 +64,44 @@ def message_match_id(raw: bytes | str, task_name: str) -> str | None:
         return None
 
 
-def _held_ids(redis: Redis, queue_keys: Iterable[str], unacked_key: str, task_name: str) -> set[str] | None:
-    """The match ids of every message waiting in the queue or unacknowledged; None when the queue is
-    longer than :data:`MOST_READ`."""
-    keys = list(queue_keys)
-    if sum(int(redis.llen(key)) for key in keys) > MOST_READ:
+def _held_ids(redis: Redis, queue_keys: list[str], unacked_key: str, task_name: str) -> set[str] | None:
+    """The match ids of every message waiting in the queue or unacknowledged, read in one
+    transaction (a message moving between the two while they are read, taken by a worker or given
+    back, is seen in one of them); None when the queue is longer than :data:`MOST_READ`."""
+    with redis.pipeline(transaction=True) as pipe:
+        for key in queue_keys:
+            pipe.llen(key)
+            pipe.lrange(key, 0, MOST_READ - 1)
+        pipe.hvals(unacked_key)
+        *lists, unacked = pipe.execute()
+    if sum(int(length) for length in lists[0::2]) > MOST_READ:
         return None
-    held: set[str] = set()
-    for key in keys:
-        held.update(filter(None, (message_match_id(raw, task_name) for raw in redis.lrange(key, 0, -1))))
-    for entry in redis.hvals(unacked_key):
+    held = {message_match_id(raw, task_name) for waiting in lists[1::2] for raw in waiting}
+    for entry in unacked:
         try:
-            message = json.loads(entry)[0]
+            held.add(message_match_id(json.dumps(json.loads(entry)[0]), task_name))
         except (ValueError, KeyError, IndexError, TypeError):
             continue
-        found = message_match_id(json.dumps(message), task_name)
-        if found:
-            held.add(found)
-    return held
+    return {match_id for match_id in held if match_id}
 
 
 def requeue_lost(
     runtime: Runtime,
     redis: Redis,
-    queue_keys: Iterable[str],
+    queue_keys: list[str],
     unacked_key: str,
     task_name: str,
     every_s: float,
 ) -> list[str]:
     """One look (see the module): queue again the matches missing from the broker on this look and
     the one before; returns their ids. ``redis`` is the broker's client, ``queue_keys`` the queue's
-    lists (one per priority), ``every_s`` how often it looks."""
-    missing_key = f"{unacked_key}.arena-missing"
-    # one look per period among all the workers: the queue is read once, not once per worker
-    if not redis.set(f"{unacked_key}.arena-lost-look", "1", nx=True, ex=max(1, round(every_s))):
+    lists (one per priority, the first its own name), ``every_s`` how often the workers look."""
+    gap_s = max(every_s, MIN_GAP_S)
+    # one look a period among all the workers: the queue is read once, not once per worker
+    if not redis.set(f"{queue_keys[0]}.arena-lost-look", "1", nx=True, ex=max(1, round(gap_s))):
         return []
-    waiting_long = runtime.store.queued_before(time.time() - every_s)
+    missing_key = f"{queue_keys[0]}.arena-missing"
+    waiting_long = runtime.store.queued_before(time.time() - gap_s)
     held = _held_ids(redis, queue_keys, unacked_key, task_name) if waiting_long else set()
     if held is None:
         return []
@@ -106,5 +112,5 @@ def requeue_lost(
         runtime.queue.enqueue(match_id)
         runtime.store.requeued_now(match_id)
         log.warning("match %s: its message was lost by the broker (a killed worker): queued again", match_id)
-    redis.set(missing_key, json.dumps(sorted(missing - set(lost))), ex=max(1, round(4 * every_s)))
+    redis.set(missing_key, json.dumps(sorted(missing - set(lost))), ex=max(1, round(4 * gap_s)))
     return lost
