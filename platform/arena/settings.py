@@ -129,6 +129,9 @@ class Settings:
     """Pings one target address may be sent for requests (``ARENA_PING_HOST_LIMIT``)."""
     max_pings: int = 10
     """Pings one API process may have waiting at once (``ARENA_MAX_PINGS``)."""
+    trusted_proxies: int = 0
+    """Reverse proxies in front of the API whose ``X-Forwarded-For`` it believes
+    (``ARENA_TRUSTED_PROXIES``)."""
     replay_store: str | None = None
     """Where replays and archived matches go (``ARENA_REPLAY_URL`` or ``ARENA_REPLAY_DIR``)."""
     s3_endpoint: str | None = None
@@ -204,16 +207,24 @@ class Settings:
         - ``ARENA_WORKER_PROCESSES``: Celery worker processes one ``arena worker`` runs, each on a
           core of its own (default 1; ``auto``: one per core this process may use).
         - ``ARENA_REGISTRATION_LIMIT``: bot registrations, and the other requests that may ping a bot
-          (``PATCH``, a new secret, a ping on demand), one client address may make, in
-          flask-limiter's notation (default ``20 per minute; 200 per day``).
+          (``PATCH``, a new secret, a ping on demand) without that bot's token, one client address
+          (an IPv6 client's /64) may make, in flask-limiter's notation (default ``20 per minute; 200
+          per day``).
         - ``ARENA_CHALLENGE_LIMIT``: unrated matches one bot's owner may request with its token
           (default ``30 per minute; 500 per day``).
         - ``ARENA_PING_LIMIT``: requests that ping a bot (``PATCH``, a new secret, a ping on demand)
-          one bot's owner may make with its token (default ``10 per minute; 100 per day``).
+          one bot's owner may make with its token, and pings sent on its behalf, per bot (default
+          ``10 per minute; 100 per day``).
         - ``ARENA_PING_HOST_LIMIT``: pings the API may send to one address (an IPv6 /64), whoever
-          asks, registrations included (default ``30 per minute; 300 per day``).
+          asks, registrations included, a bot's owner's only where the bot never passed a ping
+          (default ``30 per minute; 300 per day``).
         - ``ARENA_MAX_PINGS``: pings one API process may have waiting at once (default 10); a
           request past them is answered 503 with ``Retry-After`` instead of waiting.
+        - ``ARENA_TRUSTED_PROXIES``: how many reverse proxies stand in front of the API, each
+          adding the address it got the request from to ``X-Forwarded-For`` (default 0: the header
+          is ignored, the client is the socket's peer). With N, the API's per-client limits count
+          the address the N-th proxy from the API saw (werkzeug's ``ProxyFix``, ``x_for=N``); the
+          API's port must then be reachable through those proxies only.
         - ``ARENA_SWEEP_SECONDS``: how often a worker looks for matches left running by a worker
           that is gone, and queues them again (default 30).
         - ``ARENA_REPLAY_URL``: where replays and archived matches are kept: ``s3://bucket/prefix``
@@ -283,6 +294,7 @@ class Settings:
             ping_limit=_limit(env, "ARENA_PING_LIMIT", "10 per minute; 100 per day"),
             ping_host_limit=_limit(env, "ARENA_PING_HOST_LIMIT", "30 per minute; 300 per day"),
             max_pings=_int(env, "ARENA_MAX_PINGS", 10),
+            trusted_proxies=_int(env, "ARENA_TRUSTED_PROXIES", 0, minimum=0),
             replay_store=replay_store,
             s3_endpoint=env.get("ARENA_S3_ENDPOINT", "").strip() or None,
             archive_after_days=_int(env, "ARENA_ARCHIVE_AFTER_DAYS", 30, minimum=0),

@@ -86,11 +86,12 @@ def register(runtime: Runtime, pings: PingGate, data: Mapping[str, Any]) -> tupl
     errors = merge_errors(_check_games(data["games"]), _check_endpoint_form(data["endpoint"]))
     _refuse_if(errors)
     protocol = data.get("protocol", PROTOCOL_VERSION)
-    bot_ping.check(pings, data["endpoint"], data["secret"], protocol)
+    bot_id = "b-" + secrets.token_hex(8)  # before the ping: the address it passes at is the bot's own
+    bot_ping.check(pings, data["endpoint"], data["secret"], protocol, vouch_for=bot_id)
     token = new_token()
     created = now_iso()
     bot = BotRecord(
-        id="b-" + secrets.token_hex(8),
+        id=bot_id,
         name=data["name"],
         endpoint=data["endpoint"],
         games=tuple(data["games"]),
@@ -128,6 +129,11 @@ def owned(runtime: Runtime, bot_id: str, token: str | None) -> BotRecord:
     return bot
 
 
+def by_organizer(runtime: Runtime, token: str | None) -> bool:
+    """Whether ``token`` is the organizer's: what it has a bot pinged counts against no bot's limit."""
+    return same_token(token, runtime.settings.admin_token)
+
+
 def update(
     runtime: Runtime, pings: PingGate, bot_id: str, token: str | None, changes: Mapping[str, Any]
 ) -> BotRecord:
@@ -152,7 +158,9 @@ def update(
     if "endpoint" in fields or "protocol" in fields:
         endpoint = fields.get("endpoint", bot.endpoint)
         protocol = fields.get("protocol", bot.protocol)
-        bot_ping.check(pings, endpoint, bot.secret, protocol)
+        bot_ping.check(
+            pings, endpoint, bot.secret, protocol, owner=bot.id, counted=not by_organizer(runtime, token)
+        )
         # the ping vouched for this endpoint, secret and protocol together
         expected = {"endpoint": bot.endpoint, "secret": bot.secret, "protocol": bot.protocol}
     changed = _change(runtime, bot_id, expected, fields)
@@ -169,7 +177,8 @@ def replace_secret(
     The bot must already check the new secret (a bot that accepts both while it changes over misses
     no request). The token is unchanged: it is not a signing key."""
     bot = owned(runtime, bot_id, token)
-    bot_ping.check(pings, bot.endpoint, secret, bot.protocol)
+    counted = not by_organizer(runtime, token)
+    bot_ping.check(pings, bot.endpoint, secret, bot.protocol, owner=bot.id, counted=counted)
     expected = {"endpoint": bot.endpoint, "secret": bot.secret, "protocol": bot.protocol}
     return _change(runtime, bot_id, expected, {"secret": secret})
 

@@ -127,10 +127,25 @@ def _status_message(status: int | None) -> str:
     return f"{prefix}, not 200 with a pong: does the bot know the ping request (docs/protocol.md)?"
 
 
-def check(pings: PingGate, endpoint: str, secret: str, protocol: int = PROTOCOL_VERSION) -> None:
-    """Ping ``endpoint`` signed with ``secret`` in protocol version ``protocol`` through ``pings``;
-    raise a 422 naming the field to blame if it fails (a 429 or 503 from the gate itself)."""
-    result = pings.ping(endpoint, secret, protocol)
+def check(
+    pings: PingGate,
+    endpoint: str,
+    secret: str,
+    protocol: int = PROTOCOL_VERSION,
+    *,
+    owner: str | None = None,
+    counted: bool = True,
+    vouch_for: str | None = None,
+) -> None:
+    """Ping ``endpoint`` signed with ``secret`` in protocol version ``protocol`` through ``pings``
+    (on the bot ``owner``'s owner's behalf when given, else a probe whose pass makes the address the
+    bot ``vouch_for``'s own: :class:`arena.accounts.ping_gate.PingGate`; ``counted``: false for the
+    organizer's requests, which no per-bot limit holds); raise a 422 naming the field
+    to blame if it fails (a 429 or 503 from the gate itself)."""
+    if owner is not None:
+        result = pings.ping_for_owner(owner, endpoint, secret, protocol, counted=counted)
+    else:
+        result = pings.ping(endpoint, secret, protocol, vouch_for=vouch_for)
     if result.ok:
         return
     # an endpoint the policy refuses was never called: that is a plain invalid field

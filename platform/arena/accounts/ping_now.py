@@ -35,12 +35,14 @@ class PingAnswer:
     """The ladders (``game``, ``variant``) on which it rested and plays again."""
 
 
-def ping_now(runtime: Runtime, pings: PingGate, bot: BotRecord) -> PingAnswer:
+def ping_now(runtime: Runtime, pings: PingGate, bot: BotRecord, counted: bool = True) -> PingAnswer:
+    """Ping ``bot`` on its owner's behalf (:meth:`arena.accounts.ping_gate.PingGate.ping_for_owner`;
+    ``counted`` false for the organizer) and say how it went."""
     timeout_s = pings.timeout_s
     if bot.house:
         result = PingResult(None, "a house bot plays in-process", 0.0)
     else:
-        result = pings.ping(bot.endpoint, bot.secret, bot.protocol)
+        result = pings.ping_for_owner(bot.id, bot.endpoint, bot.secret, bot.protocol, counted=counted)
     resting = bot_accounts.view(runtime, bot).resting if result.ok else []
     if result.ok:
         runtime.store.bots.mark_back(bot.id, now_iso())

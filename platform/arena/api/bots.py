@@ -40,7 +40,7 @@ def _pings(view: F) -> F:
         429,
         schema=ErrorSchema,
         description="past a limit (ARENA_REGISTRATION_LIMIT per client address, ARENA_PING_LIMIT per "
-        "token, ARENA_PING_HOST_LIMIT per address pinged): try again after Retry-After",
+        "token and bot, ARENA_PING_HOST_LIMIT per address pinged): try again after Retry-After",
     )(view)
     return blp.alt_response(
         503,
@@ -106,8 +106,9 @@ class BotById(MethodView):
         version that is to be in force) before it replaces the old one; matches already running go
         on in the version they started with. Only the fields sent are written; if the bot's
         endpoint, secret or protocol changed while the ping ran (another request), the answer is
-        409 and nothing is written: read the bot and send the change again. Limited per client
-        address (ARENA_REGISTRATION_LIMIT), per token (ARENA_PING_LIMIT) and per address pinged
+        409 and nothing is written: read the bot and send the change again. Limited per token and
+        bot (ARENA_PING_LIMIT; without the bot's token, per client address as registrations are),
+        and a move to an address where the bot never passed a ping per address pinged
         (ARENA_PING_HOST_LIMIT).
         """
         bot = bot_accounts.update(runtime(), ping_gate(), bot_id, presented_token(), changes)
@@ -170,9 +171,9 @@ class BotPing(MethodView):
         and `problems`, what to fix by field in the words a failed registration uses. A bot the
         continuous ladder rests for forfeiting three matches in a row (see `resting` on the bot) is
         seated again from the scheduler's next tick once it passes (`back_on` lists those ladders).
-        Limited per client address as registrations are (ARENA_REGISTRATION_LIMIT), per token
-        (ARENA_PING_LIMIT) and per address pinged (ARENA_PING_HOST_LIMIT).
+        Limited as `PATCH` is: per token and bot (ARENA_PING_LIMIT), never by the strangers'
+        probes of the bot's own address.
         """
-        return ping_now.ping_now(
-            runtime(), ping_gate(), bot_accounts.owned(runtime(), bot_id, presented_token())
-        )
+        token = presented_token()
+        bot = bot_accounts.owned(runtime(), bot_id, token)
+        return ping_now.ping_now(runtime(), ping_gate(), bot, not bot_accounts.by_organizer(runtime(), token))

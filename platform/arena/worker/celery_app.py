@@ -18,7 +18,9 @@ match has been stored. A worker killed mid-match leaves its matches ``running`` 
 lease; the sweeper (:mod:`arena.worker.sweeper`) queues them again. Every message it had taken and
 not acknowledged (matches not started yet among them) is handed out again once the visibility timeout
 (``ARENA_VISIBILITY_TIMEOUT``, 60 s by default) has passed: every worker looks for such messages
-every quarter of it (:func:`restore_unacked`). A delivery of
+every quarter of it (:func:`restore_unacked`); a message it had taken off the queue and not yet
+recorded as unacknowledged is found missing and its match queued again (:func:`give_back`,
+:mod:`arena.worker.lost_messages`). A delivery of
 a match another worker is playing is dropped (its lease shows it). When the store fails under a run
 (a Redis restart, a network cut), the task waits for the store to answer again (up to the visibility
 timeout: the retry and the acknowledgement go through the broker, and an acknowledgement that fails
@@ -55,6 +57,7 @@ from arena.settings import Settings
 from arena.storage import Store
 from arena.worker.execution import count_failed_attempt, execute
 from arena.worker.house import house_agents
+from arena.worker.lost_messages import requeue_lost
 from arena.worker.periodic import Periodic
 from arena.worker.sweeper import Sweeper
 
@@ -274,10 +277,29 @@ def restore_unacked(app: Celery) -> None:
         channel.qos.restore_visible(num=channel.unacked_restore_limit, interval=1)
 
 
+def give_back(app: Celery, settings: Settings) -> None:
+    """One look of the redelivery thread: a dead worker's unacknowledged messages back in the queue
+    (:func:`restore_unacked`), then the matches whose message a killed worker took with it before it
+    was recorded as unacknowledged queued again (:func:`arena.worker.lost_messages.requeue_lost`)."""
+    restore_unacked(app)
+    with app.connection_for_write() as connection:
+        channel: Any = connection.default_channel  # kombu's stubs lack the Redis channel's own names
+        queue_keys = [channel._q_for_pri(settings.queue, pri) for pri in channel.priority_steps]
+        with channel.conn_or_acquire() as client:
+            requeue_lost(
+                runtime_of(app),
+                client,
+                queue_keys,
+                channel.unacked_key,
+                TASK_NAME,
+                restore_interval(settings.visibility_timeout_s),
+            )
+
+
 def _sweep_while_working(app: Celery, settings: Settings) -> None:
     """Run a :class:`arena.worker.sweeper.Sweeper` in every worker of ``app``, from ready to
     shutdown, and on a Redis broker a thread that gives back a dead worker's messages
-    (:func:`restore_unacked`) every quarter of the visibility timeout."""
+    (:func:`give_back`) every quarter of the visibility timeout."""
     loops: list[Sweeper | Periodic] = []
 
     def start(sender: Any = None, **kwargs: Any) -> None:
@@ -286,7 +308,9 @@ def _sweep_while_working(app: Celery, settings: Settings) -> None:
         loops.append(Sweeper(runtime_of(app), settings.sweep_interval_s).start())
         if settings.redis_url:
             every_s = restore_interval(settings.visibility_timeout_s)
-            loops.append(Periodic("redelivery", lambda: restore_unacked(app), every_s, at_once=True).start())
+            loops.append(
+                Periodic("redelivery", lambda: give_back(app, settings), every_s, at_once=True).start()
+            )
 
     def stop(sender: Any = None, **kwargs: Any) -> None:
         if getattr(sender, "app", None) is not app:

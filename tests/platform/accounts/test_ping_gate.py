@@ -89,3 +89,21 @@ def test_the_ping_goes_to_the_address_that_was_counted(bots: BotServer) -> None:
     result = gate.ping(bots.url("/nothing/x").replace("127.0.0.1", "rebind.invalid"), new_secret())
     assert result.status == 404, result  # the bot server on 127.0.0.1 answered
     assert answers == ["127.0.0.3"], "one resolution only"
+
+
+def test_an_owners_ping_is_a_probe_at_an_address_its_bot_never_answered_from(bots: BotServer) -> None:
+    """Owning a bot is no way round the per-address budget: an owner's ping is free of it only at an
+    address where its bot passed a ping; elsewhere (a move to another host, a name now resolving
+    elsewhere) it is counted and refused as a stranger's probe is. A failed ping vouches for nothing."""
+    gate = _gate("3 per minute")
+    bots.secrets["/first/gate-own"] = secret = new_secret()
+    url = bots.url("/first/gate-own")
+    assert gate.ping(url, secret, vouch_for="b-1").ok
+    assert gate.ping(url, new_secret(), vouch_for="b-3").status == 401
+    assert gate.ping(f"http://127.0.0.1:{_closed_port()}/x", new_secret()).fault is Fault.CONNECTION
+    with pytest.raises(TooManyRequests):
+        gate.ping(url, secret)  # a stranger's probe: 127.0.0.1's budget is spent
+    assert gate.ping_for_owner("b-1", url, secret).ok, "b-1 answered from 127.0.0.1"
+    for never_answered_there in ("b-2", "b-3"):
+        with pytest.raises(TooManyRequests):
+            gate.ping_for_owner(never_answered_there, url, secret)

@@ -100,8 +100,10 @@ def test_the_ping_needs_the_bots_token(arena: Arena) -> None:
 
 
 def test_pings_past_the_limit_are_429(arena: Arena) -> None:
-    client = create_app(make_runtime(ListQueue(), registration_limit="2 per minute")).test_client()
+    """The owner's pings on demand count per token (ARENA_PING_LIMIT), not per client address."""
+    runtime = make_runtime(ListQueue(), registration_limit="2 per minute", ping_limit="3 per minute")
+    client = create_app(runtime).test_client()
     mine = register_bot(client, arena.bots, "mine", "/first/api-p3", ["nim"])
     url = f"/api/v1/bots/{mine['id']}/ping"
-    codes = [client.post(url, headers=_owner(mine)).status_code for _ in range(3)]
-    assert codes == [200, 200, 429]
+    codes = [client.post(url, headers=_owner(mine)).status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
