@@ -210,6 +210,7 @@ def display_row(
         "draws": row["draws"],
         "losses": row["losses"],
         "win_rate": _rate(row["wins"], games),
+        "team_wins": row["team_wins"] if spec.team else None,
         "team_win_rate": _rate(row["team_wins"], row["team_games"]) if spec.team else None,
         "mean_score": round(row["score_sum"] / games, 4) if games else None,
     }

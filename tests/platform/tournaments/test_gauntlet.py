@@ -4,6 +4,8 @@ never a bot of the field."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from arena.records import MatchRecord
 from arena.tournaments import results
 from tests.platform.tournaments.records import finished, tournament_record
@@ -81,3 +83,22 @@ def test_a_team_game_lost_is_a_loss_against_every_bot_of_the_field() -> None:
 def test_other_formats_have_no_challenger() -> None:
     record = tournament_record("round_robin", "cab")
     assert results.result(record, [], [won("1", "c", "a")], team=False, finished=True).challenger is None
+
+
+def test_team_standings_count_team_wins_apart_from_first_places() -> None:
+    won = finished("1", ("a", "b", "c"), (2, 1, 3), (1.0, 5.0, 0.0))
+    won = replace(won, result=replace(won.result, team_won=True))
+    lost = finished("2", ("a", "b", "c"), (1, 1, 1), (0.0, 0.0, 0.0))
+    lost = replace(lost, result=replace(lost.result, team_won=False))
+    record = tournament_record("round_robin", "abc", seats=3)
+    rows = {
+        row["bot_id"]: row
+        for row in results.result(record, [], [won, lost], team=True, finished=True).standings
+    }
+    assert {bot: (row["team_wins"], row["wins"], row["losses"]) for bot, row in rows.items()} == {
+        "a": (1, 0, 2),
+        "b": (1, 1, 1),
+        "c": (1, 0, 2),
+    }
+    solo = results.result(record, [], [finished("3", ("a", "b", "c"), (1, 2, 3))], team=False, finished=True)
+    assert all(row["team_wins"] is None for row in solo.standings)

@@ -83,6 +83,12 @@ class StandingSchema(Schema):
     draws = fields.Integer()
     losses = fields.Integer()
     score_sum = fields.Float()
+    team_wins = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "team variants: games the team won (wins stay first places alone); null otherwise"
+        },
+    )
     byes = fields.Integer(metadata={"description": "swiss: rounds sat out; each scores a point"})
     buchholz = fields.Float(
         metadata={"description": "swiss, the first tie-break: the final points of every opponent met, summed"}
