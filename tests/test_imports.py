@@ -174,6 +174,7 @@ PURE_MODULES = (
     "arena.tournaments.knockout",
     "arena.tournaments.swiss",
     "arena.tournaments.round_robin",
+    "arena.tournaments.gauntlet",
     "arena.tournaments.results",
     "arena.tournaments.rounds",
     "arena.records",

@@ -281,11 +281,16 @@ def _report(api: _Api, plans: list[GamePlan], out: TextIO) -> None:
             f"{progress['finished']} matches finished, {progress['aborted']} aborted",
             file=out,
         )
+        team = any(r.get("team_wins") is not None for r in tournament["standings"])
         rows = [
-            [r["rank"], r["name"], r["points"], r["wins"], r["draws"], r["losses"], r["score_sum"]]
+            [r["rank"], r["name"], r["points"], *([r["team_wins"]] if team else []), r["wins"]]
+            + [r["draws"], r["losses"], r["score_sum"]]
             for r in tournament["standings"]
         ]
-        print(_table(rows, ["rank", "bot", "points", "wins", "draws", "losses", "score sum"]), file=out)
+        heads = ["rank", "bot", "points", *(["team wins"] if team else []), "wins", "draws", "losses"]
+        print(_table(rows, [*heads, "score sum"]), file=out)
+        if team:
+            print("team wins: games the team won; wins: first place alone in a game the team won", file=out)
         ladder = api.call("GET", f"/api/v1/ladders/{plan.game.id}?variant={plan.variant}", 200)
         headers, rows = ladder_table(ladder)
         print(f"\nladder ({ladder['variant']}, ranked by {headers[2]}):", file=out)
@@ -305,7 +310,9 @@ def ladder_table(ladder: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     of a rated ladder), so its rows read in order."""
     header, field = RANKED_BY[ladder["ranked_by"]]
     rated = field == "conservative"
-    headers = ["rank", "bot", header, *(["Elo"] if rated else []), "games", "wins", "draws", "losses"]
+    team = any(e.get("team_wins") is not None for e in ladder["entries"])
+    headers = ["rank", "bot", header, *(["Elo"] if rated else []), "games", *(["team wins"] if team else [])]
+    headers += ["wins", "draws", "losses"]
     headers.append("mean score")
     rows = [
         [
@@ -314,6 +321,7 @@ def ladder_table(ladder: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
             e[field],
             *([e["rating"]] if rated else []),
             e["games"],
+            *([e["team_wins"]] if team else []),
             e["wins"],
             e["draws"],
             e["losses"],

@@ -366,13 +366,17 @@ def format_summary(match: LocalMatch, replays: Sequence[Replay]) -> str:
         f"{'bot':>4}  {'games':>5}  {'wins':>4}  {'draws':>5}  {'losses':>6}  "
         f"{'win rate (95% interval)':<23}  {'mean score':>10}  {'forfeits':>8}  name",
     ]
+    team = any(replay.result.team_won is not None for replay in replays)
+    if team:
+        lines[1] = lines[1].replace("  name", "  team wins  name")
     for entry in tallies:
         record = entry.overall
         low, high = record.interval
         rate = f"{record.win_rate:.0%} ({low:.0%}-{high:.0%})"
+        team_wins = f"{record.team_wins:>9}  " if team else ""
         lines.append(
             f"{'#' + str(entry.entry + 1):>4}  {_counts(record)}  {rate:<23}  "
-            f"{record.mean_score:>10.4g}  {record.forfeits:>8}  {entry.name}"
+            f"{record.mean_score:>10.4g}  {record.forfeits:>8}  {team_wins}{entry.name}"
         )
     lines.append("by seat:")
     lines.append(f"{'seat':>4}  {'bot':>4}  {'games':>5}  {'wins':>4}  {'draws':>5}  {'losses':>6}  win rate")
@@ -383,6 +387,11 @@ def format_summary(match: LocalMatch, replays: Sequence[Replay]) -> str:
                 label = "#" + str(entry.entry + 1)
                 lines.append(f"{seat:>4}  {label:>4}  {_counts(in_seat)}  {in_seat.win_rate:.0%}")
     lines.append(f"a draw is a shared first place; the win rate counts it as {DRAW_SCORE:g} of a win")
+    if team:
+        lines.append(
+            "a team game: team wins are the games the team won; a win is a first place alone in a game "
+            "the team won (the game's own ranking), a lost team game a loss for every seat"
+        )
     return "\n".join(lines)
 
 

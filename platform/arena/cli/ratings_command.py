@@ -4,7 +4,7 @@
 It reads the ladder's list of counted results (kept by
 :meth:`arena.storage.finishing.Finishing.finish_match`, one entry per match that reached the ladder:
 match id, bot ids by seat, places, team_won), turns each into teams and ranks exactly as the online
-skill model does (:func:`arena.ladders.skill.match_teams`), fits them by maximum likelihood with
+skill model does (:func:`arena.ladders.skill.match_evidence`), fits them by maximum likelihood with
 bootstrap 95% intervals (:mod:`arena.ladders.refit`) and stores the ratings, which the ladder then
 shows beside the online ones. It needs ``REDIS_URL``: the embedded default keeps nothing between
 runs, so there would be no results to refit.
@@ -45,9 +45,8 @@ def rankings(results: list[dict[str, Any]], spec: VariantSpec) -> list[refit.Ran
     """The stored results that rate skills, as the model reads them (others are left out)."""
     found = []
     for result in results:
-        teams = skill.match_teams(spec, result["bots"], result["places"], result.get("team_won"))
-        if teams is not None:
-            members, ranks = teams
+        evidence = skill.match_evidence(spec, result["bots"], result["places"], result.get("team_won"))
+        for members, ranks in evidence:
             found.append(refit.Ranking(tuple(tuple(team) for team in members), tuple(ranks)))
     return found
 

@@ -3,8 +3,11 @@
 Pure counting, no play and no printing, so that every rule is a row of a table test:
 
 - A seat **wins** when it is first alone, **draws** when it shares first place (a match cut at its
-  move limit puts every seat first: a draw for all), and **loses** otherwise; in a team game every
-  seat wins or loses with the team.
+  move limit puts every seat first: a draw for all), and **loses** otherwise: the words of the
+  ladders and tournament standings (:func:`arena.ladders.scoring.seat_verdicts`). In a team game
+  the team's result is counted apart, as **team wins** (games the team won); a win is then a first
+  place alone in a game the team won (the game's own ranking: Boulderville's most renowned), and a
+  game the team lost is a loss for every seat.
 - A bot's **score** counts a win 1, a draw 1/2 and a loss 0 (as chess does); its win rate is its
   score over its games, with the 95% Wilson score interval of that rate.
 - Seats are **rotated** across games (:func:`rotation`): game ``g`` seats the bots given in the
@@ -39,14 +42,12 @@ class Outcome(StrEnum):
 
 def seat_outcome(places: Sequence[int], team_won: bool | None, seat: int) -> Outcome:
     """How the game went for ``seat``: first alone a win, first shared a draw, else a loss; in a
-    team game (``team_won`` set) the team's win or loss.
+    team game (``team_won`` set) the team lost, a loss for every seat.
 
-    >>> seat_outcome([1, 1], None, 0), seat_outcome([1, 2], None, 1), seat_outcome([2, 2], False, 0)
+    >>> seat_outcome([1, 1], None, 0), seat_outcome([1, 2], None, 1), seat_outcome([1, 1], False, 0)
     (<Outcome.DRAW: 'draw'>, <Outcome.LOSS: 'loss'>, <Outcome.LOSS: 'loss'>)
     """
-    if team_won is not None:
-        return Outcome.WIN if team_won else Outcome.LOSS
-    if places[seat] != 1:
+    if team_won is False or places[seat] != 1:
         return Outcome.LOSS
     return Outcome.DRAW if sum(1 for place in places if place == 1) > 1 else Outcome.WIN
 
@@ -84,6 +85,8 @@ class Record:
     losses: int = 0
     score_total: float = 0.0
     forfeits: int = 0
+    team_games: int = 0
+    team_wins: int = 0
 
     @property
     def games(self) -> int:
@@ -106,7 +109,10 @@ class Record:
     def mean_score(self) -> float:
         return self.score_total / self.games if self.games else 0.0
 
-    def add(self, outcome: Outcome, score: float, forfeited: bool) -> None:
+    def add(self, outcome: Outcome, score: float, forfeited: bool, team_won: bool | None = None) -> None:
+        if team_won is not None:
+            self.team_games += 1
+            self.team_wins += team_won
         if outcome is Outcome.WIN:
             self.wins += 1
         elif outcome is Outcome.DRAW:
@@ -151,7 +157,7 @@ def tally(names: Sequence[str], replays: Sequence[Replay], rotate: bool = True) 
             entry = tallies[holders[seat]]
             outcome = seat_outcome(result.places, result.team_won, seat)
             for counted in (entry.overall, entry.by_seat.setdefault(seat, Record())):
-                counted.add(outcome, result.scores[seat], record.forfeited)
+                counted.add(outcome, result.scores[seat], record.forfeited, result.team_won)
             entry.fault_kinds.update(record.faults)
         for move in replay.moves:
             entry = tallies[holders[move.seat]]

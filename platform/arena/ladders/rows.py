@@ -12,7 +12,8 @@ keys in a sorted set: see :mod:`arena.storage`; one page of it for display is
   never rated (a bot's play against itself tells nothing of its strength).
 - Rated variants also keep a skill with uncertainty (``mu``, ``sigma``: :mod:`arena.ladders.skill`), moved
   by the same matches, except that in a team variant lost games count too (the team against the
-  game). Their ladder ranks by the conservative estimate ``mu - 3 sigma`` (shown as
+  game), and a won one also ranks its seats by their places (what each contributed). Their
+  ladder ranks by the conservative estimate ``mu - 3 sigma`` (shown as
   ``conservative``), so a bot with few games ranks low until its results make the model sure.
 - Variants with ``rated=False`` have no rating of either kind; their ladder ranks by win rate (team
   win rate for team variants), then mean score.
@@ -86,15 +87,16 @@ def _move_skills(
     seats: Sequence[str],
     result: MatchResult,
 ) -> None:
-    teams = skill.match_teams(spec, seats, result.places, result.team_won)
-    if teams is None:
+    evidence = skill.match_evidence(spec, seats, result.places, result.team_won)
+    if not evidence:
         return
-    members, ranks = teams
-    before = {bot: _skill_of(updated[bot]) for bot in seats}
+    current = {bot: _skill_of(updated[bot]) for bot in seats}
     if spec.team:
         updated[GAME_ENTRANT] = dict(rows.get(GAME_ENTRANT) or {})
-        before[GAME_ENTRANT] = _skill_of(updated[GAME_ENTRANT])
-    for member, after in skill.rate(before, members, ranks).items():
+        current[GAME_ENTRANT] = _skill_of(updated[GAME_ENTRANT])
+    for members, ranks in evidence:
+        current.update(skill.rate(current, members, ranks))
+    for member, after in current.items():
         updated[member]["mu"] = after.mu
         updated[member]["sigma"] = after.sigma
 
@@ -208,6 +210,7 @@ def display_row(
         "draws": row["draws"],
         "losses": row["losses"],
         "win_rate": _rate(row["wins"], games),
+        "team_wins": row["team_wins"] if spec.team else None,
         "team_win_rate": _rate(row["team_wins"], row["team_games"]) if spec.team else None,
         "mean_score": round(row["score_sum"] / games, 4) if games else None,
     }

@@ -6,18 +6,32 @@ believes of ``mu``); a new bot starts at mu 25, sigma 25/3. A ladder ranks by th
 estimate ``mu - 3 sigma``: a bot is shown high only once the model is fairly sure it is strong, so
 one lucky win does not put a newcomer on top.
 
-Which results move skills (:func:`match_teams`), in the words of the ladder's rules:
+Which results move skills (:func:`match_evidence`), in the words of the ladder's rules:
 
 - only variants declared ``rated``, and never a match where one bot holds several seats;
 - a plain variant is a free-for-all: every seat is a team of one, ranked by its place (shared
   places are ties); a single seat tells nothing and is not rated;
-- a team variant is all the seats as one team playing the game itself: the team ranks first when
-  it won (``team_won``) and second when it lost. The game is a virtual entrant of that ladder,
-  :data:`GAME_ENTRANT`, with a skill of its own that the results move too (how hard the game is
-  for bots of this ladder), never shown as a ladder row. The model adds up a team's ``mu``, and
-  shares a result's surprise among the members by their uncertainty.
+- a team variant's match is two pieces of evidence, each one update of the model, in this order:
 
-The same teams and ranks are what :mod:`arena.ladders.refit` fits in one batch.
+  1. **the team's result**: all the seats as one team playing the game itself, ranked first when
+     it won (``team_won``) and second when it lost. The game is a virtual entrant of that ladder,
+     :data:`GAME_ENTRANT`, with a skill of its own that the results move too (how hard the game is
+     for bots of this ladder), never shown as a ladder row. The model adds up a team's ``mu`` and
+     shares the result's surprise among the members by their uncertainty: over many games with
+     different partners, a bot whose teams win more than its partners' skills explain rises;
+  2. **the game's own ranking inside a won game**: the seats as a free-for-all by their places
+     (Boulderville's most renowned scientist first), when the places are not all shared. This is
+     what a bot contributed in the game's own terms, the evidence that separates partners of one
+     team; a lost game ranks nobody (its seats share every place), so it is the team's alone.
+
+  Why this model: with the team's result alone (TrueSkill's and openskill's team model, as the
+  ladder had it) every seat of a game gets the same evidence, and with four seats drawn from a
+  small field the partners' share is never untangled: a random bot beside strong partners rose
+  with them, and sigma hardly shrank. Bridge partner ratings and Kaggle's team leaderboards face the
+  same problem and solve it with many partners or with per-player evidence; a team game that ranks
+  its players (renown) gives that evidence in every won game, so the ladder uses it.
+
+The same pieces of evidence are what :mod:`arena.ladders.refit` fits in one batch.
 """
 
 from __future__ import annotations
@@ -61,20 +75,28 @@ def start() -> Skill:
 Teams = list[list[str]]
 
 
-def match_teams(
+Evidence = tuple[Teams, list[int]]
+"""One update of the model: teams and their ranks (1 best, ties equal)."""
+
+
+def match_evidence(
     spec: VariantSpec, bots: Sequence[str], places: Sequence[int], team_won: bool | None
-) -> tuple[Teams, list[int]] | None:
-    """The teams and ranks (1 best, ties equal) a result is rated as; None when it moves no skill.
+) -> list[Evidence]:
+    """The pieces of evidence a result is rated as, in the order they are applied; empty when it
+    moves no skill.
 
     ``bots`` are the bot ids by seat and ``places`` the seats' places (see the module's rules).
     """
     if not spec.rated or not bots or len(set(bots)) != len(bots):
-        return None
+        return []
+    solo: Evidence = ([[bot] for bot in bots], list(places))
     if spec.team:
-        return [list(bots), [GAME_ENTRANT]], ([1, 2] if team_won is True else [2, 1])
+        team: Evidence = ([list(bots), [GAME_ENTRANT]], [1, 2] if team_won is True else [2, 1])
+        ranked_inside = team_won is True and len(bots) > 1 and len(set(places)) > 1
+        return [team, solo] if ranked_inside else [team]
     if len(bots) < 2:
-        return None
-    return [[bot] for bot in bots], list(places)
+        return []
+    return [solo]
 
 
 def rate(

@@ -4,7 +4,8 @@ format's own picture (a knockout's bracket, a round robin's cross table).
 One function per format holds the rules: :mod:`arena.tournaments.knockout`,
 :mod:`arena.tournaments.swiss`, :mod:`arena.tournaments.round_robin` (round robins and gauntlets).
 The winners are the bots ranked first once every match has ended; a knockout has one (its final's
-best), a Swiss or a round robin may share first place. A cancelled tournament has none.
+best), a Swiss or a round robin may share first place. A gauntlet's is its challenger when it beat
+the field (:mod:`arena.tournaments.gauntlet`), else none. A cancelled tournament has none.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.records import MatchRecord, RoundRecord, TournamentRecord, round_match_ids
-from arena.tournaments import knockout, round_robin, swiss
+from arena.tournaments import gauntlet, knockout, round_robin, swiss
 from arena.tournaments.rounds import knockout_bracket
 from arena.tournaments.tally import Row
 
@@ -30,6 +31,8 @@ class Result:
     cross_table: dict[str, dict[str, Any]] | None = field(default=None)
     replay_of: dict[str, str] = field(default_factory=dict)
     """A knockout's replays: each replay -> the first match of the pod it replays."""
+    challenger: dict[str, Any] | None = None
+    """A gauntlet's challenger: its record against the field (:func:`arena.tournaments.gauntlet.record`)."""
 
 
 def result(
@@ -64,6 +67,16 @@ def result(
     rows = round_robin.standings(tournament.bots, names, matches, team)
     crossed = round_robin.cross_table(tournament.bots, matches, team)
     rotations = round_robin.rotation_rounds([match.id for match in matches], tournament.games_per_pairing)
+    if tournament.format == "gauntlet":
+        challenger = gauntlet.record(tournament.bots, names, matches, team)
+        won = finished and challenger["beat_the_field"]
+        return Result(
+            rows,
+            rotations,
+            [challenger["bot_id"]] if won else [],
+            cross_table=round_robin.cross_table_json(crossed),
+            challenger=challenger,
+        )
     return Result(
         rows,
         rotations,

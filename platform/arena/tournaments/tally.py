@@ -75,7 +75,8 @@ def tally(
     team: bool,
     byes: Mapping[str, int] | None = None,
 ) -> dict[str, Row]:
-    """Each bot's row over the counted matches: played, points, wins, draws, losses, score sum.
+    """Each bot's row over the counted matches: played, points, wins, draws, losses, score sum,
+    and in a team variant ``team_wins`` (games the team won; ``wins`` stay first places alone).
 
     ``byes`` (a Swiss's rounds sat out) each add a point, as the pairing counts them.
     """
@@ -89,6 +90,7 @@ def tally(
             "draws": 0,
             "losses": 0,
             "score_sum": 0.0,
+            "team_wins": 0 if team else None,
         }
         for bot in bots
     }
@@ -102,6 +104,8 @@ def tally(
             row["played"] += 1
             row["points"] += points[seat]
             row[VERDICT_COLUMN[verdicts[seat]]] += 1
+            if team:
+                row["team_wins"] += match.result.team_won is True
             row["score_sum"] += match.result.scores[seat]
     return table
 

@@ -211,6 +211,7 @@ class TournamentView:
             "standings": self.result.standings,
             "bracket": self.result.bracket,
             "cross_table": self.result.cross_table,
+            "challenger": self.result.challenger,
             "rounds_made": self.rounds_made,
             "matches": self.matches,
         }

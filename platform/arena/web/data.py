@@ -106,7 +106,15 @@ def _summary(match: MatchRecord, moves_now: int | None, spec: MatchSpec | None =
         }
         for index, seat in enumerate(view["seats"])
     ]
-    view["winners"] = [seat for seat in view["seats"] if seat["place"] == 1]
+    # one meaning of win everywhere: a team game the team lost has no winner (its seats share
+    # every place), a won one names the team's result beside its seats' own places
+    team_won = result.get("team_won")
+    for seat in view["seats"]:
+        seat["winner"] = seat["place"] == 1 and team_won is not False
+        if team_won is False:
+            seat["place"] = None
+    view["team_outcome"] = None if team_won is None else "team won" if team_won else "team lost"
+    view["winners"] = [seat for seat in view["seats"] if seat["winner"]]
     return view
 
 
@@ -255,6 +263,7 @@ def tournament(runtime: Runtime, tournament_id: str) -> dict[str, Any] | None:
     view["swiss_rounds"] = tournament_page.swiss_rounds(view) if found.format == "swiss" else []
     view["cross"] = tournament_page.cross_table(view, is_team(found)) if view.get("cross_table") else None
     view["winner_list"] = tournament_page.winners(view)
+    view["team"] = is_team(found)
     records = runtime.store.matches.get_many([m["id"] for m in view["matches"]])
     listed = {m["id"]: m for m in _summaries(runtime, records)}
     view["matches"] = [listed[m["id"]] for m in view["matches"] if m["id"] in listed]

@@ -34,7 +34,9 @@ def _seats(
     match: Mapping[str, Any], names: Mapping[str, str], seeds: Mapping[str, int]
 ) -> list[dict[str, Any]]:
     """The match's seats for show: bot, name, seed, place once finished."""
-    places = match["result"]["places"] if match.get("result") and match["status"] == "finished" else None
+    result = match.get("result") if match["status"] == "finished" else None
+    # a team game the team lost ranks nobody: no places shown, no winner marked
+    places = result["places"] if result and result.get("team_won") is not False else None
     return [
         {
             "bot_id": bot,

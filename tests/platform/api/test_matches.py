@@ -361,3 +361,22 @@ def test_words_and_what_a_faulty_bot_sent_read_by_the_games_notation() -> None:
     assert [move["words"] for move in worded] == ["volcano at -2,0"] * 2
     assert worded[1]["fault"] == {**fault, "sent_words": "volcano at -2,0"}
     assert "words" not in moves[0]  # the records given are left as they were
+
+
+def test_a_lost_team_game_shows_no_winner_in_match_lists_and_a_won_one_says_so(arena: Arena) -> None:
+    low = [arena.register(f"low{n}", f"/first/low{n}", ["party"])["id"] for n in range(2)]
+    high = [arena.register(f"high{n}", f"/last/high{n}", ["party"])["id"] for n in range(2)]
+    lost = arena.match(game="party", variant="crew", bots=low, seed=1)["id"]
+    won = arena.match(game="party", variant="crew", bots=high, seed=1)["id"]
+    arena.run_queue()
+    assert arena.get(f"/api/v1/matches/{lost}")["result"]["team_won"] is False
+    page = arena.client.get("/matches").get_data(as_text=True)
+
+    def row(match_id: str) -> str:
+        start = page.index(f'data-match-id="{match_id}"')
+        return page[start : page.index("</tr>", start)]
+
+    assert "team lost" in row(lost) and "winner" not in row(lost) and "(1)" not in row(lost)
+    assert "team won" in row(won) and "winner" in row(won)
+    match_page = arena.client.get(f"/matches/{lost}").get_data(as_text=True)
+    assert 'class="winner"' not in match_page and "the team lost" in match_page

@@ -85,6 +85,35 @@ def test_a_round_robin_queues_every_match_and_ends_with_standings(arena: Arena, 
     assert [t["id"] for t in listed] == [created["id"]] and listed[0]["match_count"] == 6
 
 
+@pytest.mark.parametrize(("challenger", "beats"), [(1, True), (0, False)])
+def test_a_gauntlet_shows_its_challengers_record_and_names_only_it_as_winner(
+    arena: Arena, trio, challenger: int, beats: bool
+) -> None:
+    # party/open: High picks 2 and wins every match; the Lows pick 0 and draw each other
+    order = [trio[challenger], *(bot for index, bot in enumerate(trio) if index != challenger)]
+    created = create(
+        arena, name="g", game="party", format="gauntlet", bots=[b["id"] for b in order], seats_per_match=2
+    )
+    assert created["challenger"]["played"] == 0 and created["winner"] is None
+    arena.run_queue()
+    done = arena.get(f"/api/v1/tournaments/{created['id']}")
+    record = done["challenger"]
+    assert record["bot_id"] == order[0]["id"] and record["played"] == 4
+    assert [o["bot_id"] for o in record["opponents"]] == [order[1]["id"], order[2]["id"]]
+    assert record["beat_the_field"] is beats
+    if beats:
+        assert (record["wins"], record["losses"], record["points"]) == (4, 0, 4.0)
+        assert done["winner"] == order[0]["id"] and done["winners"] == [order[0]["id"]]
+    else:
+        assert [(o["wins"], o["draws"], o["losses"]) for o in record["opponents"]] == [(0, 0, 2), (0, 2, 0)]
+        assert done["winner"] is None and done["winners"] == []
+        assert done["standings"][0]["bot_id"] == trio[1]["id"], "the field's best is not the winner"
+    page = arena.client.get(f"/tournaments/{created['id']}").get_data(as_text=True)
+    assert "The challenger" in page and "data-challenger" in page
+    assert ("The challenger beat the field" in page) is beats
+    assert ("No winner: the challenger" in page) is not beats
+
+
 def test_progress_counts_matches_as_they_end(arena: Arena, trio) -> None:
     created = create(
         arena, name="g", game="nim", format="gauntlet", bots=[b["id"] for b in trio], seats_per_match=2

@@ -71,6 +71,9 @@ def test_the_demo_ladder_shows_the_column_it_ranks_by() -> None:
     assert headers[2:4] == ["skill (mu - 3 sigma)", "Elo"] and rows[0][2:4] == [2.5, 1510.0]
     headers, rows = demo.ladder_table({"ranked_by": "win_rate, mean_score", "entries": [entry]})
     assert headers[2:4] == ["win rate", "games"] and rows[0][2] == 0.75
+    team = entry | {"team_wins": 4, "team_win_rate": 1.0}
+    headers, rows = demo.ladder_table({"ranked_by": "conservative", "entries": [team]})
+    assert headers[5:7] == ["team wins", "wins"] and rows[0][5:7] == [4, 3]
 
 
 @pytest.mark.usefixtures("nim_reference_bots")

@@ -22,7 +22,10 @@ WIN, DRAW, LOSS = Outcome.WIN, Outcome.DRAW, Outcome.LOSS
         ((1, 1), None, [DRAW, DRAW]),  # a shared first place (a 0-0 game, a move limit) is a draw
         ((1, 1, 3), None, [DRAW, DRAW, LOSS]),
         ((1, 2, 2), None, [WIN, LOSS, LOSS]),  # a shared second place is still a loss
-        ((1, 1, 1, 1), True, [WIN] * 4),  # a team game: the team's win
+        # a team game: the team's result is counted apart (team wins); a seat wins by its own
+        # first place in a game the team won, as ladders and tournament standings count it
+        ((2, 1, 3, 4), True, [LOSS, WIN, LOSS, LOSS]),
+        ((1, 1, 1, 1), True, [DRAW] * 4),
         ((1, 1, 1, 1), False, [LOSS] * 4),
     ],
 )
@@ -116,3 +119,12 @@ def test_faults_are_the_bots_whichever_seat_it_held_and_the_first_is_kept() -> N
 def test_the_same_name_twice_is_two_bots() -> None:
     tallies = tally(["random", "random"], [_replay(["random", "random"], (1, 2))])
     assert [t.overall.wins for t in tallies] == [1, 0]
+
+
+def test_a_team_game_counts_the_teams_win_apart_from_the_seats_own_place() -> None:
+    record = Record()
+    record.add(LOSS, 3.0, False, team_won=True)  # the team won, another seat was first
+    record.add(WIN, 5.0, False, team_won=True)
+    record.add(LOSS, 0.0, False, team_won=False)
+    assert (record.team_games, record.team_wins) == (3, 2)
+    assert (record.wins, record.draws, record.losses) == (1, 0, 2)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.ladders.skill import Skill, match_teams, rate, start
+from arena.ladders.skill import Skill, match_evidence, rate, start
 from arena.records import GAME_ENTRANT
 from referee.game import VariantSpec
 
@@ -58,18 +58,23 @@ def test_equal_newcomers_move_symmetrically_and_grow_surer() -> None:
 
 
 def test_which_results_move_skills() -> None:
-    assert match_teams(RATED, ["a", "b", "c"], [2, 1, 1], None) == ([["a"], ["b"], ["c"]], [2, 1, 1])
-    assert match_teams(RATED, ["a"], [1], None) is None  # one seat tells nothing
-    assert match_teams(RATED, ["a", "a", "b"], [1, 2, 3], None) is None  # a bot in several seats
-    assert match_teams(COOP, ["a", "b"], [1, 1], True) is None  # unrated variant
-    # a team variant: the seats are one team against the game, first when the team won
-    assert match_teams(CREW, ["a", "b"], [2, 1], True) == ([["a", "b"], [GAME_ENTRANT]], [1, 2])
-    assert match_teams(CREW, ["a", "b"], [1, 1], False) == ([["a", "b"], [GAME_ENTRANT]], [2, 1])
-    assert match_teams(CREW, ["a"], [1], True) == ([["a"], [GAME_ENTRANT]], [1, 2])
+    assert match_evidence(RATED, ["a", "b", "c"], [2, 1, 1], None) == [([["a"], ["b"], ["c"]], [2, 1, 1])]
+    assert match_evidence(RATED, ["a"], [1], None) == []  # one seat tells nothing
+    assert match_evidence(RATED, ["a", "a", "b"], [1, 2, 3], None) == []  # a bot in several seats
+    assert match_evidence(COOP, ["a", "b"], [1, 1], True) == []  # unrated variant
+    # a team variant: the seats are one team against the game, first when the team won; a won game
+    # that ranks its seats is also a free-for-all by those places (what each contributed)
+    assert match_evidence(CREW, ["a", "b"], [2, 1], True) == [
+        ([["a", "b"], [GAME_ENTRANT]], [1, 2]),
+        ([["a"], ["b"]], [2, 1]),
+    ]
+    assert match_evidence(CREW, ["a", "b"], [1, 1], True) == [([["a", "b"], [GAME_ENTRANT]], [1, 2])]
+    assert match_evidence(CREW, ["a", "b"], [2, 1], False) == [([["a", "b"], [GAME_ENTRANT]], [2, 1])]
+    assert match_evidence(CREW, ["a"], [1], True) == [([["a"], [GAME_ENTRANT]], [1, 2])]
 
 
 def test_a_team_that_beats_the_game_rises_together() -> None:
-    teams, ranks = match_teams(CREW, ["a", "b"], [1, 1], True) or ([], [])
+    [(teams, ranks)] = match_evidence(CREW, ["a", "b"], [1, 1], True)
     after = rate({"a": Skill(25.0, 8.0), "b": Skill(25.0, 2.0)}, teams, ranks, tau=0.0)
     assert after["a"].mu > 25.0 and after["b"].mu > 25.0 and after[GAME_ENTRANT].mu < 25.0
     # the surprise is shared by uncertainty: the less certain member moves further

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.catan_volcano.edition import KNIGHT, VICTORY_POINT
+from referee.catan_volcano.edition import DEV_CARDS, KNIGHT, VICTORY_POINT
 from referee.catan_volcano.geometry import edge_between
 from referee.game import IllegalMove, canonical_json
 from tests.referee.catan_volcano.positions import (
@@ -166,3 +166,52 @@ def test_a_card_one_does_not_hold_cannot_be_played() -> None:
     with pytest.raises(IllegalMove):
         state.apply(KNIGHT_MOVE)  # a monopoly card is no knight
     assert canonical_json(state.to_json()) == before
+
+
+PLAYS = {
+    "knight": {"type": "play_knight"},
+    "road_building": {"type": "play_road_building"},
+    "year_of_plenty": {"type": "play_year_of_plenty", "first": "ore", "second": "wheat"},
+    "monopoly": {"type": "play_monopoly", "resource": "ore"},
+}
+
+
+def _buy_a(state, kind: str) -> None:
+    """Seat 0 buys a development card, the deck rigged so that it draws ``kind``."""
+    deck = list(state.deck)
+    index = DEV_CARDS.index(kind)
+    give(state, 0, sheep=1, wheat=1, ore=1)
+    rig(state, (sum(deck), sum(deck[:index])))
+    state.apply(BUY)
+    assert state.new_devs[0][index] == 1
+
+
+@pytest.mark.parametrize("kind", sorted(PLAYS))
+@pytest.mark.parametrize("older", [None, "knight", "monopoly"])
+def test_no_kind_of_card_bought_this_turn_is_playable_that_turn(kind: str, older: str | None) -> None:
+    """ "Never one bought that turn", for every kind that is played: alone in hand, and beside an
+    older card (of its own kind too) that gives the seat a card to play this turn."""
+    state = _ready()
+    give(state, 1, ore=2)
+    if older is not None:
+        deal_card(state, 0, older)
+    _buy_a(state, kind)
+    held_before = 1 if older == kind else 0
+    offered = [move for move in state.legal_moves() if move["type"] == PLAYS[kind]["type"]]
+    assert bool(offered) == bool(held_before), offered
+    if not held_before:
+        before = canonical_json(state.to_json())
+        with pytest.raises(IllegalMove):
+            state.apply(PLAYS[kind])
+        assert canonical_json(state.to_json()) == before
+    state.apply({"type": "end_turn"})
+    start_turn(state, 0, "main")
+    assert PLAYS[kind]["type"] in types(state), "playable from the next turn"
+
+
+def test_a_victory_point_card_is_never_played() -> None:
+    state = _ready()
+    _buy_a(state, "victory_point")
+    state.apply({"type": "end_turn"})
+    start_turn(state, 0, "main")
+    assert not {move_type for move_type in types(state) if move_type.startswith("play_")}

@@ -34,6 +34,10 @@ class LadderEntrySchema(Schema):
     draws = fields.Integer()
     losses = fields.Integer()
     win_rate = fields.Float(allow_none=True)
+    team_wins = fields.Integer(
+        allow_none=True,
+        metadata={"description": "team variants only: games the team won (wins are first places alone)"},
+    )
     team_win_rate = fields.Float(allow_none=True, metadata={"description": "team variants only"})
     mean_score = fields.Float(allow_none=True)
 

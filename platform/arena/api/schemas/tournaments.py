@@ -84,6 +84,12 @@ class StandingSchema(Schema):
     draws = fields.Integer()
     losses = fields.Integer()
     score_sum = fields.Float()
+    team_wins = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "team variants: games the team won (wins stay first places alone); null otherwise"
+        },
+    )
     byes = fields.Integer(metadata={"description": "swiss: rounds sat out; each scores a point"})
     buchholz = fields.Float(
         metadata={"description": "swiss, the first tie-break: the final points of every opponent met, summed"}
@@ -166,6 +172,37 @@ class CrossCellSchema(Schema):
     games = fields.Integer()
 
 
+class OpponentRecordSchema(Schema):
+    bot_id = fields.String()
+    name = fields.String()
+    games = fields.Integer(metadata={"description": "matches the challenger played with this bot"})
+    wins = fields.Integer(metadata={"description": "matches where the challenger placed ahead of it"})
+    draws = fields.Integer(metadata={"description": "matches where they shared a place"})
+    losses = fields.Integer(metadata={"description": "matches where it placed ahead (or a team game lost)"})
+    points = fields.Float(
+        metadata={"description": "what the challenger scored against it: 1, 0.5, 0 a match"}
+    )
+    beaten = fields.Boolean(metadata={"description": "the challenger scored more than half against it"})
+
+
+class ChallengerSchema(Schema):
+    bot_id = fields.String()
+    name = fields.String()
+    played = fields.Integer()
+    wins = fields.Integer(metadata={"description": "first place alone"})
+    draws = fields.Integer(metadata={"description": "first place shared"})
+    losses = fields.Integer()
+    points = fields.Float(metadata={"description": "one a match, shared by the seats in first place"})
+    score_sum = fields.Float()
+    opponents = fields.List(fields.Nested(OpponentRecordSchema), metadata={"description": "the field"})
+    beat_the_field = fields.Boolean(
+        metadata={
+            "description": "it scored more than half against every bot of the field: the gauntlet's winner"
+        }
+    )
+    rule = fields.String(metadata={"description": "the rule beat_the_field applies, in words"})
+
+
 class TournamentSchema(Schema):
     """A tournament as it stands (dumped from :class:`arena.tournaments.tournament_requests.TournamentView`).
 
@@ -198,7 +235,15 @@ class TournamentSchema(Schema):
     points = fields.String(metadata={"description": "how standings points are awarded"})
     winner = fields.String(
         allow_none=True,
-        metadata={"description": "once finished: the bot ranked first alone (null otherwise)"},
+        metadata={
+            "description": "once finished: the bot ranked first alone; a gauntlet's challenger when it "
+            "beat the field (null otherwise)"
+        },
+    )
+    challenger = fields.Nested(
+        ChallengerSchema,
+        allow_none=True,
+        metadata={"description": "gauntlet only: the challenger's record against the field"},
     )
     winners = fields.List(
         fields.String(), metadata={"description": "once finished: the bots ranked first (several if shared)"}
