@@ -14,7 +14,7 @@ from arena.ladders import refit, rows, skill
 from arena.records import GAME_ENTRANT
 from arena.tournaments.formats import schedule
 from bots.registry import make_bot
-from referee.agents import LocalAgent
+from referee.transport.agents import LocalAgent
 from referee.match import MatchSpec
 from referee.registry import get_game
 from referee.runner import Player, run_match
