@@ -14,10 +14,10 @@ from arena.ladders import refit, rows, skill
 from arena.records import GAME_ENTRANT
 from arena.tournaments.formats import schedule
 from bots.registry import make_bot
-from referee.transport.agents import LocalAgent
 from referee.match import MatchSpec
 from referee.registry import get_game
 from referee.runner import Player, run_match
+from referee.transport.agents import LocalAgent
 
 GAME = "boulderville"
 KINDS = {"s1": "search", "s2": "search", "h1": "heuristic", "h2": "heuristic", "r1": "random", "r2": "random"}
