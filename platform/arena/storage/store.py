@@ -7,15 +7,17 @@ from redis import BlockingConnectionPool, Redis
 
 from arena.storage import files as file_stores
 from arena.storage.bots import Bots
+from arena.storage.entries import Entries
 from arena.storage.finishing import Finishing
 from arena.storage.matchmaking import Matchmaking
+from arena.storage.organizers import Organizers
 from arena.storage.progress import Progress
 from arena.storage.queue import Queue
 from arena.storage.secret_box import SecretBox
 from arena.storage.tournaments import Tournaments
 
 
-class Store(Bots, Queue, Finishing, Matchmaking, Tournaments, Progress):
+class Store(Bots, Queue, Finishing, Matchmaking, Tournaments, Progress, Organizers, Entries):
     """Reads and writes the platform's records; knows nothing of games, ratings or HTTP."""
 
     @classmethod
