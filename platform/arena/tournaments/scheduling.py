@@ -77,9 +77,13 @@ def create(runtime: Runtime, data: Mapping[str, Any], who: Manager) -> Tournamen
     at_once = starts is None or starts.timestamp() <= now
     organizer = _organizer_fields(who)
     if at_once and entry == "invited":
-        return tournament_requests.create(
+        made = tournament_requests.create(
             runtime, data, {**organizer, "starts_at": iso(now), "starts_ts": now, "min_entrants": 0}
         )
+        when, ts = now_iso(), time.time()
+        invited = [EntryRecord(bot, made.names[bot], when, ts + i * 1e-6) for i, bot in enumerate(made.bots)]
+        runtime.store.put_entries(made.id, invited)  # so each bot's page lists it
+        return made
     starts_ts = now if starts is None or at_once else starts.timestamp()
     record = _scheduled_record(runtime, data, organizer, starts_ts)
     entries: list[EntryRecord] = []
