@@ -165,6 +165,8 @@ PURE_MODULES = (
     "arena.tournaments.round_robin",
     "arena.tournaments.results",
     "arena.tournaments.rounds",
+    "arena.tournaments.fields",
+    "arena.standings_csv",
     "arena.records",
     "arena.cli.tally",
 )

@@ -286,9 +286,10 @@ def start(runtime: Runtime, tournament_id: str) -> TournamentRecord | None:
         field_ids = field_ids[:size]
     store.put_entries(tournament_id, settled)
     if len(field_ids) < tournament.min_entrants:
+        count = len(field_ids)
         reason = (
-            f"{len(field_ids)} entrants at the start (after the check-in); it needs at least "
-            f"{tournament.min_entrants}"
+            f"{count} entrant{'' if count == 1 else 's'} at the start (after the check-in); it needs at "
+            f"least {tournament.min_entrants}"
         )
         return cancel_scheduled(runtime, tournament, reason)
     if tournament.format == "swiss" and plan.get("rounds"):

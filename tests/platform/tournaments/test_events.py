@@ -213,7 +213,7 @@ def test_a_start_below_min_entrants_cancels_with_the_reason(clocked: Arena) -> N
     scheduling.start_due(arena.runtime)
     shown = arena.get(f"/api/v1/tournaments/{made['id']}")
     assert shown["status"] == "cancelled" and shown["matches"] == [] and arena.queue.ids == []
-    assert shown["cancel_reason"] == "1 entrants at the start (after the check-in); it needs at least 2"
+    assert shown["cancel_reason"] == "1 entrant at the start (after the check-in); it needs at least 2"
 
 
 def test_two_schedulers_racing_start_a_tournament_once(clocked: Arena) -> None:
