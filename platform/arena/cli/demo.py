@@ -174,7 +174,9 @@ def run_demo(options: DemoOptions, out: TextIO | None = None, err: TextIO | None
             if not _wait(api, plans, options, err):
                 return 1
             _report(api, plans, out)
-            if not _open_event(api, plans[0], options, out):
+            # a game of duels keeps the open round robin short: n bots, n (n - 1) matches
+            duels = next((plan for plan in plans if plan.seats == 2), plans[0])
+            if not _open_event(api, duels, options, out):
                 return 1
             written = _write_replays(api, plans, options.out)
             print(f"\n{written} replays written under {options.out}/", file=out)
@@ -237,7 +239,7 @@ def _register(api: _Api, plans: list[GamePlan], bot_servers: list[tuple[str, dic
 
 
 def _open_event(api: _Api, plan: GamePlan, options: DemoOptions, out: TextIO) -> bool:
-    """The open tournament of :mod:`arena.cli.demo_event` on the first game, with one more bot of
+    """The open tournament of :mod:`arena.cli.demo_event` on ``plan``'s game, with one more bot of
     it on a server of its own, stopped once it has entered."""
     from bots.server import serve_in_thread
 

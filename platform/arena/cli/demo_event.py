@@ -1,9 +1,10 @@
 """The demo's open tournament: the way people run a competition, end to end.
 
 An organizer (made by the admin) schedules an open round robin a few seconds ahead; every reference
-bot of the first game enters itself through ``POST /api/v1/tournaments/<id>/entries`` with its own
-token, and so does one more bot whose server is then stopped; at the start the platform's check-in
-pings every entrant, withdraws the stopped one with the reason, and plays the others.
+bot of a game of duels (else of the first game) enters itself through
+``POST /api/v1/tournaments/<id>/entries`` with its own token, and so does one more bot whose server
+is then stopped; at the start the platform's check-in pings every entrant, withdraws the stopped one
+with the reason, and plays the others.
 """
 
 from __future__ import annotations
