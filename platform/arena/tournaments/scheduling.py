@@ -329,15 +329,17 @@ def _withdrawn(entry: EntryRecord, reason: str) -> EntryRecord:
 
 
 def _field(runtime: Runtime, tournament: TournamentRecord) -> list[EntryRecord]:
-    """The entries to check in: those made, or for a ladder final the ladder's best ``top`` now."""
+    """The entries to check in: those made; for a ladder final, the ladder's best ``top`` now (those
+    the organizer removed left out), then any the organizer added."""
+    made = runtime.store.tournament_entries(tournament.id)
     if tournament.entry != "ladder":
-        return runtime.store.tournament_entries(tournament.id)
-    page = runtime.store.ladder_page(tournament.game, tournament.variant, 0, tournament.top + 10)
-    found = runtime.store.get_bots([row.bot_id for row in page.entries])
-    best = [row for row in page.entries if row.bot_id != GAME_ENTRANT and row.bot_id in found][
-        : tournament.top
-    ]
+        return made
+    listed = {entry.bot for entry in made}
+    store = runtime.store
+    page = store.ladder_page(tournament.game, tournament.variant, 0, tournament.top + len(listed) + 10)
+    found = store.get_bots([row.bot_id for row in page.entries])
+    ranked = [row for row in page.entries if row.bot_id != GAME_ENTRANT and row.bot_id in found]
+    best = [row for row in ranked if row.bot_id not in listed][: tournament.top]
     now = time.time()  # the machine's: entries in the order made
-    return [
-        EntryRecord(row.bot_id, row.name, now_iso(), now + index * 1e-6) for index, row in enumerate(best)
-    ]
+    picked = [EntryRecord(row.bot_id, row.name, now_iso(), now + i * 1e-6) for i, row in enumerate(best)]
+    return picked + made
