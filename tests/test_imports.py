@@ -177,6 +177,8 @@ PURE_MODULES = (
     "arena.tournaments.gauntlet",
     "arena.tournaments.results",
     "arena.tournaments.rounds",
+    "arena.tournaments.fields",
+    "arena.standings_csv",
     "arena.records",
     "arena.cli.tally",
 )

@@ -308,10 +308,23 @@ class TournamentRecord:
     advance: int = 0  # knockout: how many of each pod go on
     seeds: tuple[str, ...] = ()  # knockout: the bots in seed order, best first; () = as in bots
     pod_ties: str = "seed"  # knockout: a pod tied for going on goes by "seed" or is "replay"ed
+    organizer: str | None = None  # the organizer's id; None: made with ARENA_ADMIN_TOKEN
+    organizer_name: str | None = None
+    starts_at: str | None = None  # when it starts (ISO 8601, UTC); None: it started when made
+    starts_ts: float = 0.0
+    entry: str = "invited"  # invited (its bots), open (bots enter themselves) or ladder (top N)
+    top: int = 0  # ladder entry: how many of the ladder's best enter
+    min_entrants: int = 0
+    max_entrants: int = 0
+    scheduled: bool = False  # waiting for its start: no match made yet
+    cancel_reason: str | None = None  # why it was cancelled, when the platform cancelled it
+    plan: Mapping[str, Any] | None = field(default=None, hash=False)
+    """A scheduled tournament's request (format, options, time...) but its bots, to start it with."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             **self.__dict__,
+            "plan": None if self.plan is None else dict(self.plan),
             "bots": list(self.bots),
             "seeds": list(self.seeds),
             "names": dict(self.names),
@@ -346,3 +359,46 @@ def round_match_ids(round_: RoundRecord) -> list[str]:
     """Every match of a round: one a pod, then the pods' replays."""
     replays = round_.get("replays", {})
     return [*round_["matches"], *(replay for match in round_["matches"] for replay in replays.get(match, ()))]
+
+
+class EntryStatus(StrEnum):
+    ENTERED = "entered"
+    WITHDRAWN = "withdrawn"
+    """Withdrawn by its owner or the organizer, or by the platform at the start (``reason`` says why)."""
+
+
+@dataclass(frozen=True)
+class EntryRecord:
+    """One bot's entry to a tournament: who, when, and whether it still stands (and why not)."""
+
+    bot: str
+    name: str
+    when: str
+    ts: float
+    status: EntryStatus = EntryStatus.ENTERED
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.__dict__, "status": self.status.value}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> EntryRecord:
+        return cls(**{**data, "status": EntryStatus(data["status"])})
+
+
+@dataclass(frozen=True)
+class OrganizerRecord:
+    """Someone the admin lets run tournaments: its token (kept as a hash) manages its own only."""
+
+    id: str
+    name: str
+    token_hash: str
+    created_at: str
+    created_ts: float
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> OrganizerRecord:
+        return cls(**data)

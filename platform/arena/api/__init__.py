@@ -28,7 +28,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAll
 from werkzeug.http import HTTP_STATUS_CODES
 
 from arena.accounts import limits
-from arena.api import bots, docs_page, games, ids, ladders, matches, security_headers, tournaments
+from arena.api import bots, docs_page, games, ids, ladders, matches, organizers, security_headers, tournaments
 from arena.api.body_deadline import BodyDeadline
 from arena.api.context import EXTENSION
 from arena.api.json_provider import OrjsonProvider
@@ -211,7 +211,7 @@ def create_app(runtime: Runtime) -> Flask:
     for name, converter in ids.CONVERTERS.items():
         app.url_map.converters[name] = converter
         api.register_converter(converter, ids.openapi_schema)
-    for blueprint in (games.blp, bots.blp, matches.blp, tournaments.blp, ladders.blp):
+    for blueprint in (games.blp, bots.blp, matches.blp, tournaments.blp, ladders.blp, organizers.blp):
         api.register_blueprint(blueprint)
     limits.install(app, runtime.settings, bots.blp, matches.blp)
     app.register_error_handler(ArenaError, _arena_error)

@@ -15,6 +15,7 @@ from arena.api.schemas.ladders import LadderQuerySchema, LadderSchema, Matchmaki
 from arena.errors import InvalidRequest, NotFound
 from arena.ladders import ladder, matchmaking
 from arena.matches import match_requests
+from arena.standings_csv import ladder_csv
 
 blp = ArenaBlueprint(
     "ladders", __name__, url_prefix="/api/v1/ladders", description="Ladders per game and variant"
@@ -61,6 +62,30 @@ class Ladder(MethodView):
         )
         pagination_parameters.item_count = shown["total"]
         return jsonify({name: shown[name] for name in SHOWN})
+
+
+@blp.route("/<game_id>/standings.csv")
+class LadderCsv(MethodView):
+    @blp.arguments(LadderQuerySchema, location="query")
+    @blp.response(
+        200, description="rank, bot, name, the ladder's ranking columns, games, wins, draws, losses"
+    )
+    def get(self, query: dict[str, Any], game_id: str) -> Response:
+        """The whole ladder of a game and variant (?variant=, default: the game's first) as CSV"""
+        try:
+            game, variant = match_requests.resolve_game(game_id, query.get("variant"))
+        except InvalidRequest as error:
+            if "game" in error.errors:
+                raise NotFound(error.message, error.errors) from None
+            raise
+        store = runtime().store
+        spec = game.variant(variant)
+        shown = ladder.page(store, game_id, variant, spec, 0, store.ladders.size(game_id, variant))
+        return Response(
+            ladder_csv(spec.rated, spec.team, shown["entries"]),
+            mimetype="text/csv",
+            headers={"Content-Disposition": f'attachment; filename="{game_id}-{variant}-standings.csv"'},
+        )
 
 
 def _ladder(game_id: str, variant: str) -> None:

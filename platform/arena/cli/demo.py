@@ -24,7 +24,7 @@ import shutil
 import socket
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
@@ -32,7 +32,7 @@ from typing import Any, TextIO
 from flask.testing import FlaskClient
 
 from arena.api import create_app
-from arena.cli import serving
+from arena.cli import demo_event, serving
 from arena.settings import Settings
 from arena.worker.embedded import EmbeddedPlatform
 from bots.registry import bots_for
@@ -56,6 +56,8 @@ class GamePlan:
     bot_names: list[str]
     copies: int
     bot_ids: list[str] = field(default_factory=list)
+    tokens: dict[str, str] = field(default_factory=dict)
+    """Each bot's token, by id: the open tournament's entrants enter with their own."""
     tournament: str | None = None
 
 
@@ -172,6 +174,10 @@ def run_demo(options: DemoOptions, out: TextIO | None = None, err: TextIO | None
             if not _wait(api, plans, options, err):
                 return 1
             _report(api, plans, out)
+            # a game of duels keeps the open round robin short: n bots, n (n - 1) matches
+            duels = next((plan for plan in plans if plan.seats == 2), plans[0])
+            if not _open_event(api, duels, options, out):
+                return 1
             written = _write_replays(api, plans, options.out)
             print(f"\n{written} replays written under {options.out}/", file=out)
             if options.serve is not None:
@@ -229,6 +235,35 @@ def _register(api: _Api, plans: list[GamePlan], bot_servers: list[tuple[str, dic
                 body["secret"] = secret
                 created = api.call("POST", "/api/v1/bots", 201, json=body)
                 plan.bot_ids.append(created["id"])
+                plan.tokens[created["id"]] = created["token"]
+
+
+def _open_event(api: _Api, plan: GamePlan, options: DemoOptions, out: TextIO) -> bool:
+    """The open tournament of :mod:`arena.cli.demo_event` on ``plan``'s game, with one more bot of
+    it on a server of its own, stopped once it has entered."""
+    from bots.server import serve_in_thread
+
+    def stopped_bot() -> tuple[str, str, Callable[[], None]]:
+        secrets: dict[str, str] = {}
+        server, base = serve_in_thread(secrets=secrets)
+        path = f"{plan.game.id}/{plan.bot_names[0]}"
+        secrets[path] = secret = new_secret()
+        body = {"name": f"{path} (stopped)", "endpoint": f"{base}/{path}", "games": [plan.game.id]}
+        created = api.call("POST", "/api/v1/bots", 201, json={**body, "secret": secret})
+        return created["id"], created["token"], server.shutdown
+
+    ended = demo_event.run_open_event(
+        api,
+        plan.game.id,
+        plan.variant,
+        plan.seats,
+        plan.tokens,
+        stopped_bot,
+        options.move_ms,
+        options.timeout_s,
+        out,
+    )
+    return ended is not None and ended["status"] == "finished"
 
 
 def _start_tournaments(api: _Api, plans: list[GamePlan], options: DemoOptions) -> None:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from arena.cli import archive_command, ratings_command
+from arena.cli import archive_command, organizers_command, ratings_command
 from arena.cli.commands import add_commands, port_number
 from arena.cli.local_play import (
     BOT_NAMES_IN_FILES,
@@ -279,6 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_commands(commands)
     archive_command.add_commands(commands)
+    organizers_command.add_commands(commands)
     ratings_command.add_commands(commands)
     return parser
 

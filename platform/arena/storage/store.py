@@ -10,12 +10,14 @@ from arena.storage import files as file_stores
 from arena.storage.archive import Archive
 from arena.storage.base import Shared
 from arena.storage.bots import Bots
+from arena.storage.entries import Entries
 from arena.storage.finishing import Finishing
 from arena.storage.history import History
 from arena.storage.ladders import Ladders
 from arena.storage.leases import Leases
 from arena.storage.matches import Matches
 from arena.storage.matchmaking import Matchmaking
+from arena.storage.organizers import Organizers
 from arena.storage.progress import Progress
 from arena.storage.queue import Queue
 from arena.storage.replays import Replays
@@ -28,9 +30,9 @@ class Store:
     """Reads and writes the platform's records, one part per concern: ``store.bots``,
     ``store.matches``, ``store.queue``, ``store.leases``, ``store.progress``, ``store.replays``,
     ``store.archive``, ``store.finishing``, ``store.ladders``, ``store.history``,
-    ``store.matchmaking``, ``store.tournaments``. The parts share the clients, the key prefix, the
-    replay files, the secrets' key and the clock (:class:`arena.storage.base.Shared`); a part that
-    builds on another's keys is handed it here."""
+    ``store.matchmaking``, ``store.tournaments``, ``store.organizers``, ``store.entries``. The parts
+    share the clients, the key prefix, the replay files, the secrets' key and the clock
+    (:class:`arena.storage.base.Shared`); a part that builds on another's keys is handed it here."""
 
     def __init__(
         self,
@@ -62,6 +64,8 @@ class Store:
         self.finishing = Finishing(shared, indexes, self.replays, self.ladders, self.history)
         self.matchmaking = Matchmaking(shared, self.matches)
         self.tournaments = Tournaments(shared, self.matches)
+        self.organizers = Organizers(shared)
+        self.entries = Entries(shared)
 
     def key(self, *parts: str) -> str:
         """The Redis key of ``parts`` under this store's prefix (the layout: :mod:`arena.storage`)."""

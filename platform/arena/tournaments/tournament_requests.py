@@ -12,14 +12,14 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from arena import scheduling
 from arena.errors import InvalidRequest, NotFound, field_error, merge_errors
 from arena.match_bounds import bound_errors
 from arena.matches import match_requests
-from arena.records import BotRecord, MatchRecord, TournamentRecord, now_iso
+from arena.records import BotRecord, EntryRecord, MatchRecord, TournamentRecord, now_iso
 from arena.runtime import Runtime
 from arena.tournaments import formats, knockout, progress, results, swiss
 from arena.tournaments.rounds import ROUND_FORMATS, is_team, more_to_play
@@ -28,11 +28,14 @@ from referee.match import MatchSpec
 CANCELLED = "tournament cancelled"
 
 
-def _check(runtime: Runtime, data: Mapping[str, Any], seed: int) -> tuple[MatchSpec, dict[str, BotRecord]]:
-    """The spec every match of the tournament shares but for its seats and seed, and the bots."""
-    bot_ids: list[str] = data["bots"]
+def check_plan(
+    runtime: Runtime, data: Mapping[str, Any], seed: int, errors: dict[str, Any]
+) -> MatchSpec | None:
+    """What a tournament asks of its matches, checked without its bots (a scheduled tournament's
+    bots enter later): the spec every match shares but for its seats and seed, errors added to
+    ``errors``; and the options only one format takes."""
+    bot_ids: list[str] = data.get("bots") or []
     seats: int = data["seats_per_match"]
-    errors: dict[str, Any] = {}
     placeholder = [bot_ids[0] if bot_ids else "?"] * seats
     spec_errors: dict[str, Any] = {}
     spec = match_requests.build_spec({**data, "setup": None}, placeholder, seed, spec_errors)
@@ -40,15 +43,24 @@ def _check(runtime: Runtime, data: Mapping[str, Any], seed: int) -> tuple[MatchS
         spec_errors["seats_per_match"] = spec_errors.pop("bots")
     merge_errors(errors, spec_errors)
     merge_errors(errors, bound_errors(runtime.settings, data))
+    for name, only in (("rounds", "swiss"), ("advance", "knockout"), ("pod_ties", "knockout")):
+        if data.get(name) is not None and data["format"] != only:
+            merge_errors(errors, field_error(name, f"{only} only; a {data['format']} does not take it"))
+    return spec
+
+
+def _check(runtime: Runtime, data: Mapping[str, Any], seed: int) -> tuple[MatchSpec, dict[str, BotRecord]]:
+    """The spec every match of the tournament shares but for its seats and seed, and the bots."""
+    bot_ids: list[str] = data["bots"]
+    seats: int = data["seats_per_match"]
+    errors: dict[str, Any] = {}
+    spec = check_plan(runtime, data, seed, errors)
     if len(set(bot_ids)) != len(bot_ids):
         merge_errors(errors, field_error("bots", "each bot may enter a tournament once"))
     elif len(bot_ids) < max(seats, 2) and "seats_per_match" not in errors:
         merge_errors(errors, field_error("bots", f"needs at least {max(seats, 2)} bots"))
     bots, bot_errors = match_requests.check_bots(runtime, data["game"], bot_ids)
     merge_errors(errors, bot_errors)
-    for name, only in (("rounds", "swiss"), ("advance", "knockout"), ("pod_ties", "knockout")):
-        if data.get(name) is not None and data["format"] != only:
-            merge_errors(errors, field_error(name, f"{only} only; a {data['format']} does not take it"))
     if data["format"] in ROUND_FORMATS:
         _check_rounds(data, errors)
     elif not errors:
@@ -86,12 +98,23 @@ def _check_rounds(data: Mapping[str, Any], errors: dict[str, Any]) -> None:
             merge_errors(errors, field_error("rounds", message))
 
 
-def create(runtime: Runtime, data: Mapping[str, Any]) -> TournamentRecord:
-    """Check the request, store the tournament and all its matches, and queue them in order."""
+def new_tournament_id() -> str:
+    return "t-" + secrets.token_hex(8)
+
+
+def create(
+    runtime: Runtime, data: Mapping[str, Any], event: Mapping[str, Any] | None = None
+) -> TournamentRecord:
+    """Check the request, store the tournament and all its matches, and queue them in order.
+
+    ``event`` sets record fields the request does not make: who organizes it, and for a scheduled
+    tournament starting now its id, creation time and entry rules (:mod:`arena.tournaments.scheduled`).
+    """
     seed = data["seed"] if data.get("seed") is not None else scheduling.new_seed()
     template, bots = _check(runtime, data, seed)
     seats = data["seats_per_match"]
-    tournament_id = "t-" + secrets.token_hex(8)
+    event = event or {}
+    tournament_id = event.get("id") or new_tournament_id()
     matches: list[tuple[MatchRecord, MatchSpec]] = []
     in_rounds = data["format"] in ROUND_FORMATS
     requested = data["games_per_pairing"]
@@ -122,6 +145,7 @@ def create(runtime: Runtime, data: Mapping[str, Any]) -> TournamentRecord:
         created_at=now_iso(),
         created_ts=time.time(),
     )
+    tournament = replace(tournament, **event)
     if in_rounds:
         return _create_in_rounds(runtime, tournament, data, template)
     scheduling.schedule(runtime, matches, lambda planned: runtime.store.tournaments.add(tournament, planned))
@@ -197,11 +221,17 @@ class TournamentView:
     result: results.Result
     rounds_made: list[dict[str, Any]]
     matches: list[dict[str, Any]]
+    entries: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         winners = self.result.winners
+        record = self.record
         return {
-            **self.record.to_json(),
+            **record.to_json(),
+            "organizer": None
+            if record.organizer is None
+            else {"id": record.organizer, "name": record.organizer_name},
+            "entries": self.entries,
             "pod_ties": self.record.pod_ties if self.record.format == "knockout" else None,
             "status": self.status,
             "progress": dict(self.progress),
@@ -228,8 +258,14 @@ def view(runtime: Runtime, tournament: TournamentRecord) -> TournamentView:
     team = is_team(tournament)
     status = "finished" if done == total else "running" if done or statuses["running"] else "queued"
     rounds_made = runtime.store.tournaments.rounds(tournament.id)
-    if status == "finished" and more_to_play(tournament, rounds_made, {match.id: match for match in matches}):
+    if (
+        status == "finished"
+        and matches
+        and more_to_play(tournament, rounds_made, {match.id: match for match in matches})
+    ):
         status = "running"  # every match made has ended, and the next round (or a replay) is owed
+    if tournament.scheduled:
+        status = "scheduled"
     if tournament.cancelled_at:
         status = "cancelled"
     outcome = results.result(tournament, rounds_made, matches, team, finished=status == "finished")
@@ -269,4 +305,18 @@ def view(runtime: Runtime, tournament: TournamentRecord) -> TournamentView:
             }
             for match in matches
         ],
+        entries=_entries(runtime, tournament),
     )
+
+
+def _entries(runtime: Runtime, tournament: TournamentRecord) -> list[dict[str, Any]]:
+    """Who entered (a tournament made with its bots at once: those bots, entered when it was made)."""
+    stored = runtime.store.entries.of_tournament(tournament.id)
+    if stored:
+        return [entry.to_json() for entry in stored]
+    return [
+        EntryRecord(
+            bot, tournament.names.get(bot, bot), tournament.created_at, tournament.created_ts
+        ).to_json()
+        for bot in tournament.bots
+    ]

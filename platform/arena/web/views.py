@@ -18,7 +18,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 from werkzeug.exceptions import HTTPException
 
 from arena.current import runtime
-from arena.web import data
+from arena.web import data, events_page
 
 blueprint = Blueprint(
     "web",
@@ -140,7 +140,8 @@ def within_game(name: str, game: str) -> str:
 
 @blueprint.get("/")
 def home() -> str:
-    return render_template("home.html", page=data.home(runtime()))
+    page = data.home(runtime())
+    return render_template("home.html", page=page, groups=events_page.apart(page["tournaments"]))
 
 
 @blueprint.get("/games")
@@ -270,7 +271,8 @@ def board(match_id: str, n: int) -> Response:
 @blueprint.get("/tournaments")
 def tournaments() -> str:
     offset, limit = _paging()
-    return render_template("tournaments.html", found=data.tournaments(runtime(), offset, limit))
+    found = data.tournaments(runtime(), offset, limit)
+    return render_template("tournaments.html", found=found, groups=events_page.apart(found["tournaments"]))
 
 
 @blueprint.get("/tournaments/<tournament_id:tournament_id>")
@@ -278,7 +280,8 @@ def tournament(tournament_id: str) -> str:
     found = data.tournament(runtime(), tournament_id)
     if found is None:
         abort(404, f"no tournament with id {tournament_id!r}")
-    return render_template("tournament.html", t=found)
+    entry = events_page.entry_info(found, request.url_root) if found["status"] == "scheduled" else None
+    return render_template("tournament.html", t=found, entry=entry)
 
 
 @blueprint.get("/bots")
@@ -299,4 +302,4 @@ def bot(bot_id: str) -> str:
     found = data.bot(runtime(), bot_id, offset, limit)
     if found is None:
         abort(404, f"no bot with id {bot_id!r}")
-    return render_template("bot.html", bot=found)
+    return render_template("bot.html", bot=found, entered=events_page.entered(runtime(), bot_id))

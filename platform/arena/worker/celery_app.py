@@ -29,6 +29,13 @@ sent (the broker is the same Redis, away for longer), the sweeper queues the mat
 match's failed runs and the runs its workers' deaths ended bound how often it is played again, each
 kind with its own bound (:func:`arena.worker.execution.give_up_reason`); its end counts once.
 
+Scheduled tournaments start (:func:`arena.tournaments.scheduled.start_due`) from every worker's
+own thread every few seconds and from beat's ``arena.start_tournaments`` task alike, whichever comes
+first: each start takes the tournament's start mark, so one of them starts it. Starting one is making
+a tournament's matches, the request side's work, so the task and the thread live in
+:mod:`arena.worker.start_task`, which the app loads by name when a worker starts (Celery's
+``include``): no module of the match path imports it.
+
 The app also has the continuous ladders' tick (``arena.matchmaking_tick``,
 :func:`arena.ladders.matchmaking.tick_all`) on a beat schedule every ``ARENA_MATCHMAKING_SECONDS``: run one
 ``celery -A arena.worker.celery_app beat`` process (two do no harm: each ladder's tick takes a per-period
@@ -63,6 +70,10 @@ from arena.worker.sweeper import Sweeper
 
 TASK_NAME = "arena.run_match"
 TICK_TASK_NAME = "arena.matchmaking_tick"
+START_TASK_NAME = "arena.start_tournaments"
+START_EVERY_S = 5.0
+"""How often each worker (and beat) looks for scheduled tournaments due to start: a tournament starts
+within this of its time, inside the 10 s promised."""
 log = logging.getLogger(__name__)
 
 RuntimeFactory = Callable[[Celery], Runtime]
@@ -186,12 +197,18 @@ def make_celery(settings: Settings, build_runtime: RuntimeFactory | None = None)
         worker_pool=settings.worker_pool,
         worker_concurrency=settings.worker_concurrency,
         worker_prefetch_multiplier=1,
+        include=["arena.worker.start_task"],
         beat_schedule={
             "continuous-ladders": {
                 "task": TICK_TASK_NAME,
                 "schedule": float(settings.matchmaking_tick_s),
                 "options": {"queue": settings.queue, "expires": float(settings.matchmaking_tick_s)},
-            }
+            },
+            "scheduled-tournaments": {
+                "task": START_TASK_NAME,
+                "schedule": START_EVERY_S,
+                "options": {"queue": settings.queue, "expires": START_EVERY_S},
+            },
         },
     )
     factory = build_runtime or redis_runtime_factory(settings)

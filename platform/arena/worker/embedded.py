@@ -5,8 +5,9 @@ The store is an in-memory Redis (fakeredis), its replays in a temporary director
 path as in a deployment, on Celery's in-process memory broker, to a Celery worker (threads pool)
 running in a thread of this process; the continuous ladders' scheduler is a thread too
 (a :class:`arena.worker.periodic.Periodic` calling :func:`arena.ladders.matchmaking.tick_all`, where a
-deployment runs Celery beat). What is stored is lost when the process ends, unless a data directory
-is given: then the store is read from it at the start and written to it at
+deployment runs Celery beat), and so is the one that starts scheduled tournaments
+(:func:`arena.tournaments.scheduled.start_due`). What is stored is lost when the process ends,
+unless a data directory is given: then the store is read from it at the start and written to it at
 :meth:`EmbeddedPlatform.close` (:mod:`arena.storage.snapshot`), the replays kept in its ``replays``
 folder. House bots (:mod:`arena.worker.house`) are played in-process.
 """
@@ -30,7 +31,8 @@ from arena.runtime import Runtime
 from arena.settings import Settings
 from arena.storage import Store, snapshot
 from arena.storage.files import DirectoryStore, FileStore
-from arena.worker.celery_app import CeleryQueue, make_celery, runtime_of
+from arena.tournaments.scheduled import start_due
+from arena.worker.celery_app import START_EVERY_S, CeleryQueue, make_celery, runtime_of
 from arena.worker.house import house_agents
 from arena.worker.periodic import Periodic
 
@@ -119,6 +121,12 @@ class EmbeddedPlatform:
             self.runtime.settings.matchmaking_tick_s,
             clock=self.runtime.clock,
         ).start()
+        self.starter = Periodic(
+            "tournaments",
+            lambda: start_due(self.runtime),
+            START_EVERY_S,
+            clock=self.runtime.clock,
+        ).start()
 
     @property
     def settings(self) -> Settings:
@@ -132,6 +140,7 @@ class EmbeddedPlatform:
     def close(self) -> None:
         """Stop making and taking matches, let running ones end, and stop the worker thread."""
         self.ticker.stop()
+        self.starter.stop()
         self.worker.stop(in_sighandler=False)
         self.thread.join(30)
         if self.thread.is_alive():

@@ -152,6 +152,9 @@ WRITES = [
     ("post", "/api/v1/matches"),
     ("post", "/api/v1/tournaments"),
     ("put", "/api/v1/ladders/{game_id}/{variant}/matchmaking"),
+    ("post", "/api/v1/organizers"),
+    ("patch", "/api/v1/tournaments/{tournament_id}"),
+    ("post", "/api/v1/tournaments/{tournament_id}/entries"),
 ]
 
 
@@ -170,6 +173,12 @@ def test_garbage_bodies_get_a_4xx_with_the_error_body(offline: Arena, method, pa
     body = data.draw(bodies(names, required, plausible(arena, [b.id for b in bots])), label="body")
     url = path.replace("{bot_id}", bot.id).replace("{game_id}", "party").replace("{variant}", "open")
     headers = {"Authorization": f"Bearer {ADMIN}"}
+    if "{tournament_id}" in url:  # a scheduled open tournament, to change and enter
+        scheduled = {"name": "f", "game": "party", "format": "swiss", "seats_per_match": 2, "entry": "open"}
+        made = arena.client.post(
+            "/api/v1/tournaments", json={**scheduled, "starts_at": "2100-01-01T00:00:00Z"}, headers=headers
+        )
+        url = url.replace("{tournament_id}", made.get_json()["id"])
     answer = arena.client.open(url, method=method.upper(), json=body, headers=headers)
     assert_well_formed(answer, f"{method} {path} {body!r}")
 

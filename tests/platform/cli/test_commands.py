@@ -56,6 +56,10 @@ def test_demo_registers_bots_runs_a_round_robin_and_writes_replays(tmp_path: Pat
     assert "4/4 matches" in err
     assert "ladder (standard, ranked by skill (mu - 3 sigma)):" in out and "nim/random #2" in out
     assert f"4 replays written under {tmp_path}/" in out
+    # the open tournament: three bots entered with their own tokens, the stopped one withdrawn
+    assert "== open tournament 'Demo open' by Demo club: 3 bots entered through the entry route" in out
+    assert "check-in withdrew nim/random (stopped): did not answer the check-in ping: not reachable" in out
+    assert "standings as CSV: /api/v1/tournaments/t-" in out
     assert f"`arena serve --data {data}`" in out and (data / "store.json").exists()
     ladder = out[out.index("ladder (standard") :].splitlines()
     assert ladder[1].split()[:4] == ["rank", "bot", "skill", "(mu"]

@@ -8,11 +8,13 @@ from typing import Any
 from marshmallow import Schema, fields, pre_dump, validate
 
 from arena.api.schemas.common import SEED, Flag, TimeSchema, WholeNumber, id_field, max_faults_field
+from arena.api.schemas.events import EntrySchema, OrganizerRefSchema
 from arena.api.schemas.matches import ResultSchema
 from arena.api.schemas.names import Name
 from arena.records import MatchStatus
 from arena.tournaments.formats import FORMATS
 from arena.tournaments.knockout import MAX_POD_REPLAYS, POD_TIES
+from arena.tournaments.scheduled import ENTRY_KINDS
 from arena.tournaments.tournament_requests import TournamentView
 
 
@@ -21,8 +23,35 @@ class TournamentCreateSchema(Schema):
     game = id_field(required=True)
     variant = id_field()
     format = fields.String(required=True, validate=validate.OneOf(FORMATS))
-    bots = fields.List(id_field(), required=True, validate=validate.Length(1, 200))
+    bots = fields.List(
+        id_field(),
+        load_default=list,
+        validate=validate.Length(0, 200),
+        metadata={"description": "invited entry: the bots (a scheduled open tournament: its first entrants)"},
+    )
     seats_per_match = WholeNumber(required=True, validate=validate.Range(1, 16))
+    starts_at = fields.AwareDateTime(
+        load_default=None,
+        metadata={"description": "ISO 8601 with a zone; default: now (the tournament starts at once)"},
+    )
+    entry = fields.String(
+        load_default="invited",
+        validate=validate.OneOf(ENTRY_KINDS),
+        metadata={
+            "description": "invited (its bots), open (bots enter themselves), ladder (top N of the ladder)"
+        },
+    )
+    top = WholeNumber(validate=validate.Range(2, 200), metadata={"description": "ladder entry: how many"})
+    min_entrants = WholeNumber(
+        validate=validate.Range(1, 200),
+        metadata={
+            "description": "fewer at the start (after the check-in) cancels it; "
+            "default: the least the format plays"
+        },
+    )
+    max_entrants = WholeNumber(
+        validate=validate.Range(1, 200), metadata={"description": "default: the most the format holds"}
+    )
     games_per_pairing = WholeNumber(
         load_default=2,
         validate=validate.Range(1, 1000),
@@ -228,9 +257,21 @@ class TournamentSchema(Schema):
     created_at = fields.String()
     cancelled_at = fields.String(allow_none=True, metadata={"description": "when DELETE cancelled it"})
     status = fields.String(
-        validate=validate.OneOf(["queued", "running", "finished", "cancelled"]),
-        metadata={"description": "queued, running, finished or cancelled"},
+        validate=validate.OneOf(["scheduled", "queued", "running", "finished", "cancelled"]),
+        metadata={"description": "scheduled (waiting for its start), queued, running, finished or cancelled"},
     )
+    organizer = fields.Nested(
+        OrganizerRefSchema, allow_none=True, metadata={"description": "null: made with the admin token"}
+    )
+    starts_at = fields.String(allow_none=True, metadata={"description": "when it starts or started (UTC)"})
+    entry = fields.String(validate=validate.OneOf(ENTRY_KINDS))
+    top = fields.Integer(metadata={"description": "ladder entry: how many of the ladder's best; 0 otherwise"})
+    min_entrants = fields.Integer()
+    max_entrants = fields.Integer()
+    cancel_reason = fields.String(
+        allow_none=True, metadata={"description": "why the platform cancelled it at its start"}
+    )
+    entries = fields.List(fields.Nested(EntrySchema))
     progress = fields.Nested(ProgressSchema)
     points = fields.String(metadata={"description": "how standings points are awarded"})
     winner = fields.String(
@@ -285,3 +326,26 @@ class TournamentSummarySchema(Schema):
     format = fields.String(validate=validate.OneOf(FORMATS))
     match_count = fields.Integer()
     created_at = fields.String()
+    starts_at = fields.String(allow_none=True)
+    entry = fields.String(validate=validate.OneOf(ENTRY_KINDS))
+    organizer_name = fields.String(allow_none=True, metadata={"description": "null: the admin"})
+    scheduled = fields.Boolean(metadata={"description": "waiting for its start"})
+    cancelled_at = fields.String(allow_none=True)
+
+
+class TournamentUpdateSchema(Schema):
+    """What may change before the start (each field optional)."""
+
+    name = fields.String(validate=validate.Length(1, 100))
+    starts_at = fields.AwareDateTime()
+    min_entrants = WholeNumber(validate=validate.Range(1, 200))
+    max_entrants = WholeNumber(validate=validate.Range(1, 200))
+    top = WholeNumber(validate=validate.Range(2, 200))
+    options = fields.Dict()
+    time = fields.Nested(TimeSchema)
+    games_per_pairing = WholeNumber(validate=validate.Range(1, 1000))
+    rated = Flag()
+    max_faults = WholeNumber(validate=validate.Range(min=1))
+    rounds = WholeNumber(validate=validate.Range(1, 64))
+    advance = WholeNumber(validate=validate.Range(1, 3))
+    pod_ties = fields.String(validate=validate.OneOf(POD_TIES))
