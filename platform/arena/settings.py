@@ -110,6 +110,15 @@ class Settings:
     lease_s: int = 30
     redis_timeout_s: int = 10
     """How long one Redis command may wait for its answer (``ARENA_REDIS_TIMEOUT_SECONDS``)."""
+    api_redis_connections: int = 64
+    """Connections to Redis one API process's store may hold (``ARENA_API_REDIS_CONNECTIONS``)."""
+    limiter_connections: int = 16
+    """Connections to Redis one API process's rate limits may hold (``ARENA_LIMITER_CONNECTIONS``)."""
+    redis_wait_ms: int = 1000
+    """How long an API request waits for a free connection to Redis (``ARENA_REDIS_WAIT_MS``)."""
+    limits_fail_open: bool = False
+    """Whether a request the rate limits cannot count is served uncounted (``ARENA_LIMITS_ON_ERROR``
+    ``open``) or answered 503 (``closed``, the default)."""
     max_attempts: int = 3
     max_worker_deaths: int = 10
     """Runs of one match its workers' deaths may end before it is aborted (``ARENA_MAX_WORKER_DEATHS``)."""
@@ -186,6 +195,14 @@ class Settings:
         - ``ARENA_REDIS_TIMEOUT_SECONDS``: how long a Redis command (or a new connection to Redis)
           may wait before it fails (default 10): a Redis that stops answering without closing the
           connection (a network partition) fails the command instead of holding it for good.
+        - ``ARENA_API_REDIS_CONNECTIONS``: connections to Redis one API process's store may hold
+          (default 64); ``ARENA_LIMITER_CONNECTIONS``: those its rate limits may hold (default 16).
+          A request that finds them all in use waits ``ARENA_REDIS_WAIT_MS`` (default 1000) for one,
+          then is answered 503 with ``Retry-After: 1``: back-pressure for that request alone, never
+          taken for Redis being unreachable.
+        - ``ARENA_LIMITS_ON_ERROR``: what a request the rate limits cannot count (Redis unreachable,
+          or no connection free in time) gets: ``closed`` (default), 503 with ``Retry-After``;
+          ``open``, served as if within its limits (logged). Never a 500.
         - ``ARENA_MAX_ATTEMPTS``: runs of one match that may fail (the store failing under them)
           before it is aborted (default 3).
         - ``ARENA_MAX_WORKER_DEATHS``: runs of one match that may end with their worker's death
@@ -266,6 +283,10 @@ class Settings:
             visibility_timeout_s=_int(env, "ARENA_VISIBILITY_TIMEOUT", 60),
             lease_s=_int(env, "ARENA_LEASE_SECONDS", 30),
             redis_timeout_s=_int(env, "ARENA_REDIS_TIMEOUT_SECONDS", 10),
+            api_redis_connections=_int(env, "ARENA_API_REDIS_CONNECTIONS", 64),
+            limiter_connections=_int(env, "ARENA_LIMITER_CONNECTIONS", 16),
+            redis_wait_ms=_int(env, "ARENA_REDIS_WAIT_MS", 1000, minimum=0),
+            limits_fail_open=_choice(env, "ARENA_LIMITS_ON_ERROR", ("closed", "open"), "closed") == "open",
             max_attempts=_int(env, "ARENA_MAX_ATTEMPTS", 3),
             max_worker_deaths=_int(env, "ARENA_MAX_WORKER_DEATHS", 10),
             worker_pool=pool,

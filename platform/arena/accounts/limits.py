@@ -11,7 +11,7 @@ owner requesting an unrated match) are limited per bot token (``ARENA_CHALLENGE_
 ``30 per minute; 500 per day``). The organizer is limited by neither token limit. A request over a
 limit is answered 429 with ``Retry-After`` and the platform's usual error body. Counts are kept where
 the store is: in Redis for a deployment (every API process sees the same counts), in memory for the
-embedded default.
+embedded default; what a request gets when they cannot be counted is :mod:`arena.accounts.limit_storage`'s.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 
+from arena.accounts import limit_storage
 from arena.accounts.auth import bearer_token
 from arena.accounts.ping_gate import PingGate
 from arena.settings import Settings
@@ -47,10 +48,13 @@ def install(app: Flask, settings: Settings, registration: Blueprint, matches: Bl
         get_remote_address,
         app=app,
         storage_uri=settings.redis_url or "memory://",
+        storage_options=limit_storage.storage_options(settings),
+        swallow_errors=settings.limits_fail_open,
         headers_enabled=True,
         key_prefix=f"{settings.key_prefix}limits",
         strategy="moving-window",
     )
+    limit_storage.install_failures(app, limiter)
     limiter.limit(settings.registration_limit, methods=["POST", "PATCH"])(registration)
     organizer = settings.admin_token
 
