@@ -112,6 +112,15 @@ class Settings:
     """How long one Redis command may wait for its answer (``ARENA_REDIS_TIMEOUT_SECONDS``)."""
     request_body_s: int = 10
     """How long a request's body may take to arrive after its head (``ARENA_REQUEST_BODY_SECONDS``)."""
+    api_redis_connections: int = 64
+    """Connections to Redis one API process's store may hold (``ARENA_API_REDIS_CONNECTIONS``)."""
+    limiter_connections: int = 16
+    """Connections to Redis one API process's rate limits may hold (``ARENA_LIMITER_CONNECTIONS``)."""
+    redis_wait_ms: int = 1000
+    """How long an API request waits for a free connection to Redis (``ARENA_REDIS_WAIT_MS``)."""
+    limits_fail_open: bool = False
+    """Whether a request the rate limits cannot count is served uncounted (``ARENA_LIMITS_ON_ERROR``
+    ``open``) or answered 503 (``closed``, the default)."""
     max_attempts: int = 3
     max_worker_deaths: int = 10
     """Runs of one match its workers' deaths may end before it is aborted (``ARENA_MAX_WORKER_DEATHS``)."""
@@ -194,6 +203,14 @@ class Settings:
         - ``ARENA_REQUEST_BODY_SECONDS``: how long the API waits for a request's body once its head
           has arrived (default 10); a body not whole by then is answered 408 and its connection
           closed (:mod:`arena.api.body_deadline`). The head has gunicorn's ``keepalive`` (5 s).
+        - ``ARENA_API_REDIS_CONNECTIONS``: connections to Redis one API process's store may hold
+          (default 64); ``ARENA_LIMITER_CONNECTIONS``: those its rate limits may hold (default 16).
+          A request that finds them all in use waits ``ARENA_REDIS_WAIT_MS`` (default 1000) for one,
+          then is answered 503 with ``Retry-After: 1``: back-pressure for that request alone, never
+          taken for Redis being unreachable.
+        - ``ARENA_LIMITS_ON_ERROR``: what a request the rate limits cannot count (Redis unreachable,
+          or no connection free in time) gets: ``closed`` (default), 503 with ``Retry-After``;
+          ``open``, served as if within its limits (logged). Never a 500.
         - ``ARENA_MAX_ATTEMPTS``: runs of one match that may fail (the store failing under them)
           before it is aborted (default 3).
         - ``ARENA_MAX_WORKER_DEATHS``: runs of one match that may end with their worker's death
@@ -283,6 +300,10 @@ class Settings:
             lease_s=_int(env, "ARENA_LEASE_SECONDS", 30),
             redis_timeout_s=_int(env, "ARENA_REDIS_TIMEOUT_SECONDS", 10),
             request_body_s=_int(env, "ARENA_REQUEST_BODY_SECONDS", 10),
+            api_redis_connections=_int(env, "ARENA_API_REDIS_CONNECTIONS", 64),
+            limiter_connections=_int(env, "ARENA_LIMITER_CONNECTIONS", 16),
+            redis_wait_ms=_int(env, "ARENA_REDIS_WAIT_MS", 1000, minimum=0),
+            limits_fail_open=_choice(env, "ARENA_LIMITS_ON_ERROR", ("closed", "open"), "closed") == "open",
             max_attempts=_int(env, "ARENA_MAX_ATTEMPTS", 3),
             max_worker_deaths=_int(env, "ARENA_MAX_WORKER_DEATHS", 10),
             worker_pool=pool,

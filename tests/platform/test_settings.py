@@ -67,3 +67,22 @@ def test_a_bound_the_platform_cannot_use_is_refused_by_name(name: str, value: st
     with pytest.raises(SettingsError) as refused:
         Settings.from_env({name: value})
     assert str(refused.value) == message
+
+
+def test_the_api_connection_pools_and_the_limits_failure_mode_are_read_from_the_environment() -> None:
+    pools = Settings.from_env({})
+    assert (pools.api_redis_connections, pools.limiter_connections, pools.redis_wait_ms) == (64, 16, 1000)
+    assert pools.limits_fail_open is False
+    env = {
+        "ARENA_API_REDIS_CONNECTIONS": "200",
+        "ARENA_LIMITER_CONNECTIONS": "40",
+        "ARENA_REDIS_WAIT_MS": "0",
+        "ARENA_LIMITS_ON_ERROR": "open",
+    }
+    read = Settings.from_env(env)
+    assert (read.api_redis_connections, read.limiter_connections, read.redis_wait_ms) == (200, 40, 0)
+    assert read.limits_fail_open is True
+    with pytest.raises(SettingsError, match="ARENA_LIMITS_ON_ERROR"):
+        Settings.from_env({"ARENA_LIMITS_ON_ERROR": "maybe"})
+    with pytest.raises(SettingsError, match="ARENA_LIMITER_CONNECTIONS"):
+        Settings.from_env({"ARENA_LIMITER_CONNECTIONS": "0"})

@@ -16,7 +16,8 @@ The client address is the socket's peer, or behind ``ARENA_TRUSTED_PROXIES`` rev
 address they forwarded (:func:`trust_proxies`), an IPv6 client counted by its /64
 (:func:`client_key`). A request over a limit is answered 429 with ``Retry-After`` and the
 platform's usual error body. Counts are kept where the store is: in Redis for a deployment (every
-API process sees the same counts), in memory for the embedded default.
+API process sees the same counts), in memory for the embedded default. What a request gets when they cannot be
+counted is :mod:`arena.accounts.limit_storage`'s.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from flask_limiter import Limiter
 from limits import parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from arena.accounts import limit_headers
+from arena.accounts import limit_headers, limit_storage
 from arena.accounts.auth import bearer_token, token_matches
 from arena.accounts.ping_gate import PingGate, host_key
 from arena.current import runtime
@@ -77,10 +78,13 @@ def install(app: Flask, settings: Settings, registration: Blueprint, matches: Bl
         client_key,
         app=app,
         storage_uri=settings.redis_url or "memory://",
+        storage_options=limit_storage.storage_options(settings),
+        swallow_errors=settings.limits_fail_open,
         headers_enabled=False,  # limit_headers writes them: Retry-After as the limit says
         key_prefix=f"{settings.key_prefix}limits",
         strategy="moving-window",
     )
+    limit_storage.install_failures(app, limiter)
     limit_headers.install(app, limiter)
     organizer = settings.admin_token
 

@@ -12,7 +12,9 @@ within ``ARENA_REQUEST_BODY_SECONDS`` of its head (408, :mod:`arena.api.body_dea
 the error body; a
 store that cannot be reached is a 503 (try again), not a 500: the error body for the API, a small
 HTML page for a browser's page request, and for a few seconds after one request found it so, every
-request that would read it is that 503 at once (:mod:`arena.api.store_breaker`).
+request that would read it is that 503 at once (:mod:`arena.api.store_breaker`). A busy process (no connection
+to Redis free in time) answers that one request 503, and a command error is that request's 500;
+neither changes what other requests get (:mod:`arena.api.store_errors`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any
 from flask import Flask, Response, current_app, jsonify, request
 from flask_smorest import Api
 from redis.exceptions import RedisError
-from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, RequestURITooLarge
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestURITooLarge
 from werkzeug.http import HTTP_STATUS_CODES
 
 from arena.accounts import limits
@@ -34,12 +36,13 @@ from arena.api.context import EXTENSION
 from arena.api.json_provider import OrjsonProvider
 from arena.api.request_body import BoundedRequest
 from arena.api.schemas.common import ErrorSchema, HealthSchema
-from arena.api.store_breaker import StoreBreaker
+from arena.api.store_breaker import BREAKER, StoreBreaker
+from arena.api.store_errors import RETRY_AFTER_S, internal_error, store_failed, unavailable
 from arena.api.well_formed_answers import WellFormedResponse
 from arena.errors import ArenaError
 from arena.runtime import Runtime
+from arena.storage.pools import is_outage
 from arena.web import install as install_pages
-from arena.web import unavailable_page, wants_page
 from referee.registry import game_ids
 
 log = logging.getLogger(__name__)
@@ -51,8 +54,6 @@ MAX_URL_BYTES = 4096
 characters, a filter at most 100). gunicorn reads request lines up to 8190 bytes, about twice this
 (``deploy/gunicorn.conf.py``), so a longer URL reaches the app and gets the error body, not the
 server's own page."""
-RETRY_AFTER_S = "5"
-"""What a 503 (queue or store unreachable) tells the client to wait before trying again."""
 
 
 def _flatten_locations(messages: dict[str, Any]) -> dict[str, Any]:
@@ -106,44 +107,28 @@ def _arena_error(error: ArenaError) -> tuple[Response, int, dict[str, str]]:
     return jsonify(body), error.code, headers
 
 
-STORE_UNREACHABLE = "the store is unreachable; try again later"
-
-
-def _store_unavailable(error: RedisError) -> tuple[Response, int, dict[str, str]]:
-    log.error("the store is unreachable: %s", error)
-    current_app.extensions[BREAKER].failed()
-    return _unavailable_answer()
-
-
-def _unavailable_answer() -> tuple[Response, int, dict[str, str]]:
-    if wants_page():
-        return unavailable_page(STORE_UNREACHABLE, RETRY_AFTER_S), 503, {}
-    body = {
-        "code": 503,
-        "status": HTTP_STATUS_CODES[503],
-        "message": STORE_UNREACHABLE,
-        "errors": {},
-    }
-    return jsonify(body), 503, {"Retry-After": RETRY_AFTER_S}
-
-
-BREAKER = "arena.store_breaker"
-"""Where the app keeps its :class:`~arena.api.store_breaker.StoreBreaker`."""
 NO_STORE_ENDPOINTS = frozenset({"static", "web.static", "docs_page.static", "docs_page.asset"})
 """Endpoints that never read the store (files on disk): served whatever the breaker says."""
 
 
 def _store_gate() -> tuple[Response, int, dict[str, str]] | None:
     """Before anything reads the store (the rate limits included): while the breaker is open, the
-    503 at once; the one request that probes it pings the store first, its failure reopening it."""
+    503 at once; the one request that probes it pings the store first, an outage reopening it
+    (:func:`arena.api.store_errors.store_failed`), any other failure leaving the next request to
+    probe again."""
     if request.endpoint in NO_STORE_ENDPOINTS:
         return None
     breaker: StoreBreaker = current_app.extensions[BREAKER]
     admission = breaker.admit()
     if admission == "refuse":
-        return _unavailable_answer()
+        return unavailable()
     if admission == "probe":
-        current_app.extensions[EXTENSION].store.ping()  # a RedisError goes to _store_unavailable
+        try:
+            current_app.extensions[EXTENSION].store.ping()
+        except RedisError as error:
+            if not is_outage(error):
+                breaker.probe_ended()
+            raise
         breaker.succeeded()
     return None
 
@@ -163,17 +148,10 @@ def _refuse_long_urls() -> None:
         raise RequestURITooLarge(f"The URL is longer than {MAX_URL_BYTES} bytes.")
 
 
-def _unexpected(error: Exception) -> tuple[Response, int]:
+def _unexpected(error: Exception) -> tuple[Response, int, dict[str, str]]:
     if isinstance(error, HTTPException):
         raise error
-    log.exception("unhandled error")
-    body = {
-        "code": 500,
-        "status": "Internal Server Error",
-        "message": InternalServerError.description,
-        "errors": {},
-    }
-    return jsonify(body), 500
+    return internal_error(error)
 
 
 def create_app(runtime: Runtime) -> Flask:
@@ -215,7 +193,7 @@ def create_app(runtime: Runtime) -> Flask:
         api.register_blueprint(blueprint)
     limits.install(app, runtime.settings, bots.blp, matches.blp)
     app.register_error_handler(ArenaError, _arena_error)
-    app.register_error_handler(RedisError, _store_unavailable)
+    app.register_error_handler(RedisError, store_failed)
     app.register_error_handler(Exception, _unexpected)
     install_pages(app, api)  # the web pages: before docs_page, so that `/` is the home page
     app.register_blueprint(docs_page.blueprint)

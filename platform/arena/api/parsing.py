@@ -28,6 +28,8 @@ from webargs.flaskparser import FlaskParser, abort, is_json_request
 from webargs.multidictproxy import MultiDictProxy
 from werkzeug.datastructures import MultiDict
 
+from arena.api import paging
+
 PAGING = frozenset({"page", "page_size"})
 View = TypeVar("View", bound=Callable[..., object])
 
@@ -74,6 +76,20 @@ PAGE_FIELDS = ("total", "total_pages", "first_page", "last_page", "page", "previ
 
 class ArenaBlueprint(Blueprint):
     ARGUMENTS_PARSER = StrictJsonParser()
+    PAGINATION_ARGUMENTS_PARSER = paging.PagingParser()
+
+    def paginate(self, pager: Any = None, **kwargs: Any) -> Callable[[View], View]:
+        """flask-smorest's ``paginate``, its ``page`` bounded (:mod:`arena.api.paging`) in the
+        document as it is when read."""
+        decorate = super().paginate(pager, **kwargs)
+
+        def decorator(view: View) -> View:
+            wrapped = decorate(view)
+            documented = wrapped._apidoc["pagination"]["parameters"]  # type: ignore[attr-defined]  # flask-smorest's
+            documented["schema"] = paging.bounded(documented["schema"])
+            return wrapped
+
+        return decorator
 
     def arguments(self, schema: type[Schema] | Schema, **kwargs: Any) -> Callable[[View], View]:
         """flask-smorest's ``arguments``, with a schema class made into its instance once, here.

@@ -7,6 +7,8 @@ unreachable, the breaker is open for :data:`OPEN_S` seconds: requests that would
 answered 503 (with ``Retry-After``) without trying it. Then one request, alone, tries the store
 again (half open); the others keep getting the 503 until it succeeds (closed) or fails (open again).
 So a frozen store costs one waiting request every few seconds per API process, not every request.
+Only an outage opens it: a command error or a busy connection pool is that request's own answer
+(:mod:`arena.api.store_errors`).
 
 The state is per process (each gunicorn worker finds out for itself); time comes from the runtime's
 clock, so tests step it.
@@ -23,6 +25,8 @@ Admission = Literal["try", "probe", "refuse"]
 
 OPEN_S = 5.0
 """How long the breaker stays open after the store failed a request, before one request tries again."""
+BREAKER = "arena.store_breaker"
+"""Where the app keeps its :class:`StoreBreaker` (``app.extensions``)."""
 
 
 class StoreBreaker:
@@ -66,6 +70,12 @@ class StoreBreaker:
         """The store failed this request: open (again) for :attr:`open_s` seconds."""
         with self._lock:
             self._open_until = self._clock.time() + self._open_s
+            self._probing = False
+
+    def probe_ended(self) -> None:
+        """The probe ended without telling (the store answered it with a command error, or no
+        connection was free): still open, and the next request after the pause probes again."""
+        with self._lock:
             self._probing = False
 
     def succeeded(self) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import fakeredis
-from redis import BlockingConnectionPool, Redis
+from redis import Redis
 
 from arena.clock import SYSTEM_CLOCK, Clock
 from arena.storage import files as file_stores
@@ -18,6 +18,7 @@ from arena.storage.leases import Leases
 from arena.storage.matches import Matches
 from arena.storage.matchmaking import Matchmaking
 from arena.storage.organizers import Organizers
+from arena.storage.pools import waiting_pool
 from arena.storage.progress import Progress
 from arena.storage.queue import Queue
 from arena.storage.replays import Replays
@@ -81,36 +82,29 @@ class Store:
         timeout_s: float = 10.0,
         secrets: SecretBox | None = None,
         clock: Clock = SYSTEM_CLOCK,
+        wait_s: float = 20.0,
     ) -> Store:
         """A store on the Redis at ``url`` (``redis://[:password@]host:port/db``), replays in ``files``.
 
-        At most ``connections`` connections (sized to the matches played at once): past that a
-        command waits for a free connection (up to 20 s) instead of failing with "Too many
-        connections", which at high concurrency used to fail stores and replay matches.
+        At most ``connections`` connections (sized to the matches played at once, or to an API
+        process's requests): past that a command waits for a free connection (up to ``wait_s``)
+        instead of failing with "Too many connections", which at high concurrency used to fail
+        stores and replay matches; a wait that runs out raises
+        :class:`arena.storage.pools.PoolExhausted` (busy, not unreachable).
 
         Bots' secrets are sealed with ``secrets`` (:mod:`arena.storage.secret_box`), kept as they are
         without it. A command, or a new connection, fails with a ``RedisError`` after ``timeout_s`` without an
         answer: a Redis cut off without the connection being closed (a network partition) would
         otherwise hold every command, and the match waiting on it, until TCP gave up hours later.
         """
-        timeouts = {"socket_timeout": timeout_s, "socket_connect_timeout": timeout_s}
         text = Redis(
-            connection_pool=BlockingConnectionPool.from_url(
-                url,
-                decode_responses=True,
-                health_check_interval=30,
-                max_connections=connections,
-                timeout=20,
-                **timeouts,
+            connection_pool=waiting_pool(
+                url, connections, wait_s, timeout_s, decode_responses=True, health_check_interval=30
             )
         )
         blobs = Redis(
-            connection_pool=BlockingConnectionPool.from_url(
-                url,
-                health_check_interval=30,
-                max_connections=max(4, connections // 8),
-                timeout=20,
-                **timeouts,
+            connection_pool=waiting_pool(
+                url, max(4, connections // 8), wait_s, timeout_s, health_check_interval=30
             )
         )
         return cls(text, blobs, prefix, files, secrets, clock)

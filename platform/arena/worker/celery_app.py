@@ -103,16 +103,24 @@ class CeleryQueue:
         return f"CeleryQueue({self.queue!r})"
 
 
-def redis_runtime_factory(settings: Settings) -> RuntimeFactory:
+def redis_runtime_factory(settings: Settings, for_api: bool = False) -> RuntimeFactory:
     """The runtime of a deployment: store on ``REDIS_URL``, matches queued through Celery there; house
-    bots (when ``ARENA_HOUSE_BOTS`` had them registered) played in-process, every other bot over HTTP."""
+    bots (when ``ARENA_HOUSE_BOTS`` had them registered) played in-process, every other bot over HTTP.
+
+    A worker's store has a connection per match in flight (its heartbeat and progress) and some for
+    the sweeper, and a command waits up to 20 s for one; an API process's has
+    ``ARENA_API_REDIS_CONNECTIONS``, and a request waits ``ARENA_REDIS_WAIT_MS`` for one before it is
+    answered 503 (:mod:`arena.api.store_errors`), so that a burst of requests is back-pressure for
+    those requests, not a long queue for everyone."""
     if not settings.redis_url:
         raise ValueError("a Redis runtime needs REDIS_URL; without it use arena.worker.embedded")
     url = settings.redis_url
 
     def build(app: Celery) -> Runtime:
-        # a connection per match in flight (its heartbeat and progress), and some for the sweeper
-        connections = settings.worker_concurrency + 16
+        if for_api:
+            connections, wait_s = settings.api_redis_connections, settings.redis_wait_ms / 1000
+        else:
+            connections, wait_s = settings.worker_concurrency + 16, 20.0
         store = Store.connect(
             url,
             settings.key_prefix,
@@ -120,6 +128,7 @@ def redis_runtime_factory(settings: Settings) -> RuntimeFactory:
             connections=connections,
             timeout_s=settings.redis_timeout_s,
             secrets=settings.secret_box(),
+            wait_s=wait_s,
         )
         prepare_secrets(store, settings)
         return Runtime(settings, store, CeleryQueue(app, settings.queue), house_agents(settings))
@@ -348,7 +357,7 @@ def runtime_of(app: Celery) -> Runtime:
 
 def redis_runtime(settings: Settings) -> Runtime:
     """A deployment's runtime for the API: store on ``REDIS_URL``, matches queued to its workers."""
-    return runtime_of(make_celery(settings))
+    return runtime_of(make_celery(settings, redis_runtime_factory(settings, for_api=True)))
 
 
 def __getattr__(name: str) -> Celery:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from arena.api.paging import MAX_PAGE
 from tests.platform.conftest import ADMIN, Arena
 
 
@@ -57,5 +58,6 @@ def test_a_method_not_allowed_names_the_allowed_ones(
 
 @pytest.mark.parametrize("path", ["/api/v1/tournaments", "/api/v1/matches", "/api/v1/bots"])
 def test_a_page_far_past_the_end_is_empty_not_an_error(arena: Arena, path: str) -> None:
-    answer = arena.client.get(f"{path}?page=89292345689628672000&page_size=12")
+    answer = arena.client.get(f"{path}?page={MAX_PAGE}&page_size=12")
     assert answer.status_code == 200 and answer.get_json() == []
+    assert arena.client.get(f"{path}?page={MAX_PAGE + 1}").status_code == 422

@@ -11,6 +11,10 @@ MAX_SECRET_LENGTH = 256
 
 
 MAX_ID_LENGTH = 100
+LARGEST_BOUND = 2**31 - 1
+"""The document's maximum of a number whose real bound is a setting of the platform (a move's time,
+faults): the settings' own bound is lower, and a value between them is a 422 naming that bound;
+nothing larger is ever read, so no number the document allows is one the platform cannot hold."""
 
 
 class WholeNumber(fields.Integer):
@@ -59,12 +63,12 @@ class TimeSchema(Schema):
 
     move_ms = WholeNumber(
         load_default=2000,
-        validate=validate.Range(min=1),
+        validate=validate.Range(min=1, max=LARGEST_BOUND),
         metadata={"description": "per move; at most the platform's ARENA_MAX_MOVE_MS (60000 by default)"},
     )
     bank_ms = WholeNumber(
         load_default=0,
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=LARGEST_BOUND),
         metadata={
             "description": "per seat for the match; at most the platform's ARENA_MAX_BANK_MS (300000 by "
             "default)"
@@ -77,7 +81,7 @@ def max_faults_field() -> WholeNumber:
     :class:`TimeSchema`)."""
     return WholeNumber(
         load_default=3,
-        validate=validate.Range(min=1),
+        validate=validate.Range(min=1, max=LARGEST_BOUND),
         metadata={
             "description": "faults after which a seat forfeits; at most the platform's ARENA_MAX_FAULTS "
             "(20 by default)"
