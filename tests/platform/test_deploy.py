@@ -729,16 +729,17 @@ def test_the_deploy_doc_names_every_metric() -> None:
         assert f"`{name}`" in DOC, name
 
 
-def test_beat_sends_the_matchmaking_tick_of_the_celery_app(compose: dict) -> None:
+def test_beat_sends_the_matchmaking_tick_and_the_tournaments_start_of_the_celery_app(compose: dict) -> None:
     from arena.settings import Settings
-    from arena.worker.celery_app import TICK_TASK_NAME, make_celery
+    from arena.worker.celery_app import START_EVERY_S, START_TASK_NAME, TICK_TASK_NAME, make_celery
 
     command = compose["services"]["beat"]["command"]
     assert command[:4] == ["celery", "-A", "arena.worker.celery_app", "beat"]
     app = make_celery(Settings(redis_url="redis://127.0.0.1:1/0", matchmaking_tick_s=7))
-    (entry,) = app.conf.beat_schedule.values()
-    assert entry["task"] == TICK_TASK_NAME and entry["schedule"] == 7.0
-    assert TICK_TASK_NAME in app.tasks
+    sent = {entry["task"]: entry["schedule"] for entry in app.conf.beat_schedule.values()}
+    assert sent == {TICK_TASK_NAME: 7.0, START_TASK_NAME: START_EVERY_S}
+    app.loader.import_default_modules()  # the start task is in a module the app includes by name
+    assert TICK_TASK_NAME in app.tasks and START_TASK_NAME in app.tasks
 
 
 def test_a_compose_worker_plays_as_many_matches_at_once_as_its_pool_allows_by_default(compose: dict) -> None:

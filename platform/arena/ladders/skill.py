@@ -20,7 +20,7 @@ Which results move skills (:func:`match_evidence`), in the words of the ladder's
      shares the result's surprise among the members by their uncertainty: over many games with
      different partners, a bot whose teams win more than its partners' skills explain rises;
   2. **the game's own ranking inside a won game**: the seats as a free-for-all by their places
-     (Boulderville's most renowned scientist first), when the places are not all shared. This is
+     (the game's own order: the most renowned player first), when the places are not all shared. This is
      what a bot contributed in the game's own terms, the evidence that separates partners of one
      team; a lost game ranks nobody (its seats share every place), so it is the team's alone.
 

@@ -24,7 +24,7 @@ def test_organizers_are_added_listed_and_removed(tmp_path: Path, monkeypatch, ca
     said = capsys.readouterr().out
     organizer_id = re.search(r"organizer (o-\w+) \(Chess club\)", said).group(1)
     token = re.search(r"shown this once.*: (\S+)$", said, re.M).group(1)
-    found = stored(tmp_path).organizer_by_token_hash(hash_token(token))
+    found = stored(tmp_path).organizers.by_token_hash(hash_token(token))
     assert (
         found is not None and found.id == organizer_id and token not in (tmp_path / "store.json").read_text()
     )
@@ -32,7 +32,7 @@ def test_organizers_are_added_listed_and_removed(tmp_path: Path, monkeypatch, ca
     assert main(["organizers", "--data", str(tmp_path), "list"]) == 0
     assert capsys.readouterr().out.startswith(f"{organizer_id}\tChess club\t")
     assert main(["organizers", "--data", str(tmp_path), "remove", organizer_id]) == 0
-    assert stored(tmp_path).list_organizers() == []
+    assert stored(tmp_path).organizers.list_all() == []
 
 
 @pytest.mark.parametrize(

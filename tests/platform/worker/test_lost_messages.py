@@ -10,6 +10,7 @@ from typing import Any
 
 import fakeredis
 
+from arena.clock import SYSTEM_CLOCK, Clock
 from arena.worker.lost_messages import requeue_lost
 from tests.platform.conftest import ListQueue
 
@@ -35,11 +36,17 @@ class _Store:
     def requeued_now(self, match_id: str) -> None:
         self.requeued.append(match_id)
 
+    @property
+    def queue(self) -> _Store:
+        """The store's queue part, which these two methods belong to."""
+        return self
+
 
 @dataclass
 class _Runtime:
     store: _Store
     queue: ListQueue
+    clock: Clock = SYSTEM_CLOCK
 
 
 def _look(runtime: Any, broker: fakeredis.FakeRedis) -> list[str]:
