@@ -6,7 +6,7 @@ Pure counting, no play and no printing, so that every rule is a row of a table t
   move limit puts every seat first: a draw for all), and **loses** otherwise: the words of the
   ladders and tournament standings (:func:`arena.ladders.scoring.seat_verdicts`). In a team game
   the team's result is counted apart, as **team wins** (games the team won); a win is then a first
-  place alone in a game the team won (the game's own ranking: Boulderville's most renowned), and a
+  place alone in a game the team won (the game's own ranking, as the most renowned player), and a
   game the team lost is a loss for every seat.
 - A bot's **score** counts a win 1, a draw 1/2 and a loss 0 (as chess does); its win rate is its
   score over its games, with the 95% Wilson score interval of that rate.
