@@ -7,7 +7,15 @@ from typing import Any
 
 from marshmallow import Schema, fields, pre_dump, validate
 
-from arena.api.schemas.common import SEED, Flag, TimeSchema, WholeNumber, id_field, max_faults_field
+from arena.api.schemas.common import (
+    LARGEST_BOUND,
+    SEED,
+    Flag,
+    TimeSchema,
+    WholeNumber,
+    id_field,
+    max_faults_field,
+)
 from arena.api.schemas.events import EntrySchema, OrganizerRefSchema
 from arena.api.schemas.matches import ResultSchema
 from arena.api.schemas.names import Name
@@ -345,7 +353,7 @@ class TournamentUpdateSchema(Schema):
     time = fields.Nested(TimeSchema)
     games_per_pairing = WholeNumber(validate=validate.Range(1, 1000))
     rated = Flag()
-    max_faults = WholeNumber(validate=validate.Range(min=1))
+    max_faults = WholeNumber(validate=validate.Range(min=1, max=LARGEST_BOUND))
     rounds = WholeNumber(validate=validate.Range(1, 64))
     advance = WholeNumber(validate=validate.Range(1, 3))
     pod_ties = fields.String(validate=validate.OneOf(POD_TIES))
