@@ -44,8 +44,8 @@ def install(app: Flask, limiter: Limiter) -> None:
     def rate_limit_headers(response: Response) -> Response:
         try:
             _write(limiter, response)
-        except Exception:  # the headers inform; a limiter storage failing here never fails the answer
-            log.warning("could not write the rate limit headers", exc_info=True)
+        except Exception as error:  # the headers inform; a storage failing here never fails the answer
+            log.warning("the rate limit headers were left out: %s", error)
         return response
 
 
